@@ -1,0 +1,108 @@
+//! The command line: argument definitions and dispatch. One file per command.
+
+mod rule;
+mod schema;
+mod validate;
+
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand, ValueEnum};
+
+/// How a command ended, mapped to the exit codes of cli.md.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Outcome {
+    /// 0: success.
+    Success = 0,
+    /// 1: the command ran and found problems.
+    Problems = 1,
+    /// 2: usage or configuration error, path not found, refusing to overwrite.
+    Usage = 2,
+    /// 3: an I/O or internal failure stopped the command.
+    Failure = 3,
+}
+
+impl From<Outcome> for ExitCode {
+    fn from(outcome: Outcome) -> ExitCode {
+        ExitCode::from(outcome as u8)
+    }
+}
+
+/// `--color`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, ValueEnum)]
+pub enum ColorChoice {
+    #[default]
+    Auto,
+    Always,
+    Never,
+}
+
+impl ColorChoice {
+    /// Whether to colour a stream that is (or is not) a terminal.
+    pub fn enabled(self, is_terminal: bool) -> bool {
+        match self {
+            ColorChoice::Always => true,
+            ColorChoice::Never => false,
+            ColorChoice::Auto => is_terminal && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()),
+        }
+    }
+
+    pub fn stdout(self) -> bool {
+        self.enabled(std::io::stdout().is_terminal())
+    }
+}
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "skillc",
+    version,
+    about = "Lint, measure, scaffold, package and sign agent skills",
+    propagate_version = true
+)]
+struct Cli {
+    /// When to use colour: auto (a terminal without NO_COLOR), always, never.
+    #[arg(long, value_enum, default_value_t, global = true)]
+    color: ColorChoice,
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Lint skills: frontmatter, fields, grammars, collections.
+    #[command(visible_alias = "check")]
+    Validate(validate::Args),
+    /// Print one rule's documentation, or a table of all rules.
+    Rule(rule::Args),
+    /// Print the JSON Schema of a dialect's frontmatter.
+    Schema(schema::Args),
+}
+
+/// Parses the process arguments and runs the command.
+pub fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(err) => {
+            let _ = err.print();
+            return if err.use_stderr() { Outcome::Usage } else { Outcome::Success }.into();
+        }
+    };
+    let outcome = match cli.command {
+        Command::Validate(args) => validate::run(args, cli.color),
+        Command::Rule(args) => rule::run(&args),
+        Command::Schema(args) => schema::run(&args),
+    };
+    outcome.into()
+}
+
+/// Prints a fatal error to stderr and returns its outcome.
+pub(crate) fn fail(outcome: Outcome, message: impl std::fmt::Display) -> Outcome {
+    eprintln!("error: {message}");
+    outcome
+}
+
+/// The current directory, or the failure to read it.
+pub(crate) fn current_dir() -> Result<PathBuf, Outcome> {
+    std::env::current_dir().map_err(|e| fail(Outcome::Failure, format!("cannot read the current directory: {e}")))
+}

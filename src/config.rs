@@ -1,0 +1,389 @@
+//! `skillc.toml`: lookup, parsing with positions, and the settings a run uses.
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+use globset::{Glob, GlobBuilder, GlobSet, GlobSetBuilder};
+use serde::Deserialize;
+use toml::Spanned;
+
+use crate::diagnostic::Severity;
+use crate::dialect::Dialect;
+use crate::rules::{self, Rule};
+
+/// The names a config file may have, in lookup order.
+pub const FILE_NAMES: [&str; 2] = ["skillc.toml", ".skillc.toml"];
+
+/// The fields Claude Code documents beyond the open Agent Skills format.
+pub const CLAUDE_CODE_FIELDS: &[&str] = &[
+    "argument-hint",
+    "disable-model-invocation",
+    "user-invocable",
+    "model",
+    "context",
+    "agent",
+    "hooks",
+];
+
+/// A configuration error: exit 2, naming the file and position.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ConfigError {
+    pub path: Option<PathBuf>,
+    pub line: Option<usize>,
+    pub column: Option<usize>,
+    pub message: String,
+}
+
+impl fmt::Display for ConfigError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match (&self.path, self.line, self.column) {
+            (Some(path), Some(line), Some(column)) => {
+                write!(f, "{}:{line}:{column}: {}", path.display(), self.message)
+            }
+            (Some(path), _, _) => write!(f, "{}: {}", path.display(), self.message),
+            _ => write!(f, "{}", self.message),
+        }
+    }
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+struct FileConfig {
+    dialect: Option<DialectSetting>,
+    strict: Option<bool>,
+    budget: Option<u64>,
+    encoding: Option<Encoding>,
+    extra_fields: Option<Vec<Spanned<String>>>,
+    tools: Option<Vec<String>>,
+    exclude: Option<Vec<Spanned<String>>>,
+    max_file_size: Option<u64>,
+    rules: Option<RulesTable>,
+    per_file_ignores: Option<BTreeMap<Spanned<String>, Vec<Spanned<String>>>>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RulesTable {
+    select: Option<Vec<Spanned<String>>>,
+    ignore: Option<Vec<Spanned<String>>>,
+    severity: Option<BTreeMap<Spanned<String>, Spanned<String>>>,
+}
+
+/// `dialect` in the config and on the command line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, clap::ValueEnum)]
+#[serde(rename_all = "lowercase")]
+pub enum DialectSetting {
+    Auto,
+    Par,
+    #[value(name = "agentskills")]
+    Agentskills,
+}
+
+impl DialectSetting {
+    /// The forced dialect, or `None` for detection.
+    pub fn forced(self) -> Option<Dialect> {
+        match self {
+            DialectSetting::Auto => None,
+            DialectSetting::Par => Some(Dialect::Par),
+            DialectSetting::Agentskills => Some(Dialect::AgentSkills),
+        }
+    }
+}
+
+/// The tokenizer encoding (used by token accounting).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, clap::ValueEnum)]
+pub enum Encoding {
+    #[serde(rename = "o200k_base")]
+    #[value(name = "o200k_base")]
+    O200kBase,
+    #[serde(rename = "cl100k_base")]
+    #[value(name = "cl100k_base")]
+    Cl100kBase,
+}
+
+/// What the command line says that overrides or extends the config file.
+#[derive(Debug, Default, Clone)]
+pub struct Overrides {
+    pub dialect: Option<DialectSetting>,
+    pub strict: bool,
+    pub select: Vec<String>,
+    pub ignore: Vec<String>,
+    pub extra_fields: Vec<String>,
+    pub budget: Option<u64>,
+    pub encoding: Option<Encoding>,
+}
+
+/// Where configuration comes from.
+#[derive(Debug, Clone)]
+pub enum Source {
+    /// Search the current directory and its ancestors.
+    Discover,
+    /// `--config PATH`.
+    File(PathBuf),
+    /// `--no-config`.
+    None,
+}
+
+/// Everything a run needs to know, resolved from defaults, the file and the flags.
+#[derive(Debug)]
+pub struct Settings {
+    /// The config file in force, if any.
+    pub file: Option<PathBuf>,
+    /// The directory config globs are relative to (absolute).
+    pub base: PathBuf,
+    pub dialect: Option<Dialect>,
+    pub strict: bool,
+    pub budget: u64,
+    pub encoding: Encoding,
+    pub extra_fields: HashSet<String>,
+    pub tools: Option<Vec<String>>,
+    pub exclude: GlobSet,
+    pub max_file_size: u64,
+    enabled: HashSet<&'static str>,
+    severity: HashMap<&'static str, Severity>,
+    per_file_ignores: Vec<(GlobSet, Vec<&'static Rule>)>,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            file: None,
+            base: PathBuf::from("."),
+            dialect: None,
+            strict: false,
+            budget: 2048,
+            encoding: Encoding::O200kBase,
+            extra_fields: HashSet::new(),
+            tools: None,
+            exclude: GlobSet::empty(),
+            max_file_size: 1024 * 1024,
+            enabled: rules::RULES.iter().map(|r| r.code).collect(),
+            severity: HashMap::new(),
+            per_file_ignores: Vec::new(),
+        }
+    }
+}
+
+impl Settings {
+    /// Loads the configuration for a run started in `cwd` (absolute).
+    pub fn load(source: &Source, cwd: &Path, overrides: &Overrides) -> Result<Settings, ConfigError> {
+        let path = match source {
+            Source::None => None,
+            Source::File(path) => Some(cwd.join(path)),
+            Source::Discover => find_config(cwd),
+        };
+        let (file_config, text) = match &path {
+            None => (FileConfig::default(), String::new()),
+            Some(path) => {
+                let text = std::fs::read_to_string(path).map_err(|e| ConfigError {
+                    path: Some(path.clone()),
+                    line: None,
+                    column: None,
+                    message: format!("cannot read the config file: {e}"),
+                })?;
+                let parsed: FileConfig = toml::from_str(&text).map_err(|e| {
+                    let (line, column) = e
+                        .span()
+                        .map(|s| line_column(&text, s.start))
+                        .map_or((None, None), |(l, c)| (Some(l), Some(c)));
+                    ConfigError {
+                        path: Some(path.clone()),
+                        line,
+                        column,
+                        message: e.message().trim_end().to_string(),
+                    }
+                })?;
+                (parsed, text)
+            }
+        };
+        let base = path
+            .as_deref()
+            .and_then(Path::parent)
+            .map_or_else(|| cwd.to_path_buf(), Path::to_path_buf);
+        let error = |span: std::ops::Range<usize>, message: String| {
+            let (line, column) = line_column(&text, span.start);
+            ConfigError {
+                path: path.clone(),
+                line: Some(line),
+                column: Some(column),
+                message,
+            }
+        };
+        let resolve = |selectors: &[Spanned<String>], what: &str| -> Result<Vec<&'static Rule>, ConfigError> {
+            let mut out = Vec::new();
+            for s in selectors {
+                match rules::select(s.get_ref()) {
+                    Some(found) => out.extend(found),
+                    None => {
+                        return Err(error(
+                            s.span(),
+                            format!("unknown rule `{}` in {what}; see `skillc rule` for the list", s.get_ref()),
+                        ));
+                    }
+                }
+            }
+            Ok(out)
+        };
+        let flag_rules = |selectors: &[String], flag: &str| -> Result<Vec<&'static Rule>, ConfigError> {
+            let mut out = Vec::new();
+            for s in selectors.iter().flat_map(|s| s.split(',')).filter(|s| !s.trim().is_empty()) {
+                out.extend(rules::select(s).ok_or_else(|| ConfigError {
+                    path: None,
+                    line: None,
+                    column: None,
+                    message: format!("unknown rule `{}` in {flag}; see `skillc rule` for the list", s.trim()),
+                })?);
+            }
+            Ok(out)
+        };
+
+        let mut settings = Settings {
+            file: path.clone(),
+            base: base.clone(),
+            ..Settings::default()
+        };
+        let rules_table = file_config.rules.unwrap_or_default();
+        let select = if !overrides.select.is_empty() {
+            flag_rules(&overrides.select, "--select")?
+        } else if let Some(select) = &rules_table.select {
+            resolve(select, "`rules.select`")?
+        } else {
+            rules::RULES.to_vec()
+        };
+        let mut ignore = match &rules_table.ignore {
+            Some(ignore) => resolve(ignore, "`rules.ignore`")?,
+            None => Vec::new(),
+        };
+        ignore.extend(flag_rules(&overrides.ignore, "--ignore")?);
+        settings.enabled = select.iter().map(|r| r.code).collect();
+        for rule in ignore {
+            settings.enabled.remove(rule.code);
+        }
+        for (selector, severity) in rules_table.severity.iter().flatten() {
+            let level = Severity::parse(severity.get_ref()).ok_or_else(|| {
+                error(
+                    severity.span(),
+                    format!("unknown severity `{}`; expected `error`, `warning` or `info`", severity.get_ref()),
+                )
+            })?;
+            for rule in resolve(std::slice::from_ref(selector), "`rules.severity`")? {
+                settings.severity.insert(rule.code, level);
+            }
+        }
+        for (pattern, selectors) in file_config.per_file_ignores.iter().flatten() {
+            let set = glob_set(std::slice::from_ref(pattern)).map_err(|(span, msg)| error(span, msg))?;
+            settings.per_file_ignores.push((set, resolve(selectors, "`per-file-ignores`")?));
+        }
+        if let Some(exclude) = &file_config.exclude {
+            settings.exclude = glob_set(exclude).map_err(|(span, msg)| error(span, msg))?;
+        }
+        for field in file_config
+            .extra_fields
+            .iter()
+            .flatten()
+            .map(|f| f.get_ref().clone())
+            .chain(overrides.extra_fields.iter().cloned())
+        {
+            if field == "@claude-code" {
+                settings.extra_fields.extend(CLAUDE_CODE_FIELDS.iter().map(|f| f.to_string()));
+            } else if let Some(set) = field.strip_prefix('@') {
+                return Err(ConfigError {
+                    path: path.clone(),
+                    line: None,
+                    column: None,
+                    message: format!("unknown field set `@{set}` in extra-fields; the known set is `@claude-code`"),
+                });
+            } else {
+                settings.extra_fields.insert(field);
+            }
+        }
+        settings.dialect = overrides
+            .dialect
+            .or(file_config.dialect)
+            .and_then(DialectSetting::forced);
+        settings.strict = overrides.strict || file_config.strict.unwrap_or(false);
+        settings.budget = overrides.budget.or(file_config.budget).unwrap_or(2048);
+        settings.encoding = overrides
+            .encoding
+            .or(file_config.encoding)
+            .unwrap_or(Encoding::O200kBase);
+        settings.tools = file_config.tools;
+        settings.max_file_size = file_config.max_file_size.unwrap_or(1024 * 1024);
+        Ok(settings)
+    }
+
+    /// Whether a rule is selected (before per-file ignores and suppressions).
+    pub fn enabled(&self, rule: &Rule) -> bool {
+        self.enabled.contains(rule.code)
+    }
+
+    /// The severity a rule's diagnostics get.
+    pub fn severity(&self, rule: &Rule) -> Severity {
+        self.severity.get(rule.code).copied().unwrap_or(rule.severity)
+    }
+
+    /// Whether `per-file-ignores` switches `rule` off for the skill file at `path` (absolute) in
+    /// skill directory `dir` (absolute).
+    pub fn ignored_for(&self, rule: &Rule, path: &Path, dir: &Path) -> bool {
+        let relative = |p: &Path| p.strip_prefix(&self.base).map(Path::to_path_buf).ok();
+        let (Some(file), Some(dir)) = (relative(path), relative(dir)) else {
+            return false;
+        };
+        self.per_file_ignores.iter().any(|(set, rules)| {
+            (set.is_match(&file) || set.is_match(&dir)) && rules.iter().any(|r| r.code == rule.code)
+        })
+    }
+
+    /// Whether `exclude` names this path (absolute).
+    pub fn excluded(&self, path: &Path) -> bool {
+        path.strip_prefix(&self.base)
+            .is_ok_and(|relative| self.exclude.is_match(relative))
+    }
+}
+
+fn glob_set(patterns: &[Spanned<String>]) -> Result<GlobSet, (std::ops::Range<usize>, String)> {
+    let mut builder = GlobSetBuilder::new();
+    for pattern in patterns {
+        let text = pattern.get_ref().trim_end_matches('/');
+        let glob = |p: &str| -> Result<Glob, (std::ops::Range<usize>, String)> {
+            GlobBuilder::new(p)
+                .literal_separator(true)
+                .build()
+                .map_err(|e| (pattern.span(), format!("invalid glob `{}`: {}", pattern.get_ref(), e.kind())))
+        };
+        builder.add(glob(text)?);
+        // `vendor` and `vendor/**` both mean the directory and everything below it.
+        if !text.ends_with("/**") {
+            builder.add(glob(&format!("{text}/**"))?);
+        }
+    }
+    builder
+        .build()
+        .map_err(|e| (0..0, format!("invalid glob set: {e}")))
+}
+
+/// Looks for a config file in `dir` and its ancestors, stopping after the one holding `.git`.
+fn find_config(dir: &Path) -> Option<PathBuf> {
+    for ancestor in dir.ancestors() {
+        for name in FILE_NAMES {
+            let candidate = ancestor.join(name);
+            if candidate.is_file() {
+                return Some(candidate);
+            }
+        }
+        if ancestor.join(".git").exists() {
+            break;
+        }
+    }
+    None
+}
+
+/// 1-based line and column (characters) of a byte offset.
+fn line_column(text: &str, offset: usize) -> (usize, usize) {
+    let offset = offset.min(text.len());
+    let before = text.get(..offset).unwrap_or(text);
+    let line = before.matches('\n').count() + 1;
+    let column = before.rsplit('\n').next().unwrap_or("").chars().count() + 1;
+    (line, column)
+}

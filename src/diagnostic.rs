@@ -1,0 +1,126 @@
+//! The one diagnostic model: every rule produces it, every renderer reads it.
+
+use std::path::PathBuf;
+
+use crate::rules::Rule;
+
+/// How serious a diagnostic is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Severity {
+    Info,
+    Warning,
+    Error,
+}
+
+impl Severity {
+    /// The lower-case name used in every output format and the config.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+            Severity::Info => "info",
+        }
+    }
+
+    /// Parses a severity as written in the config.
+    pub fn parse(text: &str) -> Option<Severity> {
+        match text {
+            "error" => Some(Severity::Error),
+            "warning" => Some(Severity::Warning),
+            "info" => Some(Severity::Info),
+            _ => None,
+        }
+    }
+}
+
+/// A byte range in a skill file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Span {
+    pub start: usize,
+    pub end: usize,
+}
+
+impl Span {
+    pub fn new(start: usize, end: usize) -> Span {
+        Span {
+            start,
+            end: end.max(start),
+        }
+    }
+
+    pub fn len(self) -> usize {
+        self.end - self.start
+    }
+
+    pub fn is_empty(self) -> bool {
+        self.start == self.end
+    }
+}
+
+/// A resolved position: 1-based lines, 1-based columns in Unicode scalar values, end exclusive.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Region {
+    pub line: usize,
+    pub column: usize,
+    pub end_line: usize,
+    pub end_column: usize,
+    pub offset: usize,
+    pub length: usize,
+}
+
+/// A secondary label pointing at another place in the same file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Label {
+    pub region: Region,
+    pub message: String,
+}
+
+/// One problem found in one skill.
+#[derive(Debug, Clone)]
+pub struct Diagnostic {
+    pub rule: &'static Rule,
+    pub severity: Severity,
+    pub message: String,
+    /// Text of the label under the primary span (full format).
+    pub label: Option<String>,
+    pub help: Option<String>,
+    /// The file the diagnostic is about (the skill file, or the directory for SK001).
+    pub path: PathBuf,
+    /// The skill directory.
+    pub skill: PathBuf,
+    pub region: Option<Region>,
+    pub secondary: Vec<Label>,
+}
+
+impl Diagnostic {
+    /// The key diagnostics are sorted by: path, line, column, code.
+    pub fn sort_key(&self) -> (&PathBuf, usize, usize, &'static str) {
+        let (line, column) = self.region.map_or((0, 0), |r| (r.line, r.column));
+        (&self.path, line, column, self.rule.code)
+    }
+}
+
+impl Diagnostic {
+    /// Sets the help line.
+    pub fn help(&mut self, text: impl Into<String>) -> &mut Self {
+        self.help = Some(text.into());
+        self
+    }
+
+    /// Sets the label under the primary span.
+    pub fn label(&mut self, text: impl Into<String>) -> &mut Self {
+        self.label = Some(text.into());
+        self
+    }
+
+    /// Adds a secondary label.
+    pub fn secondary(&mut self, region: Option<Region>, message: impl Into<String>) -> &mut Self {
+        if let Some(region) = region {
+            self.secondary.push(Label {
+                region,
+                message: message.into(),
+            });
+        }
+        self
+    }
+}

@@ -1,0 +1,67 @@
+//! The two skill dialects: detection, their frontmatter schemas, and PAR's field grammars.
+
+pub mod par;
+pub mod schema;
+
+use crate::yaml::Node;
+
+/// A skill format.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, clap::ValueEnum)]
+pub enum Dialect {
+    /// PAR skills, `schema_version: 1`, in `.par/skills/<id>/skill.md`.
+    Par,
+    /// The open Agent Skills format (`SKILL.md`).
+    #[value(name = "agentskills")]
+    AgentSkills,
+}
+
+impl Dialect {
+    /// The dialect's name in output and configuration.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Dialect::Par => "par",
+            Dialect::AgentSkills => "agentskills",
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<Dialect> {
+        match text {
+            "par" => Some(Dialect::Par),
+            "agentskills" => Some(Dialect::AgentSkills),
+            _ => None,
+        }
+    }
+
+    /// Detects a skill's dialect from its frontmatter: `schema_version` means PAR.
+    pub fn detect(root: Option<&Node>) -> Dialect {
+        if root.and_then(|r| r.get("schema_version")).is_some() {
+            Dialect::Par
+        } else {
+            Dialect::AgentSkills
+        }
+    }
+
+    /// The skill file name the dialect's runtime loads.
+    pub fn file_name(self) -> &'static str {
+        match self {
+            Dialect::Par => "skill.md",
+            Dialect::AgentSkills => "SKILL.md",
+        }
+    }
+
+    /// The frontmatter field that holds the skill's key.
+    pub fn key_field(self) -> &'static str {
+        match self {
+            Dialect::Par => "id",
+            Dialect::AgentSkills => "name",
+        }
+    }
+
+    /// The JSON Schema of the dialect's frontmatter (the file in `schema/`).
+    pub fn schema_text(self) -> &'static str {
+        match self {
+            Dialect::Par => include_str!("../../schema/par-skill.v1.schema.json"),
+            Dialect::AgentSkills => include_str!("../../schema/agentskills.schema.json"),
+        }
+    }
+}

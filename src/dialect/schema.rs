@@ -1,0 +1,190 @@
+//! Validates frontmatter against the dialect's embedded JSON Schema and maps every schema error
+//! back to the YAML node it is about.
+
+use std::sync::OnceLock;
+
+use jsonschema::error::{TypeKind, ValidationErrorKind};
+use jsonschema::paths::LocationSegment;
+
+use super::Dialect;
+use crate::yaml::{Node, Value};
+
+/// A schema violation, located at a frontmatter node.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Violation<'a> {
+    /// A key the schema does not define.
+    Unknown { key: &'a Node },
+    /// A required field is absent (or null).
+    Missing { field: String },
+    /// A value of the wrong type.
+    WrongType {
+        field: String,
+        node: &'a Node,
+        expected: String,
+    },
+}
+
+struct Compiled {
+    validator: jsonschema::Validator,
+    /// Top-level properties typed `integer`, where a YAML float must be refused even when it
+    /// is integral (`1.0`), which JSON Schema would accept.
+    integers: Vec<String>,
+    /// Top-level required properties: null there means missing.
+    required: Vec<String>,
+    /// Every top-level property, in schema order.
+    fields: Vec<String>,
+}
+
+/// The top-level fields a dialect's schema defines.
+pub fn fields(dialect: Dialect) -> &'static [String] {
+    compiled(dialect).map_or(&[], |c| &c.fields)
+}
+
+fn compiled(dialect: Dialect) -> Option<&'static Compiled> {
+    static PAR: OnceLock<Option<Compiled>> = OnceLock::new();
+    static AGENTSKILLS: OnceLock<Option<Compiled>> = OnceLock::new();
+    let cell = match dialect {
+        Dialect::Par => &PAR,
+        Dialect::AgentSkills => &AGENTSKILLS,
+    };
+    cell.get_or_init(|| {
+        // The schemas are part of the binary and tested; a failure here is a build defect.
+        let schema: serde_json::Value = serde_json::from_str(dialect.schema_text()).ok()?;
+        let integers = schema["properties"]
+            .as_object()
+            .map(|props| {
+                props
+                    .iter()
+                    .filter(|(_, p)| p["type"] == "integer")
+                    .map(|(k, _)| k.clone())
+                    .collect()
+            })
+            .unwrap_or_default();
+        let required = schema["required"]
+            .as_array()
+            .map(|names| {
+                names
+                    .iter()
+                    .filter_map(|n| n.as_str().map(str::to_string))
+                    .collect()
+            })
+            .unwrap_or_default();
+        let fields = schema["properties"]
+            .as_object()
+            .map(|props| props.keys().cloned().collect())
+            .unwrap_or_default();
+        let validator = jsonschema::draft202012::new(&schema).ok()?;
+        Some(Compiled {
+            fields,
+            validator,
+            integers,
+            required,
+        })
+    })
+    .as_ref()
+}
+
+/// Validates `root` (a mapping) against the dialect's schema. `json` is its JSON form.
+pub fn validate<'a>(dialect: Dialect, root: &'a Node, json: &serde_json::Value) -> Vec<Violation<'a>> {
+    let Some(compiled) = compiled(dialect) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for field in &compiled.integers {
+        if let Some((_, node)) = root.get(field)
+            && matches!(node.value, Value::Float(_))
+        {
+            out.push(Violation::WrongType {
+                field: field.clone(),
+                node,
+                expected: "integer".into(),
+            });
+        }
+    }
+    for error in compiled.validator.iter_errors(json) {
+        let path: Vec<String> = error
+            .instance_path()
+            .iter()
+            .map(|segment| match segment {
+                LocationSegment::Property(p) => p.to_string(),
+                LocationSegment::Index(i) => i.to_string(),
+            })
+            .collect();
+        let Some(node) = locate(root, &path) else {
+            continue;
+        };
+        match error.kind() {
+            ValidationErrorKind::AdditionalProperties { unexpected } => {
+                for name in unexpected {
+                    if let Some((key, _)) = node.get(name) {
+                        out.push(Violation::Unknown { key });
+                    }
+                }
+            }
+            ValidationErrorKind::Required { property } => {
+                if path.is_empty() {
+                    let field = property.as_str().unwrap_or_default().to_string();
+                    out.push(Violation::Missing { field });
+                }
+            }
+            ValidationErrorKind::Type { kind } => {
+                let field = path.join(".");
+                if path.len() == 1
+                    && matches!(node.value, Value::Null)
+                    && compiled.required.contains(&field)
+                {
+                    out.push(Violation::Missing { field });
+                } else if !out.iter().any(
+                    |v| matches!(v, Violation::WrongType { field: f, .. } if *f == field),
+                ) {
+                    out.push(Violation::WrongType {
+                        field,
+                        node,
+                        expected: type_words(kind),
+                    });
+                }
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// Follows a JSON pointer's segments through the YAML tree (first occurrence of a key).
+fn locate<'a>(root: &'a Node, path: &[String]) -> Option<&'a Node> {
+    let mut node = root;
+    for segment in path {
+        node = match &node.value {
+            Value::Map(_) => &node.get(segment)?.1,
+            Value::Seq(items) => items.get(segment.parse::<usize>().ok()?)?,
+            _ => return None,
+        };
+    }
+    Some(node)
+}
+
+fn type_words(kind: &TypeKind) -> String {
+    let name = |t: &str| match t {
+        "object" => "mapping".to_string(),
+        "array" => "list".to_string(),
+        other => other.to_string(),
+    };
+    match kind {
+        TypeKind::Single(t) => name(t.as_str()),
+        TypeKind::Multiple(set) => {
+            let names: Vec<String> = set.iter().map(|t| name(t.as_str())).collect();
+            names.join(" or ")
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn schemas_compile() {
+        assert!(compiled(Dialect::Par).is_some());
+        assert!(compiled(Dialect::AgentSkills).is_some());
+    }
+}

@@ -1,0 +1,302 @@
+//! From the PATHs on the command line to the skill directories of a run (cli.md, Discovery).
+
+use std::collections::HashSet;
+use std::path::{Component, Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+use crate::config::Settings;
+
+/// Directories never searched.
+const SKIPPED_DIRS: &[&str] = &[".git", "node_modules", "target", "__pycache__", ".venv"];
+
+/// The skill file names, in preference order.
+pub const SKILL_FILE_NAMES: [&str; 2] = ["SKILL.md", "skill.md"];
+
+/// Where a skill comes from; lower tiers are shadowed by higher ones.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Tier {
+    Builtin,
+    User,
+    Project,
+}
+
+impl Tier {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Tier::Builtin => "builtin",
+            Tier::User => "user",
+            Tier::Project => "project",
+        }
+    }
+}
+
+/// A skill directory found by discovery.
+#[derive(Debug, Clone)]
+pub struct SkillDir {
+    /// The directory as displayed (relative to the current directory when below it).
+    pub dir: PathBuf,
+    /// The skill file, or `None` when the directory was given explicitly without one (SK001).
+    pub file: Option<PathBuf>,
+    /// The canonical directory, for dedup, tiers and the real directory name.
+    pub real: PathBuf,
+    pub tier: Tier,
+    /// For SK001: a file with a near-miss name such as `Skill.md`.
+    pub near_miss: Option<String>,
+}
+
+impl SkillDir {
+    /// The directory's own name (the real one for `.`).
+    pub fn name(&self) -> String {
+        self.real
+            .file_name()
+            .or_else(|| self.dir.file_name())
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default()
+    }
+}
+
+/// What discovery found.
+#[derive(Debug, Default)]
+pub struct Discovery {
+    pub skills: Vec<SkillDir>,
+    /// Problems met while walking (unreadable directories), for stderr.
+    pub warnings: Vec<String>,
+    /// The default `.` held no skill.
+    pub empty_default: bool,
+}
+
+/// A PATH that does not exist.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NotFound(pub PathBuf);
+
+/// Discovery options beyond the settings.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Options {
+    pub no_ignore: bool,
+}
+
+/// Finds the skills that `paths` name (no PATH means `.`).
+pub fn discover(
+    paths: &[PathBuf],
+    settings: &Settings,
+    cwd: &Path,
+    options: Options,
+) -> Result<Discovery, NotFound> {
+    let default = paths.is_empty();
+    let dot = [PathBuf::from(".")];
+    let paths = if default { &dot[..] } else { paths };
+    let user_root = std::env::var_os("HOME")
+        .map(|home| PathBuf::from(home).join(".par").join("skills"))
+        .and_then(|p| p.canonicalize().ok());
+    let mut out = Discovery::default();
+    let mut found: Vec<(PathBuf, Option<PathBuf>, Option<String>)> = Vec::new();
+    for path in paths {
+        let display = display_path(path, cwd);
+        let Ok(meta) = std::fs::metadata(path) else {
+            return Err(NotFound(path.clone()));
+        };
+        if meta.is_file() {
+            let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+            if SKILL_FILE_NAMES.contains(&name) {
+                let dir = parent_of(&display);
+                found.push((dir, Some(display), None));
+            } else if let Some((dir, file)) = enclosing_skill(&display) {
+                found.push((dir, Some(file), None));
+            }
+            continue;
+        }
+        if let Some(file) = skill_file_in(&display) {
+            found.push((display, Some(file), None));
+            continue;
+        }
+        let before = found.len();
+        let near_miss = near_miss_in(&display);
+        walk(&display, settings, cwd, options, &mut found, &mut out.warnings);
+        if near_miss.is_some() || (found.len() == before && !default) {
+            found.push((display, None, near_miss));
+        } else if found.len() == before {
+            out.empty_default = true;
+        }
+    }
+    found.sort_by(|a, b| a.0.cmp(&b.0));
+    let mut seen = HashSet::new();
+    for (dir, file, near_miss) in found {
+        let real = dir.canonicalize().unwrap_or_else(|_| cwd.join(&dir));
+        if !seen.insert((real.clone(), file.is_some())) {
+            continue;
+        }
+        let tier = match &user_root {
+            Some(root) if real.starts_with(root) => Tier::User,
+            _ => Tier::Project,
+        };
+        out.skills.push(SkillDir {
+            dir,
+            file,
+            real,
+            tier,
+            near_miss,
+        });
+    }
+    Ok(out)
+}
+
+fn walk(
+    root: &Path,
+    settings: &Settings,
+    cwd: &Path,
+    options: Options,
+    found: &mut Vec<(PathBuf, Option<PathBuf>, Option<String>)>,
+    warnings: &mut Vec<String>,
+) {
+    let skills: Arc<Mutex<Vec<(PathBuf, PathBuf)>>> = Arc::default();
+    let sink = Arc::clone(&skills);
+    let exclude = settings.exclude.clone();
+    let base = settings.base.clone();
+    let cwd_abs = cwd.to_path_buf();
+    let mut builder = ignore::WalkBuilder::new(root);
+    builder
+        .hidden(false)
+        .follow_links(true)
+        .git_ignore(!options.no_ignore)
+        .git_exclude(!options.no_ignore)
+        .git_global(!options.no_ignore)
+        .ignore(!options.no_ignore)
+        .parents(!options.no_ignore)
+        .require_git(false)
+        .filter_entry(move |entry| {
+            if !entry.file_type().is_some_and(|t| t.is_dir()) {
+                return false;
+            }
+            let name = entry.file_name().to_str().unwrap_or("");
+            if SKIPPED_DIRS.contains(&name) {
+                return false;
+            }
+            let path = entry.path();
+            if !exclude.is_empty()
+                && let Ok(rel) = cwd_abs.join(path).strip_prefix(&base)
+                && exclude.is_match(rel)
+            {
+                return false;
+            }
+            if let Some(file) = skill_file_in(path) {
+                if let Ok(mut list) = sink.lock() {
+                    list.push((clean(path), file));
+                }
+                return false;
+            }
+            true
+        });
+    for result in builder.build() {
+        if let Err(err) = result {
+            // A symlink loop is expected in odd trees; it is skipped, not an error.
+            if !is_loop(&err) {
+                warnings.push(format!("skipping part of {}: {err}", root.display()));
+            }
+        }
+    }
+    let mut list = skills.lock().map(|mut l| std::mem::take(&mut *l)).unwrap_or_default();
+    list.sort();
+    found.extend(list.into_iter().map(|(dir, file)| (dir, Some(file), None)));
+}
+
+fn is_loop(err: &ignore::Error) -> bool {
+    match err {
+        ignore::Error::Loop { .. } => true,
+        ignore::Error::WithPath { err, .. } | ignore::Error::WithDepth { err, .. } => is_loop(err),
+        _ => false,
+    }
+}
+
+/// The skill file in `dir`, by its exact name.
+pub fn skill_file_in(dir: &Path) -> Option<PathBuf> {
+    SKILL_FILE_NAMES.iter().find_map(|name| {
+        let file = dir.join(name);
+        // On case-insensitive file systems `SKILL.md` also finds `Skill.md`: check the real name.
+        let exact = std::fs::metadata(&file).is_ok_and(|m| m.is_file())
+            && (cfg!(target_os = "linux") || has_exact_entry(dir, name));
+        exact.then(|| clean(&file))
+    })
+}
+
+fn has_exact_entry(dir: &Path, name: &str) -> bool {
+    std::fs::read_dir(dir).is_ok_and(|entries| {
+        entries
+            .flatten()
+            .any(|e| e.file_name().to_str() == Some(name))
+    })
+}
+
+/// A file in `dir` whose name is close to a skill file name (`Skill.md`, `SKILL.markdown`).
+fn near_miss_in(dir: &Path) -> Option<String> {
+    let entries = std::fs::read_dir(dir).ok()?;
+    let mut names: Vec<String> = entries
+        .flatten()
+        .filter(|e| e.file_type().is_ok_and(|t| t.is_file()))
+        .filter_map(|e| e.file_name().to_str().map(str::to_string))
+        .filter(|name| {
+            let lower = name.to_ascii_lowercase();
+            matches!(
+                lower.as_str(),
+                "skill.md" | "skill.markdown" | "skill.txt" | "skills.md" | "skill" | "skill.mdx"
+            )
+        })
+        .collect();
+    names.sort();
+    names.into_iter().next()
+}
+
+/// The nearest ancestor of a file that holds a skill file (not above a repository root).
+fn enclosing_skill(file: &Path) -> Option<(PathBuf, PathBuf)> {
+    let mut dir = parent_of(file);
+    loop {
+        if let Some(skill_file) = skill_file_in(&dir) {
+            return Some((dir, skill_file));
+        }
+        if dir.join(".git").exists() {
+            return None;
+        }
+        let up = dir.join("..");
+        let (Ok(here), Ok(there)) = (dir.canonicalize(), up.canonicalize()) else {
+            return None;
+        };
+        if here == there {
+            return None;
+        }
+        dir = if dir == Path::new(".") || dir.ends_with("..") {
+            clean(&up)
+        } else {
+            parent_of(&dir)
+        };
+    }
+}
+
+fn parent_of(path: &Path) -> PathBuf {
+    match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    }
+}
+
+/// A path as shown to the user: relative to `cwd` when below it, without `./` components.
+pub fn display_path(path: &Path, cwd: &Path) -> PathBuf {
+    if path.is_absolute()
+        && let Ok(rel) = path.strip_prefix(cwd)
+    {
+        let rel = clean(rel);
+        return if rel.as_os_str().is_empty() { PathBuf::from(".") } else { rel };
+    }
+    clean(path)
+}
+
+/// Drops `.` components (`./a/./b` → `a/b`); keeps `.` for the current directory itself.
+pub fn clean(path: &Path) -> PathBuf {
+    let cleaned: PathBuf = path
+        .components()
+        .filter(|c| !matches!(c, Component::CurDir))
+        .collect();
+    if cleaned.as_os_str().is_empty() {
+        PathBuf::from(".")
+    } else {
+        cleaned
+    }
+}

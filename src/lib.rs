@@ -1,0 +1,16 @@
+//! skillc: lint, measure, scaffold, package and sign agent skills.
+//!
+//! Data flows one way: [`discover`] → [`source`] → [`yaml`] → [`dialect`] → [`rules`] →
+//! [`diagnostic`] → [`render`].
+
+pub mod cli;
+pub mod config;
+pub mod diagnostic;
+pub mod dialect;
+pub mod discover;
+pub mod lint;
+pub mod render;
+pub mod rules;
+pub mod source;
+pub mod suppress;
+pub mod yaml;

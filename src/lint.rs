@@ -1,0 +1,346 @@
+//! The per-skill pipeline: read → split → parse → dialect → rules; then the collection rules,
+//! the configured selection and the suppressions.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use crate::config::Settings;
+use crate::diagnostic::{Diagnostic, Region, Span};
+use crate::dialect::Dialect;
+use crate::discover::SkillDir;
+use crate::rules::{self, Rule};
+use crate::source::{Layout, SkillFile};
+use crate::suppress::Suppressions;
+use crate::yaml::{self, Node, Value};
+
+/// Collects the diagnostics of one skill.
+pub struct Reporter<'a> {
+    file: Option<&'a SkillFile>,
+    path: PathBuf,
+    skill: PathBuf,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl<'a> Reporter<'a> {
+    pub fn new(file: Option<&'a SkillFile>, path: PathBuf, skill: PathBuf) -> Self {
+        Reporter {
+            file,
+            path,
+            skill,
+            diagnostics: Vec::new(),
+        }
+    }
+
+    /// Resolves a span of the skill file.
+    pub fn region(&self, span: Span) -> Option<Region> {
+        self.file.map(|f| f.region(span))
+    }
+
+    /// Reports a diagnostic of `rule` at `span` (`None`: the whole file).
+    pub fn emit(&mut self, rule: &'static Rule, span: Option<Span>, message: impl Into<String>) -> &mut Diagnostic {
+        let region = span.and_then(|s| self.region(s));
+        self.emit_at(rule, region, message)
+    }
+
+    /// Reports a diagnostic at an already resolved region.
+    pub fn emit_at(&mut self, rule: &'static Rule, region: Option<Region>, message: impl Into<String>) -> &mut Diagnostic {
+        self.diagnostics.push(Diagnostic {
+            rule,
+            severity: rule.severity,
+            message: message.into(),
+            label: None,
+            help: None,
+            path: self.path.clone(),
+            skill: self.skill.clone(),
+            region,
+            secondary: Vec::new(),
+        });
+        let last = self.diagnostics.len() - 1;
+        &mut self.diagnostics[last]
+    }
+}
+
+/// A parsed skill as the dialect rules see it.
+pub struct Skill<'a> {
+    pub dir: &'a SkillDir,
+    pub file: &'a SkillFile,
+    pub layout: Layout,
+    /// The frontmatter mapping (`None` when empty).
+    pub root: Option<&'a Node>,
+    pub anchors: &'a HashMap<usize, Node>,
+    pub dialect: Dialect,
+    pub settings: &'a Settings,
+}
+
+impl<'a> Skill<'a> {
+    /// A top-level field's key and value, the value's alias resolved.
+    pub fn entry(&self, key: &str) -> Option<(&'a Node, &'a Node)> {
+        let (k, v) = self.root?.get(key)?;
+        Some((k, self.resolve(v)))
+    }
+
+    /// A top-level field's value, alias resolved.
+    pub fn field(&self, key: &str) -> Option<&'a Node> {
+        self.entry(key).map(|(_, v)| v)
+    }
+
+    /// A top-level string field's value.
+    pub fn str_field(&self, key: &str) -> Option<(&'a str, &'a Node)> {
+        let node = self.field(key)?;
+        Some((node.as_str()?, node))
+    }
+
+    fn resolve(&self, node: &'a Node) -> &'a Node {
+        match node.value {
+            Value::Alias(id) => self.anchors.get(&id).unwrap_or(node),
+            _ => node,
+        }
+    }
+
+    /// The span of characters `range` of a string value, exact when the value is written on one
+    /// line without escapes; otherwise the whole value.
+    pub fn sub_span(&self, node: &Node, range: std::ops::Range<usize>) -> Span {
+        let Some(value) = node.as_str() else {
+            return node.span;
+        };
+        let written = self.file.slice(node.span);
+        let offset = if written == value {
+            0
+        } else if written.len() == value.len() + 2
+            && written.get(1..written.len() - 1) == Some(value)
+        {
+            1
+        } else {
+            return node.span;
+        };
+        let byte = |chars: usize| value.char_indices().nth(chars).map_or(value.len(), |(i, _)| i);
+        let start = node.span.start + offset + byte(range.start);
+        Span::new(start, node.span.start + offset + byte(range.end))
+    }
+
+    /// The source text of a node, as written.
+    pub fn source(&self, node: &Node) -> &'a str {
+        self.file.slice(node.span)
+    }
+}
+
+/// The result of linting one skill directory.
+#[derive(Debug)]
+pub struct SkillReport {
+    pub dir: SkillDir,
+    /// The skill file as read (absent for SK001, unreadable or oversized files).
+    pub file: Option<SkillFile>,
+    pub dialect: Option<Dialect>,
+    /// The skill's key (`id` or `name`) when it is a string.
+    pub key: Option<String>,
+    pub key_region: Option<Region>,
+    pub diagnostics: Vec<Diagnostic>,
+    pub suppressions: Suppressions,
+    /// An I/O failure that kept the skill from being checked.
+    pub io_error: Option<String>,
+}
+
+impl SkillReport {
+    /// The path diagnostics of this skill name: the skill file, or the directory.
+    pub fn path(&self) -> &Path {
+        self.dir.file.as_deref().unwrap_or(&self.dir.dir)
+    }
+}
+
+/// Lints every skill, using up to the machine's cores, and applies collection rules,
+/// selection, severities and suppressions. Reports come back in discovery (path) order.
+pub fn lint_all(skills: Vec<SkillDir>, settings: &Settings, cwd: &Path) -> Vec<SkillReport> {
+    let threads = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .min(skills.len().max(1) / 16 + 1);
+    let next = AtomicUsize::new(0);
+    let mut slots: Vec<Option<SkillReport>> = Vec::new();
+    slots.resize_with(skills.len(), || None);
+    let results: Vec<Vec<(usize, SkillReport)>> = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..threads)
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut done = Vec::new();
+                    loop {
+                        let i = next.fetch_add(1, Ordering::Relaxed);
+                        let Some(dir) = skills.get(i) else { break };
+                        done.push((i, lint_skill(dir.clone(), settings)));
+                    }
+                    done
+                })
+            })
+            .collect();
+        workers.into_iter().filter_map(|w| w.join().ok()).collect()
+    });
+    for (i, report) in results.into_iter().flatten() {
+        slots[i] = Some(report);
+    }
+    let mut reports: Vec<SkillReport> = slots.into_iter().flatten().collect();
+    rules::collection::check(&mut reports);
+    for report in &mut reports {
+        finish(report, settings, cwd);
+    }
+    reports
+}
+
+/// Lints one skill directory.
+pub fn lint_skill(dir: SkillDir, settings: &Settings) -> SkillReport {
+    let mut report = SkillReport {
+        file: None,
+        dialect: None,
+        key: None,
+        key_region: None,
+        diagnostics: Vec::new(),
+        suppressions: Suppressions::default(),
+        io_error: None,
+        dir,
+    };
+    let Some(path) = report.dir.file.clone() else {
+        let mut out = Reporter::new(None, report.dir.dir.clone(), report.dir.dir.clone());
+        rules::structure::missing_skill_file(&report.dir, &mut out);
+        report.diagnostics = out.diagnostics;
+        return report;
+    };
+    let mut out = Reporter::new(None, path.clone(), report.dir.dir.clone());
+    let bytes = match read_limited(&path, settings.max_file_size) {
+        Ok(Read::Bytes(bytes)) => bytes,
+        Ok(Read::TooLarge(size)) => {
+            rules::structure::file_too_large(size, settings.max_file_size, &mut out);
+            report.diagnostics = out.diagnostics;
+            return report;
+        }
+        Err(e) => {
+            report.io_error = Some(format!("reading `{}`: {e}", path.display()));
+            return report;
+        }
+    };
+    let text = match String::from_utf8(bytes) {
+        Ok(text) => text,
+        Err(e) => {
+            let valid = e.utf8_error().valid_up_to();
+            let bytes = e.into_bytes();
+            let file = SkillFile::new(path, String::from_utf8_lossy(&bytes).into_owned());
+            let prefix = SkillFile::new(PathBuf::new(), String::from_utf8_lossy(&bytes[..valid]).into_owned());
+            let mut region = prefix.region(Span::new(valid, valid));
+            region.length = 1;
+            region.end_column = region.column + 1;
+            rules::structure::invalid_utf8(bytes.get(valid).copied().unwrap_or(0), region, &mut out);
+            report.diagnostics = out.diagnostics;
+            report.file = Some(file);
+            return report;
+        }
+    };
+    let file = SkillFile::new(path.clone(), text);
+    let mut out = Reporter::new(Some(&file), path, report.dir.dir.clone());
+    report.suppressions = Suppressions::parse(&file);
+    check_file(&report.dir, &file, settings, &mut out, &mut report.dialect, &mut report.key, &mut report.key_region);
+    report.diagnostics = out.diagnostics;
+    report.file = Some(file);
+    report
+}
+
+#[allow(clippy::too_many_arguments)]
+fn check_file(
+    dir: &SkillDir,
+    file: &SkillFile,
+    settings: &Settings,
+    out: &mut Reporter,
+    dialect_out: &mut Option<Dialect>,
+    key_out: &mut Option<String>,
+    key_region: &mut Option<Region>,
+) {
+    if file.has_bom() {
+        rules::structure::byte_order_mark(out);
+    }
+    let layout = match file.layout() {
+        Ok(layout) => layout,
+        Err(err) => {
+            rules::structure::layout_error(file, err, out);
+            return;
+        }
+    };
+    let fm_text = file.slice(layout.frontmatter);
+    let first_line = layout.frontmatter_line;
+    let doc = match yaml::parse(fm_text, |line, col| file.offset_at(line + first_line - 1, col)) {
+        Ok(doc) => doc,
+        Err(err) => {
+            rules::structure::yaml_syntax(file, &err, out);
+            return;
+        }
+    };
+    rules::structure::yaml_findings(&doc.findings, out);
+    let root = match &doc.root {
+        None => None,
+        Some(node @ Node { value: Value::Map(_), .. }) => Some(node),
+        Some(other) => {
+            rules::structure::not_mapping(other, out);
+            return;
+        }
+    };
+    let dialect = settings.dialect.unwrap_or_else(|| Dialect::detect(root));
+    *dialect_out = Some(dialect);
+    let skill = Skill {
+        dir,
+        file,
+        layout,
+        root,
+        anchors: &doc.anchors,
+        dialect,
+        settings,
+    };
+    if let Some((key, node)) = skill.str_field(dialect.key_field()) {
+        *key_out = Some(key.to_string());
+        *key_region = Some(file.region(node.span));
+    }
+    rules::structure::check(&skill, out);
+    rules::identity::check(&skill, out);
+    if dialect == Dialect::Par {
+        rules::par_fields::check(&skill, out);
+    }
+}
+
+enum Read {
+    Bytes(Vec<u8>),
+    TooLarge(u64),
+}
+
+/// Reads a file unless it is larger than `limit` (checked before reading and while reading, so
+/// a file that grows or lies about its size costs no more than `limit`).
+fn read_limited(path: &Path, limit: u64) -> std::io::Result<Read> {
+    use std::io::Read as _;
+    let file = std::fs::File::open(path)?;
+    let size = file.metadata()?.len();
+    if size > limit {
+        return Ok(Read::TooLarge(size));
+    }
+    let mut bytes = Vec::with_capacity(size as usize);
+    file.take(limit + 1).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > limit {
+        return Ok(Read::TooLarge(bytes.len() as u64));
+    }
+    Ok(Read::Bytes(bytes))
+}
+
+/// Applies selection, per-file ignores, severities and suppressions; sorts and dedups.
+fn finish(report: &mut SkillReport, settings: &Settings, cwd: &Path) {
+    let abs_path = cwd.join(report.path());
+    let abs_dir = cwd.join(&report.dir.dir);
+    let suppressions = &report.suppressions;
+    report.diagnostics.retain(|d| {
+        settings.enabled(d.rule)
+            && !settings.ignored_for(d.rule, &abs_path, &abs_dir)
+            && !suppressions.suppresses(d)
+    });
+    for d in &mut report.diagnostics {
+        d.severity = settings.severity(d.rule);
+    }
+    report.diagnostics.sort_by(|a, b| {
+        a.sort_key()
+            .cmp(&b.sort_key())
+            .then_with(|| a.message.cmp(&b.message))
+    });
+    report.diagnostics.dedup_by(|a, b| {
+        a.rule.code == b.rule.code && a.region == b.region && a.message == b.message
+    });
+}

@@ -1,0 +1,141 @@
+//! `--format full`: rustc-style diagnostics with the source line, the span underlined and
+//! labelled, and help lines.
+
+use std::collections::HashMap;
+use std::fmt::Write;
+use std::path::Path;
+
+use anstyle::{AnsiColor, Style};
+
+use super::{diagnostics, slash_path};
+use crate::diagnostic::{Diagnostic, Region, Severity};
+use crate::lint::SkillReport;
+use crate::source::SkillFile;
+
+/// Lines longer than this (in characters) are shown as a window around the span.
+const MAX_LINE: usize = 120;
+
+struct Palette {
+    error: Style,
+    warning: Style,
+    info: Style,
+    gutter: Style,
+    bold: Style,
+    help: Style,
+}
+
+impl Palette {
+    fn new(color: bool) -> Palette {
+        let style = |c: AnsiColor| if color { Style::new().fg_color(Some(c.into())).bold() } else { Style::new() };
+        Palette {
+            error: style(AnsiColor::Red),
+            warning: style(AnsiColor::Yellow),
+            info: style(AnsiColor::Cyan),
+            gutter: style(AnsiColor::Blue),
+            bold: if color { Style::new().bold() } else { Style::new() },
+            help: style(AnsiColor::Cyan),
+        }
+    }
+
+    fn severity(&self, severity: Severity) -> Style {
+        match severity {
+            Severity::Error => self.error,
+            Severity::Warning => self.warning,
+            Severity::Info => self.info,
+        }
+    }
+}
+
+pub fn render(reports: &[SkillReport], color: bool) -> String {
+    let files: HashMap<&Path, &SkillFile> = reports
+        .iter()
+        .filter_map(|r| r.file.as_ref().map(|f| (f.path.as_path(), f)))
+        .collect();
+    let palette = Palette::new(color);
+    let mut out = String::new();
+    for d in diagnostics(reports) {
+        render_one(&mut out, d, files.get(d.path.as_path()).copied(), &palette);
+        out.push('\n');
+    }
+    out
+}
+
+fn render_one(out: &mut String, d: &Diagnostic, file: Option<&SkillFile>, p: &Palette) {
+    let sev = p.severity(d.severity);
+    let _ = writeln!(
+        out,
+        "{sev}{}[{}]{sev:#}{bold}: {}{bold:#}",
+        d.severity.as_str(),
+        d.rule.code,
+        d.message,
+        bold = p.bold
+    );
+    let path = slash_path(&d.path);
+    let g = p.gutter;
+    let (Some(region), Some(file)) = (d.region, file) else {
+        let _ = writeln!(out, "  {g}-->{g:#} {path}");
+        write_help(out, d, 2, p);
+        return;
+    };
+    let mut marks: Vec<(Region, Option<&str>, bool)> = vec![(region, d.label.as_deref(), true)];
+    marks.extend(d.secondary.iter().map(|l| (l.region, Some(l.message.as_str()), false)));
+    marks.sort_by_key(|(r, _, _)| (r.line, r.column));
+    let width = marks.iter().map(|(r, _, _)| r.line).max().unwrap_or(1).to_string().len();
+    let pad = " ".repeat(width);
+    let _ = writeln!(out, "{pad}{g}-->{g:#} {path}:{}:{}", region.line, region.column);
+    let _ = writeln!(out, "{pad} {g}|{g:#}");
+    let mut last_line = 0;
+    for (r, label, primary) in &marks {
+        if last_line != 0 && r.line > last_line + 1 {
+            let _ = writeln!(out, "{g}...{g:#}");
+        }
+        let line_text = file.slice(file.line_span(r.line)).replace('\t', " ");
+        let chars: Vec<char> = line_text.chars().collect();
+        let start = r.column.saturating_sub(1).min(chars.len());
+        let end = if r.end_line == r.line { (r.end_column - 1).max(start + 1) } else { chars.len().max(start + 1) };
+        let (shown, offset) = window(&chars, start);
+        if r.line != last_line {
+            let _ = writeln!(out, "{g}{:>width$} |{g:#} {shown}", r.line);
+        }
+        last_line = r.line;
+        let marker = if *primary { '^' } else { '-' };
+        let style = if *primary { sev_style(p, d) } else { g };
+        let underline: String = std::iter::repeat_n(marker, (end - start).min(MAX_LINE)).collect();
+        let label = label.map(|l| format!(" {l}")).unwrap_or_default();
+        let _ = writeln!(out, "{pad} {g}|{g:#} {}{style}{underline}{label}{style:#}", " ".repeat(start - offset));
+    }
+    write_help(out, d, width, p);
+}
+
+fn sev_style(p: &Palette, d: &Diagnostic) -> Style {
+    p.severity(d.severity)
+}
+
+/// The part of a long line to show, and the character offset it starts at.
+fn window(chars: &[char], start: usize) -> (String, usize) {
+    if chars.len() <= MAX_LINE {
+        return (chars.iter().collect(), 0);
+    }
+    let from = start.saturating_sub(MAX_LINE / 3);
+    let to = (from + MAX_LINE).min(chars.len());
+    let mut text = String::new();
+    if from > 0 {
+        text.push_str("...");
+    }
+    text.extend(&chars[from..to]);
+    if to < chars.len() {
+        text.push_str("...");
+    }
+    // "..." takes three columns before the shown text.
+    let offset = if from > 0 { from.saturating_sub(3) } else { 0 };
+    (text, offset)
+}
+
+fn write_help(out: &mut String, d: &Diagnostic, width: usize, p: &Palette) {
+    if let Some(help) = &d.help {
+        let g = p.gutter;
+        let h = p.help;
+        let pad = " ".repeat(width);
+        let _ = writeln!(out, "{pad} {g}={g:#} {h}help{h:#}: {help}");
+    }
+}

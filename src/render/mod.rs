@@ -1,0 +1,80 @@
+//! One renderer per output format, all reading the same reports.
+
+pub mod concise;
+pub mod full;
+pub mod json;
+pub mod statistics;
+
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::lint::SkillReport;
+
+/// `--format`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    /// Rich rendering with source snippets (for people).
+    Full,
+    /// One line per diagnostic.
+    Concise,
+    /// One JSON document (stable, versioned).
+    Json,
+}
+
+/// Counts over a run.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Summary {
+    pub skills: usize,
+    pub errors: usize,
+    pub warnings: usize,
+    pub infos: usize,
+}
+
+impl Summary {
+    pub fn of(reports: &[SkillReport]) -> Summary {
+        let mut summary = Summary {
+            skills: reports.len(),
+            ..Summary::default()
+        };
+        for d in diagnostics(reports) {
+            match d.severity {
+                Severity::Error => summary.errors += 1,
+                Severity::Warning => summary.warnings += 1,
+                Severity::Info => summary.infos += 1,
+            }
+        }
+        summary
+    }
+
+    /// `Checked 12 skills: 3 errors, 1 warning, 2 infos.`
+    pub fn line(&self) -> String {
+        let plural = |n: usize, word: &str| {
+            if n == 1 {
+                format!("{n} {word}")
+            } else {
+                format!("{n} {word}s")
+            }
+        };
+        format!(
+            "Checked {}: {}, {}, {}.",
+            plural(self.skills, "skill"),
+            plural(self.errors, "error"),
+            plural(self.warnings, "warning"),
+            plural(self.infos, "info")
+        )
+    }
+}
+
+/// Every diagnostic of a run, in output order (reports are sorted by path, and each report's
+/// diagnostics by line, column and code).
+pub fn diagnostics(reports: &[SkillReport]) -> impl Iterator<Item = &Diagnostic> {
+    reports.iter().flat_map(|r| r.diagnostics.iter())
+}
+
+/// A path with `/` separators, as every format prints it.
+pub fn slash_path(path: &std::path::Path) -> String {
+    let text = path.to_string_lossy();
+    if std::path::MAIN_SEPARATOR == '\\' {
+        text.replace('\\', "/")
+    } else {
+        text.into_owned()
+    }
+}

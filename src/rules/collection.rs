@@ -1,0 +1,59 @@
+//! Collection rules over all skills of one run: SK501 and SK502.
+
+use std::collections::HashMap;
+
+use super::{SK501, SK502};
+use crate::diagnostic::Diagnostic;
+use crate::dialect::Dialect;
+use crate::discover::Tier;
+use crate::lint::SkillReport;
+
+/// PAR's builtin skills, which every PAR skill of the same key shadows.
+pub const PAR_BUILTINS: [&str; 4] = ["code-reviewer", "summarizer", "translator", "rag-assistant"];
+
+pub fn check(reports: &mut [SkillReport]) {
+    let mut by_key: HashMap<&str, Vec<usize>> = HashMap::new();
+    for (i, report) in reports.iter().enumerate() {
+        if let Some(key) = &report.key {
+            by_key.entry(key.as_str()).or_default().push(i);
+        }
+    }
+    let mut found: Vec<(usize, Diagnostic)> = Vec::new();
+    for (key, indices) in &by_key {
+        for (n, &i) in indices.iter().enumerate() {
+            let this = &reports[i];
+            let tier = this.dir.tier;
+            if let Some(&first) = indices[..n].iter().find(|&&j| reports[j].dir.tier == tier) {
+                let other = reports[first].path().display().to_string();
+                found.push((i, diagnostic(this, &SK501, format!("duplicate skill key `{key}`: also used by `{other}`"), "rename one of them: a runtime loads only one skill per key")));
+            }
+            let lower = indices
+                .iter()
+                .filter(|&&j| reports[j].dir.tier < tier)
+                .min_by_key(|&&j| reports[j].dir.tier);
+            if let Some(&j) = lower {
+                let other = &reports[j];
+                found.push((i, diagnostic(this, &SK502, format!("`{key}` shadows the {} skill `{}`", other.dir.tier.as_str(), other.path().display()), "this skill replaces the other one; rename it if that is not intended")));
+            } else if this.dialect == Some(Dialect::Par) && PAR_BUILTINS.contains(key) && tier > Tier::Builtin {
+                found.push((i, diagnostic(this, &SK502, format!("`{key}` shadows PAR's builtin skill `{key}`"), "this skill replaces the builtin one; rename it if that is not intended")));
+            }
+        }
+    }
+    for (i, d) in found {
+        reports[i].diagnostics.push(d);
+    }
+}
+
+fn diagnostic(report: &SkillReport, rule: &'static super::Rule, message: String, help: &str) -> Diagnostic {
+    Diagnostic {
+        rule,
+        severity: rule.severity,
+        message,
+        label: Some("this key".into()),
+        help: Some(help.into()),
+        path: report.path().to_path_buf(),
+        skill: report.dir.dir.clone(),
+        region: report.key_region,
+        secondary: Vec::new(),
+    }
+}

@@ -1,0 +1,146 @@
+//! Identity and description rules: SK105–SK107 (PAR) and SK110–SK114.
+
+use super::{SK105, SK106, SK107, SK110, SK111, SK112, SK113, SK114};
+use crate::dialect::Dialect;
+use crate::lint::{Reporter, Skill};
+
+/// The most characters (Unicode scalar values) a description may have.
+pub const DESCRIPTION_MAX: usize = 1024;
+
+/// Phrases that tell the model when to use a skill (SK113), lower case.
+const TRIGGER_PHRASES: &[&str] = &[
+    "use when",
+    "use this",
+    "use for",
+    "use it",
+    "used when",
+    "used for",
+    "when the user",
+    "when you",
+    "when asked",
+    "whenever",
+    "if the user",
+    "if you",
+    "for ",
+    "trigger",
+];
+
+pub fn check(skill: &Skill, out: &mut Reporter) {
+    if skill.dialect == Dialect::Par {
+        par_id(skill, out);
+        par_name(skill, out);
+    }
+    description(skill, out);
+}
+
+fn par_id(skill: &Skill, out: &mut Reporter) {
+    let Some((id, node)) = skill.str_field("id") else {
+        return;
+    };
+    let count = id.chars().count();
+    let problem = if id.is_empty() {
+        Some("the id is empty".to_string())
+    } else if count > 64 {
+        Some(format!("the id is {count} characters long; the limit is 64"))
+    } else if !id.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-') {
+        Some(format!("invalid id `{id}`: only lowercase letters a-z, digits and hyphens are allowed"))
+    } else if id.starts_with('-') || id.ends_with('-') {
+        Some(format!("invalid id `{id}`: it must not start or end with a hyphen"))
+    } else if id.contains("--") {
+        Some(format!("invalid id `{id}`: hyphens must not be doubled"))
+    } else {
+        None
+    };
+    if let Some(message) = problem {
+        let d = out.emit(&SK105, Some(node.span), message);
+        d.label("must match ^[a-z0-9]+(-[a-z0-9]+)*$, 1-64 characters");
+        let suggestion = suggest_key(id);
+        if !suggestion.is_empty() {
+            d.help(format!("use `id: {suggestion}` (and name the directory `{suggestion}`)"));
+        }
+        return;
+    }
+    let dir_name = skill.dir.name();
+    if id != dir_name {
+        out.emit(&SK106, Some(node.span), format!("id `{id}` does not match the directory name `{dir_name}`"))
+            .label("differs from the directory name")
+            .help(format!("rename the directory to `{id}`, or set `id: {dir_name}`"));
+    }
+}
+
+/// A valid key derived from any text: lower-cased, other characters to `-`, hyphens collapsed
+/// and trimmed, at most 64 characters.
+pub fn suggest_key(text: &str) -> String {
+    let mut out = String::new();
+    for c in text.chars().flat_map(char::to_lowercase) {
+        if c.is_ascii_lowercase() || c.is_ascii_digit() {
+            out.push(c);
+        } else if !out.ends_with('-') {
+            out.push('-');
+        }
+    }
+    let trimmed: String = out.trim_matches('-').chars().take(64).collect();
+    trimmed.trim_end_matches('-').to_string()
+}
+
+fn par_name(skill: &Skill, out: &mut Reporter) {
+    if let Some((name, node)) = skill.str_field("name")
+        && name.trim().is_empty()
+    {
+        out.emit(&SK107, Some(node.span), "the display name is empty")
+            .label("empty")
+            .help("set `name:` to a short human-readable title, e.g. `name: Log triage`");
+    }
+}
+
+fn description(skill: &Skill, out: &mut Reporter) {
+    let Some((text, node)) = skill.str_field("description") else {
+        return;
+    };
+    if text.trim().is_empty() {
+        out.emit(&SK110, Some(node.span), "the description is empty")
+            .label("empty")
+            .help("say what the skill does and when to use it: the model decides from this text alone");
+        return;
+    }
+    let chars = text.chars().count();
+    if chars > DESCRIPTION_MAX {
+        out.emit(&SK111, Some(node.span), format!("description is {chars} characters long; the limit is {DESCRIPTION_MAX}"))
+            .label(format!("{chars} characters"))
+            .help("shorten the description to what the skill does and when to use it; move details into the body");
+    } else if skill.dialect == Dialect::Par && text.len() > DESCRIPTION_MAX {
+        out.emit(
+            &SK114,
+            Some(node.span),
+            format!("description is {} bytes in UTF-8 ({chars} characters); PAR's loader rejects more than {DESCRIPTION_MAX} bytes", text.len()),
+        )
+        .label(format!("{} bytes", text.len()))
+        .help("shorten the description: PAR measures its length in bytes, and non-ASCII characters take 2-4 bytes each");
+    }
+    if let Some(at) = text.find(['<', '>']) {
+        let index = text[..at].chars().count();
+        let c = &text[at..at + 1];
+        out.emit(&SK112, Some(skill.sub_span(node, index..index + 1)), format!("the description contains `{c}`"))
+            .label("markup character")
+            .help("reword without `<` and `>`: Claude.ai rejects XML tags in descriptions and some prompt formats break");
+    }
+    let lower = text.to_lowercase();
+    if !TRIGGER_PHRASES.iter().any(|p| lower.contains(p)) {
+        out.emit(&SK113, Some(node.span), "the description says what the skill does, not when to use it")
+            .label("no trigger")
+            .help("add when to load it, e.g. \"Use when the user asks to ...\"");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::suggest_key;
+
+    #[test]
+    fn suggestions() {
+        assert_eq!(suggest_key("My Skill"), "my-skill");
+        assert_eq!(suggest_key("My_Skill--v2!"), "my-skill-v2");
+        assert_eq!(suggest_key("--"), "");
+        assert_eq!(suggest_key(&"a".repeat(70)).len(), 64);
+    }
+}

@@ -1,0 +1,148 @@
+//! The rule registry — code, name, severity, dialects and documentation in one place — and the
+//! rule groups that produce diagnostics.
+
+pub mod collection;
+pub mod identity;
+pub mod par_fields;
+pub mod structure;
+
+use crate::diagnostic::Severity;
+
+/// Which dialects a rule applies to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Dialects {
+    Both,
+    Par,
+    AgentSkills,
+}
+
+impl Dialects {
+    /// As printed in `skillc rule`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Dialects::Both => "par, agentskills",
+            Dialects::Par => "par",
+            Dialects::AgentSkills => "agentskills",
+        }
+    }
+}
+
+/// A lint rule's identity and documentation.
+#[derive(Debug)]
+pub struct Rule {
+    pub code: &'static str,
+    pub name: &'static str,
+    pub severity: Severity,
+    pub dialects: Dialects,
+    /// One line: what the rule checks.
+    pub summary: &'static str,
+    /// Markdown: What it checks / Why it matters / Example / Fix.
+    pub doc: &'static str,
+}
+
+macro_rules! registry {
+    ($($code:ident $name:literal $severity:ident $dialects:ident $summary:literal;)*) => {
+        $(
+            #[doc = $summary]
+            pub static $code: Rule = Rule {
+                code: stringify!($code),
+                name: $name,
+                severity: Severity::$severity,
+                dialects: Dialects::$dialects,
+                summary: $summary,
+                doc: include_str!(concat!("docs/", stringify!($code), ".md")),
+            };
+        )*
+        /// Every rule, in code order.
+        pub static RULES: &[&Rule] = &[$(&$code),*];
+    };
+}
+
+registry! {
+    SK001 "missing-skill-file" Error Both "A directory given as a skill has no `SKILL.md` or `skill.md`.";
+    SK002 "invalid-utf8" Error Both "The skill file is not valid UTF-8.";
+    SK003 "missing-frontmatter" Error Both "The skill file does not begin with a `---` line.";
+    SK004 "byte-order-mark" Warning Both "The skill file begins with a UTF-8 byte-order mark.";
+    SK005 "unclosed-frontmatter" Error Both "The frontmatter has no closing `---` line.";
+    SK006 "yaml-syntax" Error Both "The frontmatter is not valid YAML.";
+    SK007 "frontmatter-not-mapping" Error Both "The frontmatter is a YAML list or scalar, not a mapping.";
+    SK008 "duplicate-key" Error Both "A key appears twice in one mapping.";
+    SK009 "yaml-non-portable" Warning Both "The frontmatter uses YAML features that strict or simple loaders reject.";
+    SK010 "yaml-1-1-ambiguity" Warning Both "A plain scalar that YAML 1.1 loaders read as a boolean, null or a different number.";
+    SK011 "file-too-large" Error Both "The skill file exceeds `max-file-size`.";
+    SK012 "skill-file-name" Warning Both "The skill file name is not the one the dialect's runtime loads.";
+    SK013 "unknown-field" Error Both "A frontmatter key the dialect does not define.";
+    SK014 "field-type" Error Both "A known field has the wrong YAML type.";
+    SK015 "missing-field" Error Both "A required field is absent or null.";
+    SK105 "invalid-id" Error Par "The `id` breaks `^[a-z0-9]+(-[a-z0-9]+)*$` or the 1–64 character limit.";
+    SK106 "id-directory-mismatch" Error Par "The `id` differs from the skill's directory name.";
+    SK107 "empty-name" Error Par "The display `name` is empty or whitespace.";
+    SK110 "empty-description" Error Both "The description is empty or whitespace.";
+    SK111 "description-too-long" Error Both "The description is longer than 1024 characters.";
+    SK112 "description-markup" Warning Both "The description contains `<` or `>`.";
+    SK113 "description-no-trigger" Info Both "The description says what the skill does but not when to use it.";
+    SK114 "description-bytes" Warning Par "The description is longer than 1024 UTF-8 bytes.";
+    SK201 "unsupported-schema-version" Error Par "`schema_version` is an integer other than 1.";
+    SK202 "invalid-tool-filter" Error Par "`tool_filter` does not match the grammar.";
+    SK203 "invalid-trigger" Error Par "`trigger` does not match the grammar.";
+    SK204 "invalid-expected-output" Error Par "`expected_output` is not a mapping, a JSON object string or null.";
+    SK205 "empty-tool-list" Warning Par "`tool_filter` has an empty list.";
+    SK206 "duplicate-list-entry" Warning Par "A tool or keyword is repeated in a list.";
+    SK207 "unknown-tool" Warning Par "`tool_filter` names a tool that is not in the configured `tools`.";
+    SK501 "duplicate-skill" Error Both "Two skills of the same tier share a key.";
+    SK502 "shadowed-skill" Info Both "A skill shadows a skill of a lower tier (or a PAR builtin) with the same key.";
+}
+
+/// Finds a rule by code (`SK101`, case-insensitive) or name (`invalid-name`).
+pub fn find(code_or_name: &str) -> Option<&'static Rule> {
+    RULES.iter().copied().find(|rule| {
+        rule.code.eq_ignore_ascii_case(code_or_name) || rule.name == code_or_name
+    })
+}
+
+/// The rules a selector names: a code, a code prefix (`SK1`, `SK`), or a name. `None` when the
+/// selector names nothing.
+pub fn select(selector: &str) -> Option<Vec<&'static Rule>> {
+    let selector = selector.trim();
+    if let Some(rule) = find(selector) {
+        return Some(vec![rule]);
+    }
+    let upper = selector.to_ascii_uppercase();
+    let is_prefix = upper.starts_with("SK") && upper[2..].bytes().all(|b| b.is_ascii_digit());
+    if !is_prefix || upper.len() > 5 {
+        return None;
+    }
+    let rules: Vec<_> = RULES
+        .iter()
+        .copied()
+        .filter(|rule| rule.code.starts_with(&upper))
+        .collect();
+    (!rules.is_empty()).then_some(rules)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn codes_are_sorted_unique_and_documented() {
+        for pair in RULES.windows(2) {
+            assert!(pair[0].code < pair[1].code, "{} before {}", pair[0].code, pair[1].code);
+        }
+        for rule in RULES {
+            for section in ["## What it checks", "## Why it matters", "## Example", "## Fix"] {
+                assert!(rule.doc.contains(section), "{} lacks {section}", rule.code);
+            }
+        }
+    }
+
+    #[test]
+    fn selectors() {
+        assert_eq!(select("SK111").unwrap()[0].name, "description-too-long");
+        assert_eq!(select("invalid-id").unwrap()[0].code, "SK105");
+        assert!(select("SK1").unwrap().iter().all(|r| r.code.starts_with("SK1")));
+        assert_eq!(select("SK").unwrap().len(), RULES.len());
+        assert!(select("SK9").is_none());
+        assert!(select("bogus").is_none());
+    }
+}

@@ -1,0 +1,249 @@
+//! A skill file in memory: its text, a line index, and the frontmatter/body split.
+
+use std::path::PathBuf;
+
+use crate::diagnostic::{Region, Span};
+
+const BOM: &str = "\u{feff}";
+
+/// A skill file read once and kept for rules and renderers.
+#[derive(Debug)]
+pub struct SkillFile {
+    pub path: PathBuf,
+    pub text: String,
+    line_starts: Vec<usize>,
+}
+
+/// Where the frontmatter and body lie in a file that has both.
+#[derive(Debug, Clone, Copy)]
+pub struct Layout {
+    /// The opening `---` line (without its line end).
+    pub open: Span,
+    /// The YAML between the delimiter lines.
+    pub frontmatter: Span,
+    /// Everything after the closing `---` line.
+    pub body: Span,
+    /// The line number (1-based) of the first frontmatter line.
+    pub frontmatter_line: usize,
+}
+
+/// Why a file has no usable frontmatter.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LayoutError {
+    /// The file does not begin with `---`; `near` says what stands there instead.
+    Missing(MissingHint),
+    /// No closing `---` line; `dots` is a `...` line that was probably meant as one.
+    Unclosed { open: Span, dots: Option<Span> },
+}
+
+/// What precedes or replaces the opening delimiter, for SK003's hint.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MissingHint {
+    None,
+    BlankLinesFirst(Span),
+    WrongDashes(Span),
+    TextFirst(Span),
+}
+
+impl SkillFile {
+    pub fn new(path: PathBuf, text: String) -> SkillFile {
+        let mut line_starts = vec![0];
+        line_starts.extend(text.match_indices('\n').map(|(i, _)| i + 1));
+        SkillFile {
+            path,
+            text,
+            line_starts,
+        }
+    }
+
+    /// Whether the file begins with a UTF-8 byte-order mark.
+    pub fn has_bom(&self) -> bool {
+        self.text.starts_with(BOM)
+    }
+
+    /// The number of lines in the file.
+    pub fn line_count(&self) -> usize {
+        self.line_starts.len()
+    }
+
+    /// The byte span of line `n` (1-based), without its line end.
+    pub fn line_span(&self, n: usize) -> Span {
+        let start = self.line_starts.get(n - 1).copied().unwrap_or(self.text.len());
+        let end = self
+            .line_starts
+            .get(n)
+            .map_or(self.text.len(), |next| next - 1);
+        let line = &self.text[start..end];
+        Span::new(start, start + line.trim_end_matches('\r').len())
+    }
+
+    /// The text of a span; empty when the span does not fit the file.
+    pub fn slice(&self, span: Span) -> &str {
+        self.text.get(span.start..span.end).unwrap_or("")
+    }
+
+    /// The 1-based line holding byte `offset`.
+    pub fn line_of(&self, offset: usize) -> usize {
+        self.line_starts.partition_point(|&start| start <= offset)
+    }
+
+    /// Byte offset of `column` characters (0-based) into line `line` (1-based), clamped to the line.
+    pub fn offset_at(&self, line: usize, column: usize) -> usize {
+        let span = self.line_span(line.clamp(1, self.line_count()));
+        let text = self.slice(span);
+        span.start
+            + text
+                .char_indices()
+                .nth(column)
+                .map_or(text.len(), |(i, _)| i)
+    }
+
+    /// Resolves a byte span to lines and columns.
+    pub fn region(&self, span: Span) -> Region {
+        let start = self.clamp(span.start);
+        let end = self.clamp(span.end.max(start));
+        let (line, column) = self.position(start);
+        let (end_line, end_column) = self.position(end);
+        Region {
+            line,
+            column,
+            end_line,
+            end_column,
+            offset: start,
+            length: end - start,
+        }
+    }
+
+    fn clamp(&self, mut offset: usize) -> usize {
+        offset = offset.min(self.text.len());
+        while !self.text.is_char_boundary(offset) {
+            offset -= 1;
+        }
+        offset
+    }
+
+    fn position(&self, offset: usize) -> (usize, usize) {
+        let line = self.line_of(offset);
+        let start = self.line_starts[line - 1];
+        let column = self.text[start..offset].chars().count() + 1;
+        (line, column)
+    }
+
+    /// Splits the file into frontmatter and body.
+    pub fn layout(&self) -> Result<Layout, LayoutError> {
+        let first = self.line_span(1);
+        let first_text = self.slice(first).strip_prefix(BOM).unwrap_or(self.slice(first));
+        if !is_delimiter(first_text) {
+            return Err(LayoutError::Missing(self.missing_hint()));
+        }
+        let mut dots = None;
+        for n in 2..=self.line_count() {
+            let span = self.line_span(n);
+            let text = self.slice(span);
+            if is_delimiter(text) {
+                let frontmatter = Span::new(self.line_starts[1].min(span.start), span.start);
+                let body_start = self
+                    .line_starts
+                    .get(n)
+                    .copied()
+                    .unwrap_or(self.text.len());
+                return Ok(Layout {
+                    open: first,
+                    frontmatter,
+                    body: Span::new(body_start, self.text.len()),
+                    frontmatter_line: 2,
+                });
+            }
+            if dots.is_none() && text.trim_end() == "..." {
+                dots = Some(span);
+            }
+        }
+        Err(LayoutError::Unclosed { open: first, dots })
+    }
+
+    fn missing_hint(&self) -> MissingHint {
+        let first = self.line_span(1);
+        let first_text = self.slice(first).strip_prefix(BOM).unwrap_or(self.slice(first));
+        if first_text.trim_end().starts_with("---") && first_text.trim_end().len() > 3 {
+            return MissingHint::WrongDashes(first);
+        }
+        for n in 1..=self.line_count().min(200) {
+            let span = self.line_span(n);
+            let text = self.slice(span).trim_start_matches(BOM);
+            if is_delimiter(text.trim_start()) {
+                let before_blank = (1..n).all(|m| self.slice(self.line_span(m)).trim().is_empty());
+                return if before_blank {
+                    MissingHint::BlankLinesFirst(span)
+                } else {
+                    MissingHint::TextFirst(span)
+                };
+            }
+        }
+        MissingHint::None
+    }
+}
+
+/// A frontmatter delimiter line: exactly `---`, trailing spaces, tabs and `\r` ignored.
+fn is_delimiter(line: &str) -> bool {
+    line.trim_end_matches([' ', '\t', '\r']) == "---"
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn file(text: &str) -> SkillFile {
+        SkillFile::new(PathBuf::from("SKILL.md"), text.to_string())
+    }
+
+    #[test]
+    fn splits_lf_and_crlf() {
+        for text in ["---\na: 1\n---\nbody\n", "---\r\na: 1\r\n---  \r\nbody\r\n"] {
+            let f = file(text);
+            let layout = f.layout().unwrap();
+            assert_eq!(f.slice(layout.frontmatter).trim_end(), "a: 1");
+            assert_eq!(f.slice(layout.body).trim_end(), "body");
+        }
+    }
+
+    #[test]
+    fn dashes_inside_values_do_not_close() {
+        let f = file("---\ndescription: a --- b\n---\n");
+        let layout = f.layout().unwrap();
+        assert_eq!(f.slice(layout.frontmatter), "description: a --- b\n");
+        assert!(layout.body.is_empty());
+    }
+
+    #[test]
+    fn dots_do_not_close() {
+        let f = file("---\na: 1\n...\nbody\n");
+        assert!(matches!(
+            f.layout(),
+            Err(LayoutError::Unclosed { dots: Some(_), .. })
+        ));
+    }
+
+    #[test]
+    fn missing_hints() {
+        assert!(matches!(
+            file("\n---\na: 1\n---\n").layout(),
+            Err(LayoutError::Missing(MissingHint::BlankLinesFirst(_)))
+        ));
+        assert!(matches!(
+            file("----\na: 1\n----\n").layout(),
+            Err(LayoutError::Missing(MissingHint::WrongDashes(_)))
+        ));
+        assert!(matches!(
+            file("# Title\n---\na: 1\n---\n").layout(),
+            Err(LayoutError::Missing(MissingHint::TextFirst(_)))
+        ));
+    }
+
+    #[test]
+    fn regions_count_characters() {
+        let f = file("---\r\nd: é技<x>\r\n---\r\n");
+        let start = f.text.find('<').unwrap();
+        let r = f.region(Span::new(start, start + 3));
+        assert_eq!((r.line, r.column, r.end_line, r.end_column), (2, 6, 2, 9));
+    }
+}

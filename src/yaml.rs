@@ -1,0 +1,492 @@
+//! YAML (1.2 core schema) to a value tree that keeps the span of every key and value.
+//!
+//! Built on saphyr-parser's event stream so that the things loaders disagree on — anchors,
+//! tags, merge keys, duplicate keys, YAML 1.1 look-alikes — are seen, not resolved away.
+
+use std::collections::HashMap;
+
+use saphyr_parser::{Event, Parser, ScalarStyle, ScanError};
+
+use crate::diagnostic::Span;
+
+/// Nesting deeper than this is refused: no frontmatter needs it, and it bounds every walk.
+pub const MAX_DEPTH: usize = 64;
+
+/// A YAML node with its span in the file.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Node {
+    pub value: Value,
+    pub span: Span,
+}
+
+/// The kinds of YAML value.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Value {
+    Null,
+    Bool(bool),
+    Int(i64),
+    Float(f64),
+    /// A string, with whether it was written as a plain (unquoted) scalar.
+    Str(String),
+    Seq(Vec<Node>),
+    Map(Vec<(Node, Node)>),
+    /// An alias to the anchor with this id (not expanded).
+    Alias(usize),
+}
+
+impl Node {
+    /// The mapping entry for `key`, if this is a mapping holding it (the first, when repeated).
+    pub fn get(&self, key: &str) -> Option<&(Node, Node)> {
+        match &self.value {
+            Value::Map(entries) => entries
+                .iter()
+                .find(|(k, _)| matches!(&k.value, Value::Str(s) if s == key)),
+            _ => None,
+        }
+    }
+
+    /// The string value, when this is a string.
+    pub fn as_str(&self) -> Option<&str> {
+        match &self.value {
+            Value::Str(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// A short name of the value's type, for messages.
+    pub fn type_name(&self) -> &'static str {
+        match self.value {
+            Value::Null => "null",
+            Value::Bool(_) => "a boolean",
+            Value::Int(_) => "an integer",
+            Value::Float(_) => "a number",
+            Value::Str(_) => "a string",
+            Value::Seq(_) => "a list",
+            Value::Map(_) => "a mapping",
+            Value::Alias(_) => "an alias",
+        }
+    }
+}
+
+/// Something a strict loader or a YAML 1.1 loader would treat differently.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Finding {
+    DuplicateKey {
+        key: String,
+        first: Span,
+        second: Span,
+    },
+    Anchor(Span),
+    Alias(Span),
+    Tag(Span, String),
+    MergeKey(Span),
+    NonStringKey(Span),
+    ExtraDocument(Span),
+    /// A plain scalar YAML 1.1 reads as a boolean or null.
+    Yaml11Bool(Span, String),
+    /// A plain scalar YAML 1.1 (or a round trip through a number) changes.
+    Yaml11Number(Span, String),
+}
+
+/// A parsed frontmatter document.
+#[derive(Debug)]
+pub struct Document {
+    /// The first document's root; `None` when the text holds no node at all.
+    pub root: Option<Node>,
+    pub anchors: HashMap<usize, Node>,
+    pub findings: Vec<Finding>,
+}
+
+/// A YAML syntax error at a position.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SyntaxError {
+    pub span: Span,
+    pub message: String,
+}
+
+enum Frame {
+    Seq {
+        start: Span,
+        anchor: usize,
+        items: Vec<Node>,
+    },
+    Map {
+        start: Span,
+        anchor: usize,
+        entries: Vec<(Node, Node)>,
+        key: Option<Node>,
+    },
+}
+
+/// Parses `text`; `locate(line, column)` maps saphyr's 1-based line and 0-based character column
+/// to a byte offset in the file.
+pub fn parse(text: &str, locate: impl Fn(usize, usize) -> usize) -> Result<Document, SyntaxError> {
+    let span_of = |s: &saphyr_parser::Span| {
+        Span::new(
+            locate(s.start.line(), s.start.col()),
+            locate(s.end.line(), s.end.col()),
+        )
+    };
+    let mut doc = Document {
+        root: None,
+        anchors: HashMap::new(),
+        findings: Vec::new(),
+    };
+    let mut stack: Vec<Frame> = Vec::new();
+    let mut documents = 0;
+    let mut parser = Parser::new_from_str(text).keep_tags(true);
+    while let Some(item) = parser.next_event() {
+        let (event, raw_span) = item.map_err(|e| syntax_error(&e, &locate))?;
+        let span = span_of(&raw_span);
+        let node = match event {
+            Event::DocumentStart(_) => {
+                documents += 1;
+                if documents > 1 {
+                    doc.findings.push(Finding::ExtraDocument(span));
+                }
+                continue;
+            }
+            Event::Scalar(value, style, anchor, tag) => {
+                let tag = tag.map(|t| format!("{}{}", t.handle, t.suffix));
+                if let Some(tag) = &tag {
+                    doc.findings.push(Finding::Tag(span, tag.clone()));
+                }
+                if style == ScalarStyle::Plain {
+                    check_yaml11(&value, span, &mut doc.findings);
+                }
+                let forced_str = tag.as_deref().is_some_and(|t| t.ends_with("str"));
+                let value = if style == ScalarStyle::Plain && !forced_str {
+                    resolve_plain(&value)
+                } else {
+                    Value::Str(value.into_owned())
+                };
+                let node = Node { value, span };
+                if anchor != 0 {
+                    doc.findings.push(Finding::Anchor(span));
+                    doc.anchors.insert(anchor, node.clone());
+                }
+                node
+            }
+            Event::Alias(id) => {
+                doc.findings.push(Finding::Alias(span));
+                Node {
+                    value: Value::Alias(id),
+                    span,
+                }
+            }
+            Event::SequenceStart(anchor, ref tag) | Event::MappingStart(anchor, ref tag) => {
+                if let Some(tag) = tag {
+                    let tag = format!("{}{}", tag.handle, tag.suffix);
+                    doc.findings.push(Finding::Tag(span, tag));
+                }
+                if anchor != 0 {
+                    doc.findings.push(Finding::Anchor(span));
+                }
+                if stack.len() >= MAX_DEPTH {
+                    return Err(SyntaxError {
+                        span,
+                        message: format!("the frontmatter nests deeper than {MAX_DEPTH} levels"),
+                    });
+                }
+                stack.push(if matches!(event, Event::SequenceStart(..)) {
+                    Frame::Seq {
+                        start: span,
+                        anchor,
+                        items: Vec::new(),
+                    }
+                } else {
+                    Frame::Map {
+                        start: span,
+                        anchor,
+                        entries: Vec::new(),
+                        key: None,
+                    }
+                });
+                continue;
+            }
+            Event::SequenceEnd | Event::MappingEnd => {
+                let Some(frame) = stack.pop() else { continue };
+                let (node, anchor) = match frame {
+                    Frame::Seq {
+                        start,
+                        anchor,
+                        items,
+                    } => {
+                        let end = items.last().map_or(start.end, |n| n.span.end);
+                        let span = Span::new(start.start, end);
+                        (
+                            Node {
+                                value: Value::Seq(items),
+                                span,
+                            },
+                            anchor,
+                        )
+                    }
+                    Frame::Map {
+                        start,
+                        anchor,
+                        entries,
+                        ..
+                    } => {
+                        let end = entries.last().map_or(start.end, |(_, v)| v.span.end);
+                        let span = Span::new(start.start, end);
+                        (
+                            Node {
+                                value: Value::Map(entries),
+                                span,
+                            },
+                            anchor,
+                        )
+                    }
+                };
+                if anchor != 0 {
+                    doc.anchors.insert(anchor, node.clone());
+                }
+                node
+            }
+            Event::StreamStart | Event::StreamEnd | Event::DocumentEnd | Event::Nothing => {
+                continue;
+            }
+        };
+        attach(node, &mut stack, &mut doc, documents);
+    }
+    Ok(doc)
+}
+
+fn attach(node: Node, stack: &mut [Frame], doc: &mut Document, documents: usize) {
+    match stack.last_mut() {
+        None => {
+            if documents <= 1 && doc.root.is_none() {
+                doc.root = Some(node);
+            }
+        }
+        Some(Frame::Seq { items, .. }) => items.push(node),
+        Some(Frame::Map { entries, key, .. }) => match key.take() {
+            None => {
+                match &node.value {
+                    Value::Str(s) if s == "<<" => doc.findings.push(Finding::MergeKey(node.span)),
+                    Value::Str(_) | Value::Alias(_) => {}
+                    _ => doc.findings.push(Finding::NonStringKey(node.span)),
+                }
+                *key = Some(node);
+            }
+            Some(k) => {
+                if let Value::Str(name) = &k.value
+                    && let Some((first, _)) = entries
+                        .iter()
+                        .find(|(other, _)| matches!(&other.value, Value::Str(s) if s == name))
+                {
+                    doc.findings.push(Finding::DuplicateKey {
+                        key: name.clone(),
+                        first: first.span,
+                        second: k.span,
+                    });
+                }
+                entries.push((k, node));
+            }
+        },
+    }
+}
+
+fn syntax_error(e: &ScanError, locate: &impl Fn(usize, usize) -> usize) -> SyntaxError {
+    let at = locate(e.marker().line(), e.marker().col());
+    SyntaxError {
+        span: Span::new(at, at),
+        message: e.info().to_string(),
+    }
+}
+
+/// Resolves a plain scalar with the YAML 1.2 core schema.
+fn resolve_plain(text: &str) -> Value {
+    match text {
+        "" | "~" | "null" | "Null" | "NULL" => return Value::Null,
+        "true" | "True" | "TRUE" => return Value::Bool(true),
+        "false" | "False" | "FALSE" => return Value::Bool(false),
+        ".inf" | ".Inf" | ".INF" | "+.inf" | "+.Inf" | "+.INF" => {
+            return Value::Float(f64::INFINITY);
+        }
+        "-.inf" | "-.Inf" | "-.INF" => return Value::Float(f64::NEG_INFINITY),
+        ".nan" | ".NaN" | ".NAN" => return Value::Float(f64::NAN),
+        _ => {}
+    }
+    if let Some(hex) = text.strip_prefix("0x") {
+        if let Ok(n) = i64::from_str_radix(hex, 16) {
+            return Value::Int(n);
+        }
+    } else if let Some(oct) = text.strip_prefix("0o") {
+        if let Ok(n) = i64::from_str_radix(oct, 8) {
+            return Value::Int(n);
+        }
+    } else if is_decimal_int(text) {
+        return text
+            .parse()
+            .map_or_else(|_| Value::Float(text.parse().unwrap_or(f64::NAN)), Value::Int);
+    } else if is_float(text)
+        && let Ok(f) = text.parse()
+    {
+        return Value::Float(f);
+    }
+    Value::Str(text.to_string())
+}
+
+fn is_decimal_int(text: &str) -> bool {
+    let digits = text.strip_prefix(['-', '+']).unwrap_or(text);
+    !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())
+}
+
+/// `[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?`
+fn is_float(text: &str) -> bool {
+    let text = text.strip_prefix(['-', '+']).unwrap_or(text);
+    let (mantissa, exponent) = match text.find(['e', 'E']) {
+        Some(i) => (&text[..i], Some(&text[i + 1..])),
+        None => (text, None),
+    };
+    let (int, frac) = match mantissa.split_once('.') {
+        Some((i, f)) => (i, Some(f)),
+        None => (mantissa, None),
+    };
+    let digits = |s: &str| s.bytes().all(|b| b.is_ascii_digit());
+    let mantissa_ok = match frac {
+        Some(f) => digits(int) && digits(f) && !(int.is_empty() && f.is_empty()),
+        None => !int.is_empty() && digits(int),
+    };
+    let exponent_ok = exponent.is_none_or(|e| is_decimal_int(e));
+    mantissa_ok && exponent_ok
+}
+
+fn check_yaml11(text: &str, span: Span, findings: &mut Vec<Finding>) {
+    let lower = text.to_ascii_lowercase();
+    if matches!(lower.as_str(), "yes" | "no" | "on" | "off" | "y" | "n" | "~") {
+        findings.push(Finding::Yaml11Bool(span, text.to_string()));
+        return;
+    }
+    let digits = text.strip_prefix(['-', '+']).unwrap_or(text);
+    let leading_zero = digits.len() > 1 && digits.starts_with('0') && is_decimal_int(digits);
+    let trailing_zero = is_float(digits)
+        && !digits.contains(['e', 'E'])
+        && digits.split_once('.').is_some_and(|(_, f)| f.ends_with('0'));
+    if leading_zero || trailing_zero {
+        findings.push(Finding::Yaml11Number(span, text.to_string()));
+    }
+}
+
+/// Converts a node to JSON for schema validation, resolving aliases; stops expanding (null)
+/// after `budget` nodes so that an alias bomb stays cheap.
+pub fn to_json(node: &Node, anchors: &HashMap<usize, Node>, budget: &mut usize) -> serde_json::Value {
+    use serde_json::Value as J;
+    if *budget == 0 {
+        return J::Null;
+    }
+    *budget -= 1;
+    match &node.value {
+        Value::Null => J::Null,
+        Value::Bool(b) => J::Bool(*b),
+        Value::Int(i) => J::from(*i),
+        Value::Float(f) => serde_json::Number::from_f64(*f).map_or(J::Null, J::Number),
+        Value::Str(s) => J::String(s.clone()),
+        Value::Seq(items) => J::Array(items.iter().map(|n| to_json(n, anchors, budget)).collect()),
+        Value::Map(entries) => {
+            let mut map = serde_json::Map::new();
+            for (k, v) in entries {
+                let key = match &k.value {
+                    Value::Str(s) => s.clone(),
+                    Value::Int(i) => i.to_string(),
+                    Value::Bool(b) => b.to_string(),
+                    Value::Null => "null".to_string(),
+                    _ => continue,
+                };
+                if !map.contains_key(&key) {
+                    let value = to_json(v, anchors, budget);
+                    map.insert(key, value);
+                }
+            }
+            J::Object(map)
+        }
+        Value::Alias(id) => match anchors.get(id) {
+            Some(target) => to_json(target, anchors, budget),
+            None => J::Null,
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse_str(text: &str) -> Result<Document, SyntaxError> {
+        // Offsets as if the text were the whole file.
+        let starts: Vec<usize> = std::iter::once(0)
+            .chain(text.match_indices('\n').map(|(i, _)| i + 1))
+            .collect();
+        parse(text, |line, col| {
+            let start = starts.get(line - 1).copied().unwrap_or(text.len());
+            start + text[start..].chars().take(col).map(char::len_utf8).sum::<usize>()
+        })
+    }
+
+    #[test]
+    fn core_schema_typing() {
+        assert_eq!(resolve_plain("yes"), Value::Str("yes".into()));
+        assert_eq!(resolve_plain("true"), Value::Bool(true));
+        assert_eq!(resolve_plain("1"), Value::Int(1));
+        assert_eq!(resolve_plain("1.0"), Value::Float(1.0));
+        assert_eq!(resolve_plain("0x1f"), Value::Int(31));
+        assert_eq!(resolve_plain("1.2.3"), Value::Str("1.2.3".into()));
+        assert_eq!(resolve_plain(""), Value::Null);
+    }
+
+    #[test]
+    fn spans_of_keys_and_values() {
+        let doc = parse_str("name: pdf\ndescription: 'é x'\n").unwrap();
+        let root = doc.root.unwrap();
+        let (k, v) = root.get("description").unwrap();
+        assert_eq!((k.span.start, k.span.end), (10, 21));
+        assert_eq!(v.as_str(), Some("é x"));
+        assert_eq!(v.span.start, 23);
+    }
+
+    #[test]
+    fn findings() {
+        let doc = parse_str("a: &x 1\nb: *x\na: !!str 2\n<<: {c: 1}\n1: on\nv: 1.10\n").unwrap();
+        let kinds: Vec<_> = doc
+            .findings
+            .iter()
+            .map(|f| format!("{f:?}").split(['(', ' ']).next().unwrap().to_string())
+            .collect();
+        assert_eq!(
+            kinds,
+            [
+                "Anchor",
+                "Alias",
+                "Tag",
+                "DuplicateKey",
+                "MergeKey",
+                "NonStringKey",
+                "Yaml11Bool",
+                "Yaml11Number"
+            ]
+        );
+    }
+
+    #[test]
+    fn deep_nesting_is_refused() {
+        let text = "a: ".to_string() + &"[".repeat(10_000) + &"]".repeat(10_000);
+        let err = parse_str(&text).unwrap_err();
+        assert!(err.message.contains("deeper than 64") || err.message.contains("recursion"), "{}", err.message);
+    }
+
+    #[test]
+    fn alias_bomb_is_cheap() {
+        let mut text = String::from("a: &a [x, x, x, x, x, x, x, x, x]\n");
+        for i in 1..12 {
+            let prev = (b'a' + i - 1) as char;
+            let cur = (b'a' + i) as char;
+            text += &format!("{cur}: &{cur} [*{prev}, *{prev}, *{prev}, *{prev}, *{prev}, *{prev}, *{prev}, *{prev}, *{prev}]\n");
+        }
+        let doc = parse_str(&text).unwrap();
+        let mut budget = 10_000;
+        let json = to_json(doc.root.as_ref().unwrap(), &doc.anchors, &mut budget);
+        assert!(json.is_object());
+        assert_eq!(budget, 0);
+    }
+}
