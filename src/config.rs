@@ -167,7 +167,11 @@ impl Default for Settings {
 
 impl Settings {
     /// Loads the configuration for a run started in `cwd` (absolute).
-    pub fn load(source: &Source, cwd: &Path, overrides: &Overrides) -> Result<Settings, ConfigError> {
+    pub fn load(
+        source: &Source,
+        cwd: &Path,
+        overrides: &Overrides,
+    ) -> Result<Settings, ConfigError> {
         let path = match source {
             Source::None => None,
             Source::File(path) => Some(cwd.join(path)),
@@ -210,7 +214,9 @@ impl Settings {
                 message,
             }
         };
-        let resolve = |selectors: &[Spanned<String>], what: &str| -> Result<Vec<&'static Rule>, ConfigError> {
+        let resolve = |selectors: &[Spanned<String>],
+                       what: &str|
+         -> Result<Vec<&'static Rule>, ConfigError> {
             let mut out = Vec::new();
             for s in selectors {
                 match rules::select(s.get_ref()) {
@@ -218,25 +224,36 @@ impl Settings {
                     None => {
                         return Err(error(
                             s.span(),
-                            format!("unknown rule `{}` in {what}; see `skillc rule` for the list", s.get_ref()),
+                            format!(
+                                "unknown rule `{}` in {what}; see `skillc rule` for the list",
+                                s.get_ref()
+                            ),
                         ));
                     }
                 }
             }
             Ok(out)
         };
-        let flag_rules = |selectors: &[String], flag: &str| -> Result<Vec<&'static Rule>, ConfigError> {
-            let mut out = Vec::new();
-            for s in selectors.iter().flat_map(|s| s.split(',')).filter(|s| !s.trim().is_empty()) {
-                out.extend(rules::select(s).ok_or_else(|| ConfigError {
-                    path: None,
-                    line: None,
-                    column: None,
-                    message: format!("unknown rule `{}` in {flag}; see `skillc rule` for the list", s.trim()),
-                })?);
-            }
-            Ok(out)
-        };
+        let flag_rules =
+            |selectors: &[String], flag: &str| -> Result<Vec<&'static Rule>, ConfigError> {
+                let mut out = Vec::new();
+                for s in selectors
+                    .iter()
+                    .flat_map(|s| s.split(','))
+                    .filter(|s| !s.trim().is_empty())
+                {
+                    out.extend(rules::select(s).ok_or_else(|| ConfigError {
+                        path: None,
+                        line: None,
+                        column: None,
+                        message: format!(
+                            "unknown rule `{}` in {flag}; see `skillc rule` for the list",
+                            s.trim()
+                        ),
+                    })?);
+                }
+                Ok(out)
+            };
 
         let mut settings = Settings {
             file: path.clone(),
@@ -264,7 +281,10 @@ impl Settings {
             let level = Severity::parse(severity.get_ref()).ok_or_else(|| {
                 error(
                     severity.span(),
-                    format!("unknown severity `{}`; expected `error`, `warning` or `info`", severity.get_ref()),
+                    format!(
+                        "unknown severity `{}`; expected `error`, `warning` or `info`",
+                        severity.get_ref()
+                    ),
                 )
             })?;
             for rule in resolve(std::slice::from_ref(selector), "`rules.severity`")? {
@@ -272,8 +292,11 @@ impl Settings {
             }
         }
         for (pattern, selectors) in file_config.per_file_ignores.iter().flatten() {
-            let set = glob_set(std::slice::from_ref(pattern)).map_err(|(span, msg)| error(span, msg))?;
-            settings.per_file_ignores.push((set, resolve(selectors, "`per-file-ignores`")?));
+            let set =
+                glob_set(std::slice::from_ref(pattern)).map_err(|(span, msg)| error(span, msg))?;
+            settings
+                .per_file_ignores
+                .push((set, resolve(selectors, "`per-file-ignores`")?));
         }
         if let Some(exclude) = &file_config.exclude {
             settings.exclude = glob_set(exclude).map_err(|(span, msg)| error(span, msg))?;
@@ -286,13 +309,17 @@ impl Settings {
             .chain(overrides.extra_fields.iter().cloned())
         {
             if field == "@claude-code" {
-                settings.extra_fields.extend(CLAUDE_CODE_FIELDS.iter().map(|f| f.to_string()));
+                settings
+                    .extra_fields
+                    .extend(CLAUDE_CODE_FIELDS.iter().map(|f| f.to_string()));
             } else if let Some(set) = field.strip_prefix('@') {
                 return Err(ConfigError {
                     path: path.clone(),
                     line: None,
                     column: None,
-                    message: format!("unknown field set `@{set}` in extra-fields; the known set is `@claude-code`"),
+                    message: format!(
+                        "unknown field set `@{set}` in extra-fields; the known set is `@claude-code`"
+                    ),
                 });
             } else {
                 settings.extra_fields.insert(field);
@@ -320,7 +347,10 @@ impl Settings {
 
     /// The severity a rule's diagnostics get.
     pub fn severity(&self, rule: &Rule) -> Severity {
-        self.severity.get(rule.code).copied().unwrap_or(rule.severity)
+        self.severity
+            .get(rule.code)
+            .copied()
+            .unwrap_or(rule.severity)
     }
 
     /// Whether `per-file-ignores` switches `rule` off for the skill file at `path` (absolute) in
@@ -334,12 +364,6 @@ impl Settings {
             (set.is_match(&file) || set.is_match(&dir)) && rules.iter().any(|r| r.code == rule.code)
         })
     }
-
-    /// Whether `exclude` names this path (absolute).
-    pub fn excluded(&self, path: &Path) -> bool {
-        path.strip_prefix(&self.base)
-            .is_ok_and(|relative| self.exclude.is_match(relative))
-    }
 }
 
 fn glob_set(patterns: &[Spanned<String>]) -> Result<GlobSet, (std::ops::Range<usize>, String)> {
@@ -350,7 +374,12 @@ fn glob_set(patterns: &[Spanned<String>]) -> Result<GlobSet, (std::ops::Range<us
             GlobBuilder::new(p)
                 .literal_separator(true)
                 .build()
-                .map_err(|e| (pattern.span(), format!("invalid glob `{}`: {}", pattern.get_ref(), e.kind())))
+                .map_err(|e| {
+                    (
+                        pattern.span(),
+                        format!("invalid glob `{}`: {}", pattern.get_ref(), e.kind()),
+                    )
+                })
         };
         builder.add(glob(text)?);
         // `vendor` and `vendor/**` both mean the directory and everything below it.

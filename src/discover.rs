@@ -111,7 +111,14 @@ pub fn discover(
         }
         let before = found.len();
         let near_miss = near_miss_in(&display);
-        walk(&display, settings, cwd, options, &mut found, &mut out.warnings);
+        walk(
+            &display,
+            settings,
+            cwd,
+            options,
+            &mut found,
+            &mut out.warnings,
+        );
         if near_miss.is_some() || (found.len() == before && !default) {
             found.push((display, None, near_miss));
         } else if found.len() == before {
@@ -173,7 +180,7 @@ fn walk(
             }
             let path = entry.path();
             if !exclude.is_empty()
-                && let Ok(rel) = cwd_abs.join(path).strip_prefix(&base)
+                && let Ok(rel) = absolute(&cwd_abs, path).strip_prefix(&base)
                 && exclude.is_match(rel)
             {
                 return false;
@@ -194,7 +201,10 @@ fn walk(
             }
         }
     }
-    let mut list = skills.lock().map(|mut l| std::mem::take(&mut *l)).unwrap_or_default();
+    let mut list = skills
+        .lock()
+        .map(|mut l| std::mem::take(&mut *l))
+        .unwrap_or_default();
     list.sort();
     found.extend(list.into_iter().map(|(dir, file)| (dir, Some(file), None)));
 }
@@ -283,7 +293,11 @@ pub fn display_path(path: &Path, cwd: &Path) -> PathBuf {
         && let Ok(rel) = path.strip_prefix(cwd)
     {
         let rel = clean(rel);
-        return if rel.as_os_str().is_empty() { PathBuf::from(".") } else { rel };
+        return if rel.as_os_str().is_empty() {
+            PathBuf::from(".")
+        } else {
+            rel
+        };
     }
     clean(path)
 }
@@ -299,4 +313,20 @@ pub fn clean(path: &Path) -> PathBuf {
     } else {
         cleaned
     }
+}
+
+/// `path` made absolute against `cwd`, with `.` and `..` resolved lexically (config globs
+/// match these).
+pub fn absolute(cwd: &Path, path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for component in cwd.join(path).components() {
+        match component {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                out.pop();
+            }
+            other => out.push(other),
+        }
+    }
+    out
 }

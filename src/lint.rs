@@ -38,13 +38,23 @@ impl<'a> Reporter<'a> {
     }
 
     /// Reports a diagnostic of `rule` at `span` (`None`: the whole file).
-    pub fn emit(&mut self, rule: &'static Rule, span: Option<Span>, message: impl Into<String>) -> &mut Diagnostic {
+    pub fn emit(
+        &mut self,
+        rule: &'static Rule,
+        span: Option<Span>,
+        message: impl Into<String>,
+    ) -> &mut Diagnostic {
         let region = span.and_then(|s| self.region(s));
         self.emit_at(rule, region, message)
     }
 
     /// Reports a diagnostic at an already resolved region.
-    pub fn emit_at(&mut self, rule: &'static Rule, region: Option<Region>, message: impl Into<String>) -> &mut Diagnostic {
+    pub fn emit_at(
+        &mut self,
+        rule: &'static Rule,
+        region: Option<Region>,
+        message: impl Into<String>,
+    ) -> &mut Diagnostic {
         self.diagnostics.push(Diagnostic {
             rule,
             severity: rule.severity,
@@ -114,7 +124,12 @@ impl<'a> Skill<'a> {
         } else {
             return node.span;
         };
-        let byte = |chars: usize| value.char_indices().nth(chars).map_or(value.len(), |(i, _)| i);
+        let byte = |chars: usize| {
+            value
+                .char_indices()
+                .nth(chars)
+                .map_or(value.len(), |(i, _)| i)
+        };
         let start = node.span.start + offset + byte(range.start);
         Span::new(start, node.span.start + offset + byte(range.end))
     }
@@ -221,11 +236,18 @@ pub fn lint_skill(dir: SkillDir, settings: &Settings) -> SkillReport {
             let valid = e.utf8_error().valid_up_to();
             let bytes = e.into_bytes();
             let file = SkillFile::new(path, String::from_utf8_lossy(&bytes).into_owned());
-            let prefix = SkillFile::new(PathBuf::new(), String::from_utf8_lossy(&bytes[..valid]).into_owned());
+            let prefix = SkillFile::new(
+                PathBuf::new(),
+                String::from_utf8_lossy(&bytes[..valid]).into_owned(),
+            );
             let mut region = prefix.region(Span::new(valid, valid));
             region.length = 1;
             region.end_column = region.column + 1;
-            rules::structure::invalid_utf8(bytes.get(valid).copied().unwrap_or(0), region, &mut out);
+            rules::structure::invalid_utf8(
+                bytes.get(valid).copied().unwrap_or(0),
+                region,
+                &mut out,
+            );
             report.diagnostics = out.diagnostics;
             report.file = Some(file);
             return report;
@@ -234,7 +256,15 @@ pub fn lint_skill(dir: SkillDir, settings: &Settings) -> SkillReport {
     let file = SkillFile::new(path.clone(), text);
     let mut out = Reporter::new(Some(&file), path, report.dir.dir.clone());
     report.suppressions = Suppressions::parse(&file);
-    check_file(&report.dir, &file, settings, &mut out, &mut report.dialect, &mut report.key, &mut report.key_region);
+    check_file(
+        &report.dir,
+        &file,
+        settings,
+        &mut out,
+        &mut report.dialect,
+        &mut report.key,
+        &mut report.key_region,
+    );
     report.diagnostics = out.diagnostics;
     report.file = Some(file);
     report
@@ -262,7 +292,9 @@ fn check_file(
     };
     let fm_text = file.slice(layout.frontmatter);
     let first_line = layout.frontmatter_line;
-    let doc = match yaml::parse(fm_text, |line, col| file.offset_at(line + first_line - 1, col)) {
+    let doc = match yaml::parse(fm_text, |line, col| {
+        file.offset_at(line + first_line - 1, col)
+    }) {
         Ok(doc) => doc,
         Err(err) => {
             rules::structure::yaml_syntax(file, &err, out);
@@ -272,7 +304,12 @@ fn check_file(
     rules::structure::yaml_findings(&doc.findings, out);
     let root = match &doc.root {
         None => None,
-        Some(node @ Node { value: Value::Map(_), .. }) => Some(node),
+        Some(
+            node @ Node {
+                value: Value::Map(_),
+                ..
+            },
+        ) => Some(node),
         Some(other) => {
             rules::structure::not_mapping(other, out);
             return;
@@ -324,8 +361,8 @@ fn read_limited(path: &Path, limit: u64) -> std::io::Result<Read> {
 
 /// Applies selection, per-file ignores, severities and suppressions; sorts and dedups.
 fn finish(report: &mut SkillReport, settings: &Settings, cwd: &Path) {
-    let abs_path = cwd.join(report.path());
-    let abs_dir = cwd.join(&report.dir.dir);
+    let abs_path = crate::discover::absolute(cwd, report.path());
+    let abs_dir = crate::discover::absolute(cwd, &report.dir.dir);
     let suppressions = &report.suppressions;
     report.diagnostics.retain(|d| {
         settings.enabled(d.rule)

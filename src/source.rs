@@ -68,7 +68,11 @@ impl SkillFile {
 
     /// The byte span of line `n` (1-based), without its line end.
     pub fn line_span(&self, n: usize) -> Span {
-        let start = self.line_starts.get(n - 1).copied().unwrap_or(self.text.len());
+        let start = self
+            .line_starts
+            .get(n - 1)
+            .copied()
+            .unwrap_or(self.text.len());
         let end = self
             .line_starts
             .get(n)
@@ -132,7 +136,10 @@ impl SkillFile {
     /// Splits the file into frontmatter and body.
     pub fn layout(&self) -> Result<Layout, LayoutError> {
         let first = self.line_span(1);
-        let first_text = self.slice(first).strip_prefix(BOM).unwrap_or(self.slice(first));
+        let first_text = self
+            .slice(first)
+            .strip_prefix(BOM)
+            .unwrap_or(self.slice(first));
         if !is_delimiter(first_text) {
             return Err(LayoutError::Missing(self.missing_hint()));
         }
@@ -142,11 +149,7 @@ impl SkillFile {
             let text = self.slice(span);
             if is_delimiter(text) {
                 let frontmatter = Span::new(self.line_starts[1].min(span.start), span.start);
-                let body_start = self
-                    .line_starts
-                    .get(n)
-                    .copied()
-                    .unwrap_or(self.text.len());
+                let body_start = self.line_starts.get(n).copied().unwrap_or(self.text.len());
                 return Ok(Layout {
                     open: first,
                     frontmatter,
@@ -163,7 +166,10 @@ impl SkillFile {
 
     fn missing_hint(&self) -> MissingHint {
         let first = self.line_span(1);
-        let first_text = self.slice(first).strip_prefix(BOM).unwrap_or(self.slice(first));
+        let first_text = self
+            .slice(first)
+            .strip_prefix(BOM)
+            .unwrap_or(self.slice(first));
         if first_text.trim_end().starts_with("---") && first_text.trim_end().len() > 3 {
             return MissingHint::WrongDashes(first);
         }

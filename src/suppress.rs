@@ -29,7 +29,8 @@ impl Suppressions {
                     out.add_line(n, &codes);
                     out.add_line(n + 1, &codes);
                 }
-            } else if span.start >= layout.frontmatter.start && span.start < layout.frontmatter.end {
+            } else if span.start >= layout.frontmatter.start && span.start < layout.frontmatter.end
+            {
                 if let Some(codes) = directive(line, "# skillc: ignore-file[") {
                     out.file.extend(codes);
                 } else if let Some(codes) = directive(line, "# skillc: ignore[") {
@@ -45,7 +46,10 @@ impl Suppressions {
     }
 
     fn add_line(&mut self, line: usize, codes: &[&'static str]) {
-        self.lines.entry(line).or_default().extend(codes.iter().copied());
+        self.lines
+            .entry(line)
+            .or_default()
+            .extend(codes.iter().copied());
     }
 
     /// Whether a diagnostic is suppressed.

@@ -147,7 +147,7 @@ pub fn parse(text: &str, locate: impl Fn(usize, usize) -> usize) -> Result<Docum
                 continue;
             }
             Event::Scalar(value, style, anchor, tag) => {
-                let tag = tag.map(|t| format!("{}{}", t.handle, t.suffix));
+                let tag = tag.map(|t| tag_name(&t));
                 if let Some(tag) = &tag {
                     doc.findings.push(Finding::Tag(span, tag.clone()));
                 }
@@ -176,8 +176,7 @@ pub fn parse(text: &str, locate: impl Fn(usize, usize) -> usize) -> Result<Docum
             }
             Event::SequenceStart(anchor, ref tag) | Event::MappingStart(anchor, ref tag) => {
                 if let Some(tag) = tag {
-                    let tag = format!("{}{}", tag.handle, tag.suffix);
-                    doc.findings.push(Finding::Tag(span, tag));
+                    doc.findings.push(Finding::Tag(span, tag_name(tag)));
                 }
                 if anchor != 0 {
                     doc.findings.push(Finding::Anchor(span));
@@ -288,6 +287,14 @@ fn attach(node: Node, stack: &mut [Frame], doc: &mut Document, documents: usize)
     }
 }
 
+/// A tag as written: `!!str` rather than its resolved `tag:yaml.org,2002:str`.
+fn tag_name(tag: &saphyr_parser::Tag) -> String {
+    match tag.handle.as_str() {
+        "tag:yaml.org,2002:" => format!("!!{}", tag.suffix),
+        handle => format!("{handle}{}", tag.suffix),
+    }
+}
+
 fn syntax_error(e: &ScanError, locate: &impl Fn(usize, usize) -> usize) -> SyntaxError {
     let at = locate(e.marker().line(), e.marker().col());
     SyntaxError {
@@ -318,9 +325,10 @@ fn resolve_plain(text: &str) -> Value {
             return Value::Int(n);
         }
     } else if is_decimal_int(text) {
-        return text
-            .parse()
-            .map_or_else(|_| Value::Float(text.parse().unwrap_or(f64::NAN)), Value::Int);
+        return text.parse().map_or_else(
+            |_| Value::Float(text.parse().unwrap_or(f64::NAN)),
+            Value::Int,
+        );
     } else if is_float(text)
         && let Ok(f) = text.parse()
     {
@@ -350,13 +358,16 @@ fn is_float(text: &str) -> bool {
         Some(f) => digits(int) && digits(f) && !(int.is_empty() && f.is_empty()),
         None => !int.is_empty() && digits(int),
     };
-    let exponent_ok = exponent.is_none_or(|e| is_decimal_int(e));
+    let exponent_ok = exponent.is_none_or(is_decimal_int);
     mantissa_ok && exponent_ok
 }
 
 fn check_yaml11(text: &str, span: Span, findings: &mut Vec<Finding>) {
     let lower = text.to_ascii_lowercase();
-    if matches!(lower.as_str(), "yes" | "no" | "on" | "off" | "y" | "n" | "~") {
+    if matches!(
+        lower.as_str(),
+        "yes" | "no" | "on" | "off" | "y" | "n" | "~"
+    ) {
         findings.push(Finding::Yaml11Bool(span, text.to_string()));
         return;
     }
@@ -364,7 +375,9 @@ fn check_yaml11(text: &str, span: Span, findings: &mut Vec<Finding>) {
     let leading_zero = digits.len() > 1 && digits.starts_with('0') && is_decimal_int(digits);
     let trailing_zero = is_float(digits)
         && !digits.contains(['e', 'E'])
-        && digits.split_once('.').is_some_and(|(_, f)| f.ends_with('0'));
+        && digits
+            .split_once('.')
+            .is_some_and(|(_, f)| f.len() >= 2 && f.ends_with('0'));
     if leading_zero || trailing_zero {
         findings.push(Finding::Yaml11Number(span, text.to_string()));
     }
@@ -372,7 +385,11 @@ fn check_yaml11(text: &str, span: Span, findings: &mut Vec<Finding>) {
 
 /// Converts a node to JSON for schema validation, resolving aliases; stops expanding (null)
 /// after `budget` nodes so that an alias bomb stays cheap.
-pub fn to_json(node: &Node, anchors: &HashMap<usize, Node>, budget: &mut usize) -> serde_json::Value {
+pub fn to_json(
+    node: &Node,
+    anchors: &HashMap<usize, Node>,
+    budget: &mut usize,
+) -> serde_json::Value {
     use serde_json::Value as J;
     if *budget == 0 {
         return J::Null;
@@ -420,7 +437,12 @@ mod tests {
             .collect();
         parse(text, |line, col| {
             let start = starts.get(line - 1).copied().unwrap_or(text.len());
-            start + text[start..].chars().take(col).map(char::len_utf8).sum::<usize>()
+            start
+                + text[start..]
+                    .chars()
+                    .take(col)
+                    .map(char::len_utf8)
+                    .sum::<usize>()
         })
     }
 
@@ -451,7 +473,13 @@ mod tests {
         let kinds: Vec<_> = doc
             .findings
             .iter()
-            .map(|f| format!("{f:?}").split(['(', ' ']).next().unwrap().to_string())
+            .map(|f| {
+                format!("{f:?}")
+                    .split(['(', ' '])
+                    .next()
+                    .unwrap()
+                    .to_string()
+            })
             .collect();
         assert_eq!(
             kinds,
@@ -472,7 +500,11 @@ mod tests {
     fn deep_nesting_is_refused() {
         let text = "a: ".to_string() + &"[".repeat(10_000) + &"]".repeat(10_000);
         let err = parse_str(&text).unwrap_err();
-        assert!(err.message.contains("deeper than 64") || err.message.contains("recursion"), "{}", err.message);
+        assert!(
+            err.message.contains("deeper than 64") || err.message.contains("recursion"),
+            "{}",
+            err.message
+        );
     }
 
     #[test]
@@ -481,7 +513,9 @@ mod tests {
         for i in 1..12 {
             let prev = (b'a' + i - 1) as char;
             let cur = (b'a' + i) as char;
-            text += &format!("{cur}: &{cur} [*{prev}, *{prev}, *{prev}, *{prev}, *{prev}, *{prev}, *{prev}, *{prev}, *{prev}]\n");
+            text += &format!(
+                "{cur}: &{cur} [*{prev}, *{prev}, *{prev}, *{prev}, *{prev}, *{prev}, *{prev}, *{prev}, *{prev}]\n"
+            );
         }
         let doc = parse_str(&text).unwrap();
         let mut budget = 10_000;

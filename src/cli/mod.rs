@@ -44,7 +44,9 @@ impl ColorChoice {
         match self {
             ColorChoice::Always => true,
             ColorChoice::Never => false,
-            ColorChoice::Auto => is_terminal && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()),
+            ColorChoice::Auto => {
+                is_terminal && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+            }
         }
     }
 
@@ -85,7 +87,12 @@ pub fn main() -> ExitCode {
         Ok(cli) => cli,
         Err(err) => {
             let _ = err.print();
-            return if err.use_stderr() { Outcome::Usage } else { Outcome::Success }.into();
+            return if err.use_stderr() {
+                Outcome::Usage
+            } else {
+                Outcome::Success
+            }
+            .into();
         }
     };
     let outcome = match cli.command {
@@ -104,5 +111,10 @@ pub(crate) fn fail(outcome: Outcome, message: impl std::fmt::Display) -> Outcome
 
 /// The current directory, or the failure to read it.
 pub(crate) fn current_dir() -> Result<PathBuf, Outcome> {
-    std::env::current_dir().map_err(|e| fail(Outcome::Failure, format!("cannot read the current directory: {e}")))
+    std::env::current_dir().map_err(|e| {
+        fail(
+            Outcome::Failure,
+            format!("cannot read the current directory: {e}"),
+        )
+    })
 }

@@ -17,7 +17,11 @@ pub fn run(args: &Args) -> Outcome {
     match rules::find(wanted) {
         Some(rule) => {
             println!("{} {}", rule.code, rule.name);
-            println!("Severity: {} · Dialects: {}", rule.severity.as_str(), rule.dialects.as_str());
+            println!(
+                "Severity: {} · Dialects: {}",
+                rule.severity.as_str(),
+                rule.dialects.as_str()
+            );
             println!();
             println!("{}", rule.summary);
             println!();
@@ -27,14 +31,20 @@ pub fn run(args: &Args) -> Outcome {
             }
             Outcome::Success
         }
-        None => fail(Outcome::Usage, format!("unknown rule `{wanted}`; run `skillc rule` for the list")),
+        None => fail(
+            Outcome::Usage,
+            format!("unknown rule `{wanted}`; run `skillc rule` for the list"),
+        ),
     }
 }
 
 /// The table of all rules: code, name, severity, dialects.
 pub fn table() -> String {
     let width = RULES.iter().map(|r| r.name.len()).max().unwrap_or(0);
-    let mut out = format!("{:<6} {:<width$} {:<8} {}\n", "code", "name", "severity", "dialects");
+    let mut out = format!(
+        "{:<6} {:<width$} {:<8} {}\n",
+        "code", "name", "severity", "dialects"
+    );
     for rule in RULES {
         out += &format!(
             "{:<6} {:<width$} {:<8} {}\n",

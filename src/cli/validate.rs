@@ -89,13 +89,20 @@ pub fn run(args: Args, color: ColorChoice) -> Outcome {
     };
     let discovery = match discover::discover(&args.paths, &settings, &cwd, options) {
         Ok(discovery) => discovery,
-        Err(NotFound(path)) => return fail(Outcome::Usage, format!("path not found: {}", path.display())),
+        Err(NotFound(path)) => {
+            return fail(
+                Outcome::Usage,
+                format!("path not found: {}", path.display()),
+            );
+        }
     };
     for warning in &discovery.warnings {
         eprintln!("warning: {warning}");
     }
     if discovery.empty_default && !args.quiet {
-        eprintln!("warning: no skill found under the current directory (looked for SKILL.md and skill.md)");
+        eprintln!(
+            "warning: no skill found under the current directory (looked for SKILL.md and skill.md)"
+        );
     }
     let reports = lint::lint_all(discovery.skills, &settings, &cwd);
     let mut io_failed = false;
@@ -120,7 +127,10 @@ pub fn run(args: Args, color: ColorChoice) -> Outcome {
     match &args.output_file {
         Some(path) => {
             if let Err(e) = std::fs::write(path, &text) {
-                return fail(Outcome::Failure, format!("writing `{}`: {e}", path.display()));
+                return fail(
+                    Outcome::Failure,
+                    format!("writing `{}`: {e}", path.display()),
+                );
             }
         }
         None => print!("{text}"),

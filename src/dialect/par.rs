@@ -77,7 +77,10 @@ impl<'a> Cursor<'a> {
         while self.peek().is_some_and(|c| c.is_alphanumeric() || c == '_') {
             self.pos += 1;
         }
-        (self.chars[start..self.pos].iter().collect(), start..self.pos)
+        (
+            self.chars[start..self.pos].iter().collect(),
+            start..self.pos,
+        )
     }
 
     fn error(&self, message: impl Into<String>, range: Range<usize>) -> GrammarError {
@@ -100,7 +103,10 @@ impl<'a> Cursor<'a> {
     ) -> Result<Vec<Item>, GrammarError> {
         self.skip_ws();
         if self.peek() != Some('[') {
-            return Err(self.error(format!("expected `[` to start the {what} list"), self.rest()));
+            return Err(self.error(
+                format!("expected `[` to start the {what} list"),
+                self.rest(),
+            ));
         }
         let open = self.pos;
         self.pos += 1;
@@ -172,7 +178,10 @@ impl<'a> Cursor<'a> {
             } else {
                 self.pos
             };
-            let found = self.chars.get(start).map_or("the end".to_string(), |c| format!("`{c}`"));
+            let found = self
+                .chars
+                .get(start)
+                .map_or("the end".to_string(), |c| format!("`{c}`"));
             return Err(self.error(
                 format!("expected a tool name ([A-Za-z0-9_.:-]+), found {found}"),
                 start..end,
@@ -253,7 +262,9 @@ pub fn parse_trigger(text: &str) -> Result<Trigger, GrammarError> {
                 "deterministic" => KeywordMode::Deterministic,
                 other => {
                     return Err(cur.error(
-                        format!("unknown keyword mode `{other}`; expected `confirm` or `deterministic`"),
+                        format!(
+                            "unknown keyword mode `{other}`; expected `confirm` or `deterministic`"
+                        ),
                         mode_range,
                     ));
                 }
@@ -286,11 +297,21 @@ mod tests {
     fn tool_filters() {
         assert_eq!(parse_tool_filter("All"), Ok(ToolFilter::All));
         match parse_tool_filter(r#"Except ["shell", web.fetch , a:b-c]"#) {
-            Ok(ToolFilter::Except(items)) => assert_eq!(names(&items), ["shell", "web.fetch", "a:b-c"]),
+            Ok(ToolFilter::Except(items)) => {
+                assert_eq!(names(&items), ["shell", "web.fetch", "a:b-c"])
+            }
             other => panic!("{other:?}"),
         }
         assert_eq!(parse_tool_filter("Only []"), Ok(ToolFilter::Only(vec![])));
-        for bad in ["Some [x]", "Only [a b", "Only [a,]", "All extra", "Only a", "", "only [a]"] {
+        for bad in [
+            "Some [x]",
+            "Only [a b",
+            "Only [a,]",
+            "All extra",
+            "Only a",
+            "",
+            "only [a]",
+        ] {
             assert!(parse_tool_filter(bad).is_err(), "{bad}");
         }
     }
@@ -305,7 +326,13 @@ mod tests {
             }
             other => panic!("{other:?}"),
         }
-        for bad in ["Keyword []", "Keyword [a] fast", "Sometimes", "Keyword [a, , b]", "Keyword"] {
+        for bad in [
+            "Keyword []",
+            "Keyword [a] fast",
+            "Sometimes",
+            "Keyword [a, , b]",
+            "Keyword",
+        ] {
             assert!(parse_trigger(bad).is_err(), "{bad}");
         }
     }

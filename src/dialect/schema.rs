@@ -85,7 +85,11 @@ fn compiled(dialect: Dialect) -> Option<&'static Compiled> {
 }
 
 /// Validates `root` (a mapping) against the dialect's schema. `json` is its JSON form.
-pub fn validate<'a>(dialect: Dialect, root: &'a Node, json: &serde_json::Value) -> Vec<Violation<'a>> {
+pub fn validate<'a>(
+    dialect: Dialect,
+    root: &'a Node,
+    json: &serde_json::Value,
+) -> Vec<Violation<'a>> {
     let Some(compiled) = compiled(dialect) else {
         return Vec::new();
     };
@@ -97,7 +101,7 @@ pub fn validate<'a>(dialect: Dialect, root: &'a Node, json: &serde_json::Value) 
             out.push(Violation::WrongType {
                 field: field.clone(),
                 node,
-                expected: "integer".into(),
+                expected: "an integer".into(),
             });
         }
     }
@@ -121,11 +125,9 @@ pub fn validate<'a>(dialect: Dialect, root: &'a Node, json: &serde_json::Value) 
                     }
                 }
             }
-            ValidationErrorKind::Required { property } => {
-                if path.is_empty() {
-                    let field = property.as_str().unwrap_or_default().to_string();
-                    out.push(Violation::Missing { field });
-                }
+            ValidationErrorKind::Required { property } if path.is_empty() => {
+                let field = property.as_str().unwrap_or_default().to_string();
+                out.push(Violation::Missing { field });
             }
             ValidationErrorKind::Type { kind } => {
                 let field = path.join(".");
@@ -134,9 +136,10 @@ pub fn validate<'a>(dialect: Dialect, root: &'a Node, json: &serde_json::Value) 
                     && compiled.required.contains(&field)
                 {
                     out.push(Violation::Missing { field });
-                } else if !out.iter().any(
-                    |v| matches!(v, Violation::WrongType { field: f, .. } if *f == field),
-                ) {
+                } else if !out
+                    .iter()
+                    .any(|v| matches!(v, Violation::WrongType { field: f, .. } if *f == field))
+                {
                     out.push(Violation::WrongType {
                         field,
                         node,
@@ -164,17 +167,27 @@ fn locate<'a>(root: &'a Node, path: &[String]) -> Option<&'a Node> {
 }
 
 fn type_words(kind: &TypeKind) -> String {
-    let name = |t: &str| match t {
-        "object" => "mapping".to_string(),
-        "array" => "list".to_string(),
-        other => other.to_string(),
+    const ORDER: [&str; 7] = [
+        "object", "array", "string", "integer", "number", "boolean", "null",
+    ];
+    let mut names: Vec<&str> = match kind {
+        TypeKind::Single(t) => vec![t.as_str()],
+        TypeKind::Multiple(set) => set.iter().map(|t| t.as_str()).collect(),
     };
-    match kind {
-        TypeKind::Single(t) => name(t.as_str()),
-        TypeKind::Multiple(set) => {
-            let names: Vec<String> = set.iter().map(|t| name(t.as_str())).collect();
-            names.join(" or ")
-        }
+    names.sort_by_key(|n| ORDER.iter().position(|o| o == n));
+    let words: Vec<String> = names
+        .iter()
+        .map(|n| match *n {
+            "object" => "a mapping".to_string(),
+            "array" => "a list".to_string(),
+            "integer" => "an integer".to_string(),
+            "null" => "null".to_string(),
+            other => format!("a {other}"),
+        })
+        .collect();
+    match words.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
+        _ => words.concat(),
     }
 }
 

@@ -10,8 +10,22 @@ pub fn render(reports: &[SkillReport]) -> String {
     for d in diagnostics(reports) {
         let path = slash_path(&d.path);
         let _ = match d.region {
-            Some(r) => writeln!(out, "{path}:{}:{}: {}[{}] {}", r.line, r.column, d.severity.as_str(), d.rule.code, d.message),
-            None => writeln!(out, "{path}: {}[{}] {}", d.severity.as_str(), d.rule.code, d.message),
+            Some(r) => writeln!(
+                out,
+                "{path}:{}:{}: {}[{}] {}",
+                r.line,
+                r.column,
+                d.severity.as_str(),
+                d.rule.code,
+                d.message
+            ),
+            None => writeln!(
+                out,
+                "{path}: {}[{}] {}",
+                d.severity.as_str(),
+                d.rule.code,
+                d.message
+            ),
         };
     }
     out

@@ -26,13 +26,23 @@ struct Palette {
 
 impl Palette {
     fn new(color: bool) -> Palette {
-        let style = |c: AnsiColor| if color { Style::new().fg_color(Some(c.into())).bold() } else { Style::new() };
+        let style = |c: AnsiColor| {
+            if color {
+                Style::new().fg_color(Some(c.into())).bold()
+            } else {
+                Style::new()
+            }
+        };
         Palette {
             error: style(AnsiColor::Red),
             warning: style(AnsiColor::Yellow),
             info: style(AnsiColor::Cyan),
             gutter: style(AnsiColor::Blue),
-            bold: if color { Style::new().bold() } else { Style::new() },
+            bold: if color {
+                Style::new().bold()
+            } else {
+                Style::new()
+            },
             help: style(AnsiColor::Cyan),
         }
     }
@@ -78,11 +88,25 @@ fn render_one(out: &mut String, d: &Diagnostic, file: Option<&SkillFile>, p: &Pa
         return;
     };
     let mut marks: Vec<(Region, Option<&str>, bool)> = vec![(region, d.label.as_deref(), true)];
-    marks.extend(d.secondary.iter().map(|l| (l.region, Some(l.message.as_str()), false)));
+    marks.extend(
+        d.secondary
+            .iter()
+            .map(|l| (l.region, Some(l.message.as_str()), false)),
+    );
     marks.sort_by_key(|(r, _, _)| (r.line, r.column));
-    let width = marks.iter().map(|(r, _, _)| r.line).max().unwrap_or(1).to_string().len();
+    let width = marks
+        .iter()
+        .map(|(r, _, _)| r.line)
+        .max()
+        .unwrap_or(1)
+        .to_string()
+        .len();
     let pad = " ".repeat(width);
-    let _ = writeln!(out, "{pad}{g}-->{g:#} {path}:{}:{}", region.line, region.column);
+    let _ = writeln!(
+        out,
+        "{pad}{g}-->{g:#} {path}:{}:{}",
+        region.line, region.column
+    );
     let _ = writeln!(out, "{pad} {g}|{g:#}");
     let mut last_line = 0;
     for (r, label, primary) in &marks {
@@ -92,17 +116,26 @@ fn render_one(out: &mut String, d: &Diagnostic, file: Option<&SkillFile>, p: &Pa
         let line_text = file.slice(file.line_span(r.line)).replace('\t', " ");
         let chars: Vec<char> = line_text.chars().collect();
         let start = r.column.saturating_sub(1).min(chars.len());
-        let end = if r.end_line == r.line { (r.end_column - 1).max(start + 1) } else { chars.len().max(start + 1) };
-        let (shown, offset) = window(&chars, start);
+        let end = if r.end_line == r.line {
+            (r.end_column - 1).max(start + 1)
+        } else {
+            chars.len().max(start + 1)
+        };
+        let (shown, offset, shown_end) = window(&chars, start);
         if r.line != last_line {
             let _ = writeln!(out, "{g}{:>width$} |{g:#} {shown}", r.line);
         }
         last_line = r.line;
         let marker = if *primary { '^' } else { '-' };
         let style = if *primary { sev_style(p, d) } else { g };
-        let underline: String = std::iter::repeat_n(marker, (end - start).min(MAX_LINE)).collect();
+        let underline: String =
+            std::iter::repeat_n(marker, end.min(shown_end).saturating_sub(start).max(1)).collect();
         let label = label.map(|l| format!(" {l}")).unwrap_or_default();
-        let _ = writeln!(out, "{pad} {g}|{g:#} {}{style}{underline}{label}{style:#}", " ".repeat(start - offset));
+        let _ = writeln!(
+            out,
+            "{pad} {g}|{g:#} {}{style}{underline}{label}{style:#}",
+            " ".repeat(start - offset)
+        );
     }
     write_help(out, d, width, p);
 }
@@ -111,10 +144,11 @@ fn sev_style(p: &Palette, d: &Diagnostic) -> Style {
     p.severity(d.severity)
 }
 
-/// The part of a long line to show, and the character offset it starts at.
-fn window(chars: &[char], start: usize) -> (String, usize) {
+/// The part of a long line to show, the column offset of its text, and the character index
+/// where it ends.
+fn window(chars: &[char], start: usize) -> (String, usize, usize) {
     if chars.len() <= MAX_LINE {
-        return (chars.iter().collect(), 0);
+        return (chars.iter().collect(), 0, chars.len().max(start + 1));
     }
     let from = start.saturating_sub(MAX_LINE / 3);
     let to = (from + MAX_LINE).min(chars.len());
@@ -128,7 +162,7 @@ fn window(chars: &[char], start: usize) -> (String, usize) {
     }
     // "..." takes three columns before the shown text.
     let offset = if from > 0 { from.saturating_sub(3) } else { 0 };
-    (text, offset)
+    (text, offset, to)
 }
 
 fn write_help(out: &mut String, d: &Diagnostic, width: usize, p: &Palette) {

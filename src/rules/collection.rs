@@ -25,7 +25,15 @@ pub fn check(reports: &mut [SkillReport]) {
             let tier = this.dir.tier;
             if let Some(&first) = indices[..n].iter().find(|&&j| reports[j].dir.tier == tier) {
                 let other = reports[first].path().display().to_string();
-                found.push((i, diagnostic(this, &SK501, format!("duplicate skill key `{key}`: also used by `{other}`"), "rename one of them: a runtime loads only one skill per key")));
+                found.push((
+                    i,
+                    diagnostic(
+                        this,
+                        &SK501,
+                        format!("duplicate skill key `{key}`: also used by `{other}`"),
+                        "rename one of them: a runtime loads only one skill per key",
+                    ),
+                ));
             }
             let lower = indices
                 .iter()
@@ -33,9 +41,32 @@ pub fn check(reports: &mut [SkillReport]) {
                 .min_by_key(|&&j| reports[j].dir.tier);
             if let Some(&j) = lower {
                 let other = &reports[j];
-                found.push((i, diagnostic(this, &SK502, format!("`{key}` shadows the {} skill `{}`", other.dir.tier.as_str(), other.path().display()), "this skill replaces the other one; rename it if that is not intended")));
-            } else if this.dialect == Some(Dialect::Par) && PAR_BUILTINS.contains(key) && tier > Tier::Builtin {
-                found.push((i, diagnostic(this, &SK502, format!("`{key}` shadows PAR's builtin skill `{key}`"), "this skill replaces the builtin one; rename it if that is not intended")));
+                found.push((
+                    i,
+                    diagnostic(
+                        this,
+                        &SK502,
+                        format!(
+                            "`{key}` shadows the {} skill `{}`",
+                            other.dir.tier.as_str(),
+                            other.path().display()
+                        ),
+                        "this skill replaces the other one; rename it if that is not intended",
+                    ),
+                ));
+            } else if this.dialect == Some(Dialect::Par)
+                && PAR_BUILTINS.contains(key)
+                && tier > Tier::Builtin
+            {
+                found.push((
+                    i,
+                    diagnostic(
+                        this,
+                        &SK502,
+                        format!("`{key}` shadows PAR's builtin skill `{key}`"),
+                        "this skill replaces the builtin one; rename it if that is not intended",
+                    ),
+                ));
             }
         }
     }
@@ -44,7 +75,12 @@ pub fn check(reports: &mut [SkillReport]) {
     }
 }
 
-fn diagnostic(report: &SkillReport, rule: &'static super::Rule, message: String, help: &str) -> Diagnostic {
+fn diagnostic(
+    report: &SkillReport,
+    rule: &'static super::Rule,
+    message: String,
+    help: &str,
+) -> Diagnostic {
     Diagnostic {
         rule,
         severity: rule.severity,

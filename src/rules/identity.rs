@@ -41,11 +41,20 @@ fn par_id(skill: &Skill, out: &mut Reporter) {
     let problem = if id.is_empty() {
         Some("the id is empty".to_string())
     } else if count > 64 {
-        Some(format!("the id is {count} characters long; the limit is 64"))
-    } else if !id.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-') {
-        Some(format!("invalid id `{id}`: only lowercase letters a-z, digits and hyphens are allowed"))
+        Some(format!(
+            "the id is {count} characters long; the limit is 64"
+        ))
+    } else if !id
+        .chars()
+        .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+    {
+        Some(format!(
+            "invalid id `{id}`: only lowercase letters a-z, digits and hyphens are allowed"
+        ))
     } else if id.starts_with('-') || id.ends_with('-') {
-        Some(format!("invalid id `{id}`: it must not start or end with a hyphen"))
+        Some(format!(
+            "invalid id `{id}`: it must not start or end with a hyphen"
+        ))
     } else if id.contains("--") {
         Some(format!("invalid id `{id}`: hyphens must not be doubled"))
     } else {
@@ -56,15 +65,23 @@ fn par_id(skill: &Skill, out: &mut Reporter) {
         d.label("must match ^[a-z0-9]+(-[a-z0-9]+)*$, 1-64 characters");
         let suggestion = suggest_key(id);
         if !suggestion.is_empty() {
-            d.help(format!("use `id: {suggestion}` (and name the directory `{suggestion}`)"));
+            d.help(format!(
+                "use `id: {suggestion}` (and name the directory `{suggestion}`)"
+            ));
         }
         return;
     }
     let dir_name = skill.dir.name();
     if id != dir_name {
-        out.emit(&SK106, Some(node.span), format!("id `{id}` does not match the directory name `{dir_name}`"))
-            .label("differs from the directory name")
-            .help(format!("rename the directory to `{id}`, or set `id: {dir_name}`"));
+        out.emit(
+            &SK106,
+            Some(node.span),
+            format!("id `{id}` does not match the directory name `{dir_name}`"),
+        )
+        .label("differs from the directory name")
+        .help(format!(
+            "rename the directory to `{id}`, or set `id: {dir_name}`"
+        ));
     }
 }
 
@@ -126,9 +143,13 @@ fn description(skill: &Skill, out: &mut Reporter) {
     }
     let lower = text.to_lowercase();
     if !TRIGGER_PHRASES.iter().any(|p| lower.contains(p)) {
-        out.emit(&SK113, Some(node.span), "the description says what the skill does, not when to use it")
-            .label("no trigger")
-            .help("add when to load it, e.g. \"Use when the user asks to ...\"");
+        out.emit(
+            &SK113,
+            Some(node.span),
+            "the description says what the skill does, not when to use it",
+        )
+        .label("no trigger")
+        .help("add when to load it, e.g. \"Use when the user asks to ...\"");
     }
 }
 

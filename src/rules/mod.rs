@@ -95,9 +95,10 @@ registry! {
 
 /// Finds a rule by code (`SK101`, case-insensitive) or name (`invalid-name`).
 pub fn find(code_or_name: &str) -> Option<&'static Rule> {
-    RULES.iter().copied().find(|rule| {
-        rule.code.eq_ignore_ascii_case(code_or_name) || rule.name == code_or_name
-    })
+    RULES
+        .iter()
+        .copied()
+        .find(|rule| rule.code.eq_ignore_ascii_case(code_or_name) || rule.name == code_or_name)
 }
 
 /// The rules a selector names: a code, a code prefix (`SK1`, `SK`), or a name. `None` when the
@@ -127,10 +128,20 @@ mod tests {
     #[test]
     fn codes_are_sorted_unique_and_documented() {
         for pair in RULES.windows(2) {
-            assert!(pair[0].code < pair[1].code, "{} before {}", pair[0].code, pair[1].code);
+            assert!(
+                pair[0].code < pair[1].code,
+                "{} before {}",
+                pair[0].code,
+                pair[1].code
+            );
         }
         for rule in RULES {
-            for section in ["## What it checks", "## Why it matters", "## Example", "## Fix"] {
+            for section in [
+                "## What it checks",
+                "## Why it matters",
+                "## Example",
+                "## Fix",
+            ] {
                 assert!(rule.doc.contains(section), "{} lacks {section}", rule.code);
             }
         }
@@ -140,7 +151,12 @@ mod tests {
     fn selectors() {
         assert_eq!(select("SK111").unwrap()[0].name, "description-too-long");
         assert_eq!(select("invalid-id").unwrap()[0].code, "SK105");
-        assert!(select("SK1").unwrap().iter().all(|r| r.code.starts_with("SK1")));
+        assert!(
+            select("SK1")
+                .unwrap()
+                .iter()
+                .all(|r| r.code.starts_with("SK1"))
+        );
         assert_eq!(select("SK").unwrap().len(), RULES.len());
         assert!(select("SK9").is_none());
         assert!(select("bogus").is_none());

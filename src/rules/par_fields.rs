@@ -43,22 +43,37 @@ fn tool_filter(skill: &Skill, out: &mut Reporter) {
     };
     if items.is_empty() {
         if only {
-            out.emit(&SK205, Some(node.span), "`Only []` gives the skill no tools")
-                .label("empty list")
-                .help("list the tools the skill needs, e.g. `Only [read_file]`");
+            out.emit(
+                &SK205,
+                Some(node.span),
+                "`Only []` gives the skill no tools",
+            )
+            .label("empty list")
+            .help("list the tools the skill needs, e.g. `Only [read_file]`");
         } else {
-            out.emit(&SK205, Some(node.span), "`Except []` excludes nothing: it is the same as `All`")
-                .label("empty list")
-                .help("write `tool_filter: All`");
+            out.emit(
+                &SK205,
+                Some(node.span),
+                "`Except []` excludes nothing: it is the same as `All`",
+            )
+            .label("empty list")
+            .help("write `tool_filter: All`");
         }
     }
     duplicates(skill, node, items, "tool", out);
     if let Some(tools) = &skill.settings.tools {
         for item in items {
-            if !tools.iter().any(|t| *t == item.text) {
-                out.emit(&SK207, Some(skill.sub_span(node, item.range.clone())), format!("tool `{}` is not in the configured `tools`", item.text))
-                    .label("unknown tool")
-                    .help(format!("known tools: {}; fix the name or add it to `tools` in skillc.toml", tools.join(", ")));
+            if !tools.contains(&item.text) {
+                out.emit(
+                    &SK207,
+                    Some(skill.sub_span(node, item.range.clone())),
+                    format!("tool `{}` is not in the configured `tools`", item.text),
+                )
+                .label("unknown tool")
+                .help(format!(
+                    "known tools: {}; fix the name or add it to `tools` in skillc.toml",
+                    tools.join(", ")
+                ));
             }
         }
     }
@@ -84,10 +99,14 @@ fn duplicates(skill: &Skill, node: &Node, items: &[Item], what: &str, out: &mut 
     for (i, item) in items.iter().enumerate() {
         if let Some(first) = items[..i].iter().find(|other| other.text == item.text) {
             let first_region = out.region(skill.sub_span(node, first.range.clone()));
-            out.emit(&SK206, Some(skill.sub_span(node, item.range.clone())), format!("{what} `{}` is listed twice", item.text))
-                .label("repeated")
-                .secondary(first_region, "first listed here")
-                .help("remove the repeated entry");
+            out.emit(
+                &SK206,
+                Some(skill.sub_span(node, item.range.clone())),
+                format!("{what} `{}` is listed twice", item.text),
+            )
+            .label("repeated")
+            .secondary(first_region, "first listed here")
+            .help("remove the repeated entry");
         }
     }
 }
@@ -112,5 +131,7 @@ fn expected_output(skill: &Skill, out: &mut Reporter) {
     };
     out.emit(&SK204, Some(node.span), problem)
         .label("not a JSON object")
-        .help("write a JSON object such as '{\"type\": \"object\"}', or the same as a YAML mapping");
+        .help(
+            "write a JSON object such as '{\"type\": \"object\"}', or the same as a YAML mapping",
+        );
 }

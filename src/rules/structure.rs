@@ -1,9 +1,12 @@
 //! Structure and syntax rules for both dialects: SK001–SK015.
 
-use super::{SK001, SK002, SK003, SK004, SK005, SK006, SK007, SK008, SK009, SK010, SK011, SK012, SK013, SK014, SK015};
+use super::{
+    SK001, SK002, SK003, SK004, SK005, SK006, SK007, SK008, SK009, SK010, SK011, SK012, SK013,
+    SK014, SK015,
+};
 use crate::diagnostic::{Region, Span};
-use crate::dialect::schema::{self, Violation};
 use crate::dialect::Dialect;
+use crate::dialect::schema::{self, Violation};
 use crate::discover::SkillDir;
 use crate::lint::{Reporter, Skill};
 use crate::source::{LayoutError, MissingHint, SkillFile};
@@ -37,7 +40,10 @@ pub fn invalid_utf8(byte: u8, region: Region, out: &mut Reporter) {
     out.emit_at(
         &SK002,
         Some(region),
-        format!("the skill file is not valid UTF-8: byte 0x{byte:02X} at offset {}", region.offset),
+        format!(
+            "the skill file is not valid UTF-8: byte 0x{byte:02X} at offset {}",
+            region.offset
+        ),
     )
     .label("not UTF-8")
     .help("save the file as UTF-8");
@@ -45,9 +51,13 @@ pub fn invalid_utf8(byte: u8, region: Region, out: &mut Reporter) {
 
 /// SK004: a byte-order mark before the frontmatter.
 pub fn byte_order_mark(out: &mut Reporter) {
-    out.emit(&SK004, Some(Span::new(0, 3)), "the file begins with a UTF-8 byte-order mark")
-        .label("byte-order mark")
-        .help("save the file as UTF-8 without a BOM; several parsers then see no frontmatter");
+    out.emit(
+        &SK004,
+        Some(Span::new(0, 3)),
+        "the file begins with a UTF-8 byte-order mark",
+    )
+    .label("byte-order mark")
+    .help("save the file as UTF-8 without a BOM; several parsers then see no frontmatter");
 }
 
 /// SK003 and SK005: no frontmatter, or no end to it.
@@ -72,7 +82,9 @@ pub fn layout_error(file: &SkillFile, err: LayoutError, out: &mut Reporter) {
                     let line = file.line_of(open.start);
                     out.emit(&SK003, Some(first), message)
                         .label("text before the frontmatter")
-                        .help(format!("move the frontmatter that starts on line {line} to the top of the file"));
+                        .help(format!(
+                            "move the frontmatter that starts on line {line} to the top of the file"
+                        ));
                 }
                 MissingHint::None => {
                     out.emit(&SK003, Some(first), message)
@@ -118,7 +130,11 @@ pub fn yaml_syntax(file: &SkillFile, err: &yaml::SyntaxError, out: &mut Reporter
     } else {
         None
     };
-    let d = out.emit(&SK006, Some(err.span), format!("invalid YAML: {}", err.message));
+    let d = out.emit(
+        &SK006,
+        Some(err.span),
+        format!("invalid YAML: {}", err.message),
+    );
     d.label("here");
     if let Some(help) = help {
         d.help(help);
@@ -127,7 +143,31 @@ pub fn yaml_syntax(file: &SkillFile, err: &yaml::SyntaxError, out: &mut Reporter
 
 /// SK008, SK009, SK010: what the YAML tree builder noticed.
 pub fn yaml_findings(findings: &[Finding], out: &mut Reporter) {
+    use std::mem::discriminant;
+    // SK009 is about a feature, not each use of it: its first use is reported, with the count.
+    let portable = |f: &Finding| {
+        !matches!(
+            f,
+            Finding::DuplicateKey { .. } | Finding::Yaml11Bool(..) | Finding::Yaml11Number(..)
+        )
+    };
+    let mut seen = Vec::new();
     for finding in findings {
+        if portable(finding) {
+            if seen.contains(&discriminant(finding)) {
+                continue;
+            }
+            seen.push(discriminant(finding));
+        }
+        let count = findings
+            .iter()
+            .filter(|f| discriminant(*f) == discriminant(finding))
+            .count();
+        let more = if count > 1 {
+            format!(" (used {count} times)")
+        } else {
+            String::new()
+        };
         match finding {
             Finding::DuplicateKey { key, first, second } => {
                 let first = out.region(*first);
@@ -137,45 +177,65 @@ pub fn yaml_findings(findings: &[Finding], out: &mut Reporter) {
                     .help("remove one of them: loaders disagree on which one wins");
             }
             Finding::Anchor(span) => {
-                out.emit(&SK009, Some(*span), "YAML anchor in the frontmatter")
+                out.emit(&SK009, Some(*span), format!("YAML anchor in the frontmatter{more}"))
                     .label("anchor")
                     .help("write the value out in full: strict and simple frontmatter loaders reject anchors and aliases");
             }
             Finding::Alias(span) => {
-                out.emit(&SK009, Some(*span), "YAML alias in the frontmatter")
+                out.emit(&SK009, Some(*span), format!("YAML alias in the frontmatter{more}"))
                     .label("alias")
                     .help("write the value out in full: strict and simple frontmatter loaders reject anchors and aliases");
             }
             Finding::Tag(span, tag) => {
-                out.emit(&SK009, Some(*span), format!("explicit YAML tag `{tag}`"))
-                    .label("tag")
-                    .help("remove the tag; quote the value if it must be a string");
+                out.emit(
+                    &SK009,
+                    Some(*span),
+                    format!("explicit YAML tag `{tag}`{more}"),
+                )
+                .label("tag")
+                .help("remove the tag; quote the value if it must be a string");
             }
             Finding::MergeKey(span) => {
-                out.emit(&SK009, Some(*span), "YAML merge key `<<`")
+                out.emit(&SK009, Some(*span), format!("YAML merge key `<<`{more}"))
                     .label("merge key")
                     .help("write the merged keys out: `<<` is a YAML 1.1 extension that YAML 1.2 loaders keep as a plain key");
             }
             Finding::NonStringKey(span) => {
-                out.emit(&SK009, Some(*span), "a mapping key that is not a string")
-                    .label("not a string")
-                    .help("quote the key");
+                out.emit(
+                    &SK009,
+                    Some(*span),
+                    format!("a mapping key that is not a string{more}"),
+                )
+                .label("not a string")
+                .help("quote the key");
             }
             Finding::ExtraDocument(span) => {
-                out.emit(&SK009, Some(*span), "several YAML documents in the frontmatter")
-                    .label("second document")
-                    .help("keep one document: remove the `...` or `---` separator and what follows");
+                out.emit(
+                    &SK009,
+                    Some(*span),
+                    "several YAML documents in the frontmatter",
+                )
+                .label("second document")
+                .help("keep one document: remove the `...` or `---` separator and what follows");
             }
             Finding::Yaml11Bool(span, text) => {
                 let read = if text == "~" { "null" } else { "a boolean" };
-                out.emit(&SK010, Some(*span), format!("`{text}` is {read} in YAML 1.1 loaders such as PyYAML"))
-                    .label(format!("YAML 1.1 reads {read}"))
-                    .help(format!("quote it: \"{text}\""));
+                out.emit(
+                    &SK010,
+                    Some(*span),
+                    format!("`{text}` is {read} in YAML 1.1 loaders such as PyYAML"),
+                )
+                .label(format!("YAML 1.1 reads {read}"))
+                .help(format!("quote it: \"{text}\""));
             }
             Finding::Yaml11Number(span, text) => {
-                out.emit(&SK010, Some(*span), format!("`{text}` changes when read as a number"))
-                    .label("loses digits as a number")
-                    .help(format!("quote it: \"{text}\""));
+                out.emit(
+                    &SK010,
+                    Some(*span),
+                    format!("`{text}` changes when read as a number"),
+                )
+                .label("loses digits as a number")
+                .help(format!("quote it: \"{text}\""));
             }
         }
     }
@@ -183,9 +243,15 @@ pub fn yaml_findings(findings: &[Finding], out: &mut Reporter) {
 
 /// SK007: the frontmatter is not a mapping.
 pub fn not_mapping(node: &Node, out: &mut Reporter) {
-    out.emit(&SK007, Some(node.span), format!("the frontmatter is {}, not a mapping", node.type_name()))
-        .label("expected `key: value` lines")
-        .help("write the frontmatter as `key: value` lines, e.g. `name: my-skill` and `description: ...`");
+    out.emit(
+        &SK007,
+        Some(node.span),
+        format!("the frontmatter is {}, not a mapping", node.type_name()),
+    )
+    .label("expected `key: value` lines")
+    .help(
+        "write the frontmatter as `key: value` lines, e.g. `name: my-skill` and `description: ...`",
+    );
 }
 
 /// SK012 and the schema rules SK013–SK015.
@@ -196,7 +262,12 @@ pub fn check(skill: &Skill, out: &mut Reporter) {
 
 fn file_name(skill: &Skill, out: &mut Reporter) {
     let expected = skill.dialect.file_name();
-    let actual = skill.file.path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+    let actual = skill
+        .file
+        .path
+        .file_name()
+        .and_then(|n| n.to_str())
+        .unwrap_or("");
     if actual == expected {
         return;
     }
@@ -207,7 +278,10 @@ fn file_name(skill: &Skill, out: &mut Reporter) {
     out.emit(
         &SK012,
         None,
-        format!("{runtime} `{expected}`, but this {} skill is in `{actual}`", skill.dialect.as_str()),
+        format!(
+            "{runtime} `{expected}`, but this {} skill is in `{actual}`",
+            skill.dialect.as_str()
+        ),
     )
     .help(format!("rename the file to `{expected}`"));
 }
@@ -220,7 +294,10 @@ fn schema_rules(skill: &Skill, out: &mut Reporter) {
     let root = skill.root.unwrap_or(&empty);
     let mut budget = 10_000;
     let json = yaml::to_json(root, skill.anchors, &mut budget);
-    let known: Vec<&str> = schema::fields(skill.dialect).iter().map(String::as_str).collect();
+    let known: Vec<&str> = schema::fields(skill.dialect)
+        .iter()
+        .map(String::as_str)
+        .collect();
     for violation in schema::validate(skill.dialect, root, &json) {
         match violation {
             Violation::Unknown { key } => {
@@ -231,15 +308,19 @@ fn schema_rules(skill: &Skill, out: &mut Reporter) {
                 let d = out.emit(
                     &SK013,
                     Some(key.span),
-                    format!("unknown field `{name}` for the {} dialect", skill.dialect.as_str()),
+                    format!(
+                        "unknown field `{name}` for the {} dialect",
+                        skill.dialect.as_str()
+                    ),
                 );
                 d.label("not a field of this dialect");
-                let allow = format!("or allow it with `extra-fields = [\"{name}\"]` in skillc.toml");
+                let allow =
+                    format!("or allow it with `extra-fields = [\"{name}\"]` in skillc.toml");
                 match closest(name, &known) {
                     Some(near) => d.help(format!("did you mean `{near}`? {allow}")),
-                    None if skill.dialect == Dialect::AgentSkills => {
-                        d.help(format!("move it under `metadata:` (`metadata:` / `  {name}: ...`), {allow}"))
-                    }
+                    None if skill.dialect == Dialect::AgentSkills => d.help(format!(
+                        "move it under `metadata:` (`metadata:` / `  {name}: ...`), {allow}"
+                    )),
                     None => d.help(format!("PAR's fields are {}; {allow}", known.join(", "))),
                 };
             }
@@ -252,16 +333,29 @@ fn schema_rules(skill: &Skill, out: &mut Reporter) {
                 };
                 out.emit(&SK015, Some(skill.layout.open), message)
                     .label("in this frontmatter")
-                    .help(format!("add `{field}: {}`", placeholder(skill.dialect, &field)));
+                    .help(format!(
+                        "add `{field}: {}`",
+                        placeholder(skill.dialect, &field)
+                    ));
             }
-            Violation::WrongType { field, node, expected } => {
+            Violation::WrongType {
+                field,
+                node,
+                expected,
+            } => {
                 let rule = type_rule(skill.dialect, &field);
-                let d = out.emit(rule, Some(node.span), format!("`{field}` must be {}, found {}", article(&expected), node.type_name()));
+                let d = out.emit(
+                    rule,
+                    Some(node.span),
+                    format!("`{field}` must be {expected}, found {}", node.type_name()),
+                );
                 d.label(format!("expected {expected}"));
                 let written = skill.source(node);
-                if expected.starts_with("string") && matches!(node.value, Value::Int(_) | Value::Float(_) | Value::Bool(_)) {
+                if expected == "a string"
+                    && matches!(node.value, Value::Int(_) | Value::Float(_) | Value::Bool(_))
+                {
                     d.help(format!("quote it: `{field}: \"{written}\"`"));
-                } else if expected == "integer" {
+                } else if expected == "an integer" {
                     let digits = written.trim_matches(['"', '\'']);
                     let whole = digits.parse::<f64>().ok().filter(|f| f.fract() == 0.0);
                     if let Some(n) = whole {
@@ -278,15 +372,6 @@ fn type_rule(dialect: Dialect, field: &str) -> &'static super::Rule {
     match (dialect, field) {
         (Dialect::Par, "expected_output") => &super::SK204,
         _ => &SK014,
-    }
-}
-
-fn article(expected: &str) -> String {
-    let first = expected.chars().next().unwrap_or('x');
-    if "aeiou".contains(first) {
-        format!("an {expected}")
-    } else {
-        format!("a {expected}")
     }
 }
 

@@ -1,0 +1,645 @@
+//! End-to-end tests of the `skillc` binary: exit codes, output shapes, configuration,
+//! discovery and hostile input.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+struct Run {
+    code: Option<i32>,
+    stdout: String,
+    stderr: String,
+}
+
+fn skillc(dir: &Path, args: &[&str]) -> Run {
+    let out = Command::new(env!("CARGO_BIN_EXE_skillc"))
+        .current_dir(dir)
+        .env("HOME", dir.join("home"))
+        .env_remove("SKILLC_FORMAT")
+        .env_remove("NO_COLOR")
+        .args(args)
+        .output()
+        .unwrap();
+    Run {
+        code: out.status.code(),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
+
+fn write(path: &Path, text: &str) {
+    fs::create_dir_all(path.parent().unwrap()).unwrap();
+    fs::write(path, text).unwrap();
+}
+
+fn skill(root: &Path, name: &str, description: &str) -> PathBuf {
+    let dir = root.join(name);
+    write(
+        &dir.join("SKILL.md"),
+        &format!(
+            "---\nname: {name}\ndescription: {description}\n---\n\n# {name}\n\nDo the thing.\n"
+        ),
+    );
+    dir
+}
+
+fn fixture(case: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("fixtures/err")
+        .join(case)
+}
+
+#[test]
+fn path_not_found_exits_2() {
+    let tmp = tempfile::tempdir().unwrap();
+    let run = skillc(tmp.path(), &["validate", "nope"]);
+    assert_eq!(run.code, Some(2));
+    assert_eq!(run.stderr, "error: path not found: nope\n");
+    assert_eq!(run.stdout, "");
+}
+
+#[test]
+fn json_output_shape() {
+    let run = skillc(
+        &fixture("sk111-description-too-long"),
+        &["validate", "--format", "json"],
+    );
+    assert_eq!(run.code, Some(1));
+    assert_eq!(run.stderr, "", "json prints no summary line");
+    let doc: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(doc["version"], 1);
+    assert_eq!(doc["tool"]["name"], "skillc");
+    assert_eq!(doc["tool"]["version"], env!("CARGO_PKG_VERSION"));
+    assert_eq!(
+        doc["summary"],
+        serde_json::json!({"skills": 1, "errors": 1, "warnings": 0, "infos": 0})
+    );
+    assert_eq!(
+        doc["skills"],
+        serde_json::json!([{"path": "pdf", "file": "pdf/SKILL.md", "dialect": "agentskills",
+            "key": "pdf", "tier": "project", "valid": false, "l1_tokens": null}])
+    );
+    let d = &doc["diagnostics"][0];
+    assert_eq!(d["code"], "SK111");
+    assert_eq!(d["name"], "description-too-long");
+    assert_eq!(d["severity"], "error");
+    assert_eq!(
+        d["message"],
+        "description is 1100 characters long; the limit is 1024"
+    );
+    assert_eq!(d["path"], "pdf/SKILL.md");
+    assert_eq!(d["skill"], "pdf");
+    assert_eq!(
+        (d["line"].as_u64(), d["column"].as_u64()),
+        (Some(3), Some(14))
+    );
+    assert_eq!(
+        (d["end_line"].as_u64(), d["end_column"].as_u64()),
+        (Some(3), Some(1114))
+    );
+    assert_eq!(
+        (d["offset"].as_u64(), d["length"].as_u64()),
+        (Some(27), Some(1100))
+    );
+    assert!(
+        d["help"]
+            .as_str()
+            .unwrap()
+            .starts_with("shorten the description")
+    );
+    assert!(d["url"].is_null());
+    // Keys in the documented order.
+    let keys: Vec<&str> = doc
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(String::as_str)
+        .collect();
+    assert_eq!(
+        keys,
+        ["version", "tool", "summary", "skills", "diagnostics"]
+    );
+}
+
+#[test]
+fn json_null_positions_for_file_level_diagnostics() {
+    let run = skillc(
+        &fixture("sk011-file-too-large"),
+        &["validate", "--format", "json"],
+    );
+    let doc: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    let d = &doc["diagnostics"][0];
+    assert_eq!(d["code"], "SK011");
+    for key in [
+        "line",
+        "column",
+        "end_line",
+        "end_column",
+        "offset",
+        "length",
+    ] {
+        assert!(d[key].is_null(), "{key}");
+    }
+}
+
+#[test]
+fn summary_line_and_exit_codes() {
+    let tmp = tempfile::tempdir().unwrap();
+    skill(tmp.path(), "markup", "Use when the user pastes <x> tags.");
+    let run = skillc(tmp.path(), &["validate", "--format", "concise"]);
+    assert_eq!(
+        run.stdout,
+        "markup/SKILL.md:3:39: warning[SK112] the description contains `<`\n"
+    );
+    assert_eq!(
+        run.stderr,
+        "Checked 1 skill: 0 errors, 1 warning, 0 infos.\n"
+    );
+    assert_eq!(run.code, Some(0), "a warning alone passes");
+    assert_eq!(
+        skillc(tmp.path(), &["validate", "--strict", "-q"]).code,
+        Some(1)
+    );
+    let run = skillc(tmp.path(), &["validate", "--strict", "--exit-zero", "-q"]);
+    assert_eq!((run.code, run.stderr.as_str()), (Some(0), ""));
+    // Severity override from the config turns it into an error.
+    write(
+        &tmp.path().join("skillc.toml"),
+        "[rules]\nseverity = { description-markup = \"error\" }\n",
+    );
+    let run = skillc(tmp.path(), &["validate", "--format", "concise"]);
+    assert_eq!(
+        run.stdout,
+        "markup/SKILL.md:3:39: error[SK112] the description contains `<`\n"
+    );
+    assert_eq!(run.code, Some(1));
+    // --no-config ignores it; --ignore drops the rule.
+    assert_eq!(
+        skillc(tmp.path(), &["validate", "--no-config", "-q"]).code,
+        Some(0)
+    );
+    let run = skillc(
+        tmp.path(),
+        &["validate", "--ignore", "SK1", "--format", "concise"],
+    );
+    assert_eq!((run.code, run.stdout.as_str()), (Some(0), ""));
+    let run = skillc(
+        tmp.path(),
+        &["validate", "--select", "SK0,SK110", "--format", "concise"],
+    );
+    assert_eq!((run.code, run.stdout.as_str()), (Some(0), ""));
+}
+
+#[test]
+fn config_errors_exit_2_with_position() {
+    let tmp = tempfile::tempdir().unwrap();
+    skill(tmp.path(), "ok-skill", "Use when testing.");
+    write(
+        &tmp.path().join("skillc.toml"),
+        "strict = true\nbogus = 1\n",
+    );
+    let run = skillc(tmp.path(), &["validate"]);
+    assert_eq!(run.code, Some(2));
+    assert!(run.stderr.starts_with("error: "), "{}", run.stderr);
+    assert!(
+        run.stderr
+            .contains("skillc.toml:2:1: unknown field `bogus`"),
+        "{}",
+        run.stderr
+    );
+
+    write(
+        &tmp.path().join("skillc.toml"),
+        "[rules]\nselect = [\"SK1\", \"SK999\"]\n",
+    );
+    let run = skillc(tmp.path(), &["validate"]);
+    assert_eq!(run.code, Some(2));
+    assert!(
+        run.stderr
+            .contains("skillc.toml:2:18: unknown rule `SK999` in `rules.select`"),
+        "{}",
+        run.stderr
+    );
+
+    write(&tmp.path().join("skillc.toml"), "dialect = \"klingon\"\n");
+    let run = skillc(tmp.path(), &["validate"]);
+    assert_eq!(run.code, Some(2));
+    assert!(
+        run.stderr
+            .contains("skillc.toml:1:11: unknown variant `klingon`"),
+        "{}",
+        run.stderr
+    );
+
+    let run = skillc(tmp.path(), &["validate", "--no-config", "--select", "nope"]);
+    assert_eq!(run.code, Some(2));
+    assert_eq!(
+        run.stderr,
+        "error: unknown rule `nope` in --select; see `skillc rule` for the list\n"
+    );
+
+    let run = skillc(tmp.path(), &["validate", "--config", "missing.toml"]);
+    assert_eq!(run.code, Some(2));
+    assert!(
+        run.stderr
+            .contains("missing.toml: cannot read the config file"),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
+fn config_found_in_ancestor_and_per_file_ignores() {
+    let tmp = tempfile::tempdir().unwrap();
+    fs::create_dir(tmp.path().join(".git")).unwrap();
+    skill(&tmp.path().join("legacy"), "old", "Formats things.");
+    skill(&tmp.path().join("new"), "fresh", "Formats things.");
+    write(
+        &tmp.path().join(".skillc.toml"),
+        "[per-file-ignores]\n\"legacy/**\" = [\"description-no-trigger\"]\n",
+    );
+    let run = skillc(
+        &tmp.path().join("new"),
+        &["validate", "--format", "concise", ".."],
+    );
+    assert_eq!(
+        run.stdout,
+        "../new/fresh/SKILL.md:3:14: info[SK113] the description says what the skill does, not when to use it\n"
+    );
+}
+
+#[test]
+fn exclude_and_gitignore_and_skipped_directories() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path();
+    skill(&root.join("vendor"), "vendored", "broken <x>");
+    skill(&root.join("ignored"), "hidden-by-gitignore", "broken <x>");
+    skill(&root.join("node_modules"), "dep", "broken <x>");
+    skill(&root.join(".claude/skills"), "found", "Use when found.");
+    write(&root.join(".gitignore"), "ignored/\n");
+    write(&root.join("skillc.toml"), "exclude = [\"vendor\"]\n");
+    let run = skillc(root, &["validate", "--format", "json"]);
+    let doc: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    let paths: Vec<&str> = doc["skills"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["path"].as_str().unwrap())
+        .collect();
+    assert_eq!(paths, [".claude/skills/found"]);
+    let run = skillc(root, &["validate", "--format", "json", "--no-ignore"]);
+    let doc: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    let paths: Vec<&str> = doc["skills"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["path"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        paths,
+        [".claude/skills/found", "ignored/hidden-by-gitignore"]
+    );
+}
+
+#[test]
+fn files_map_to_their_skill_once() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = skill(tmp.path(), "tool", "Use when tooling <x>.");
+    write(&dir.join("scripts/run.py"), "print(1)\n");
+    write(&tmp.path().join("README.md"), "not a skill\n");
+    let run = skillc(
+        tmp.path(),
+        &[
+            "validate",
+            "--format",
+            "concise",
+            "tool/scripts/run.py",
+            "tool/SKILL.md",
+            "README.md",
+        ],
+    );
+    assert_eq!(
+        run.stdout,
+        "tool/SKILL.md:3:31: warning[SK112] the description contains `<`\n"
+    );
+    assert_eq!(
+        run.stderr,
+        "Checked 1 skill: 0 errors, 1 warning, 0 infos.\n"
+    );
+}
+
+#[test]
+fn symlinked_skills_are_reported_once_and_loops_end() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path();
+    skill(&root.join("a"), "one", "Use when linking <x>.");
+    std::os::unix::fs::symlink(root.join("a"), root.join("b")).unwrap();
+    std::os::unix::fs::symlink(root, root.join("a/loop")).unwrap();
+    let run = skillc(root, &["validate", "--format", "concise"]);
+    assert_eq!(
+        run.stdout,
+        "a/one/SKILL.md:3:31: warning[SK112] the description contains `<`\n"
+    );
+    assert_eq!(run.code, Some(0));
+}
+
+#[test]
+fn user_tier_and_shadowing() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path();
+    let par = |dir: &Path, id: &str| {
+        write(
+            &dir.join(id).join("skill.md"),
+            &format!(
+                "---\nschema_version: 1\nid: {id}\nname: Deploy\ndescription: Use when needed.\n---\nBody.\n"
+            ),
+        );
+    };
+    par(&root.join("home/.par/skills"), "deploy");
+    par(&root.join("project/.par/skills"), "deploy");
+    let run = skillc(
+        root,
+        &[
+            "validate",
+            "--format",
+            "concise",
+            "project",
+            "home/.par/skills",
+        ],
+    );
+    assert_eq!(
+        run.stdout,
+        "project/.par/skills/deploy/skill.md:3:5: info[SK502] `deploy` shadows the user skill `home/.par/skills/deploy/skill.md`\n"
+    );
+    let run = skillc(root, &["validate", "--format", "json", "home/.par/skills"]);
+    let doc: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(doc["skills"][0]["tier"], "user");
+}
+
+#[test]
+fn hostile_inputs_never_panic() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path();
+    // 2 MiB file: SK011, not parsed.
+    let big = root.join("big/SKILL.md");
+    write(
+        &big,
+        &format!(
+            "---\nname: big\ndescription: {}\n---\n",
+            "x".repeat(2 << 20)
+        ),
+    );
+    // 10,000 nested levels, flow and block.
+    write(
+        &root.join("deep/SKILL.md"),
+        &format!(
+            "---\nname: deep\ndescription: {}{}\n---\n",
+            "[".repeat(10_000),
+            "]".repeat(10_000)
+        ),
+    );
+    let mut block = String::from("---\nname: deeper\nmetadata:\n");
+    for depth in 1..2000 {
+        block += &format!("{}k{depth}:\n", " ".repeat(depth));
+    }
+    block += "---\n";
+    write(&root.join("deeper/SKILL.md"), &block);
+    // Alias bomb.
+    let mut bomb = String::from(
+        "---\nname: bomb\ndescription: Use when testing.\nmetadata:\n  a: &a [x, x, x, x, x, x, x, x, x]\n",
+    );
+    for i in 1..20u8 {
+        let (prev, cur) = ((b'a' + i - 1) as char, (b'a' + i) as char);
+        bomb += &format!(
+            "  {cur}: &{cur} [*{prev}, *{prev}, *{prev}, *{prev}, *{prev}, *{prev}, *{prev}, *{prev}]\n"
+        );
+    }
+    bomb += "---\nBody.\n";
+    write(&root.join("bomb/SKILL.md"), &bomb);
+    // Binary garbage, a lone BOM, NULs and CR-only line ends.
+    fs::create_dir_all(root.join("garbage")).unwrap();
+    fs::write(
+        root.join("garbage/SKILL.md"),
+        [0xef, 0xbb, 0xbf, 0, 0xff, b'\r', b'-', 0xc3],
+    )
+    .unwrap();
+    write(
+        &root.join("cr/SKILL.md"),
+        "---\rname: cr\rdescription: x\r---\r",
+    );
+    write(
+        &root.join("nul/SKILL.md"),
+        "---\nname: \"a\0b\"\ndescription: \0\n---\n",
+    );
+    let run = skillc(root, &["validate", "--format", "concise"]);
+    assert_eq!(run.code, Some(1), "{}", run.stderr);
+    assert!(!run.stderr.contains("panicked"), "{}", run.stderr);
+    let codes: Vec<&str> = run
+        .stdout
+        .lines()
+        .map(|l| {
+            l.split('[')
+                .nth(1)
+                .unwrap_or("")
+                .split(']')
+                .next()
+                .unwrap_or("")
+        })
+        .collect();
+    for expected in ["SK011", "SK006", "SK009", "SK002", "SK003"] {
+        assert!(
+            codes.contains(&expected),
+            "{expected} missing from\n{}",
+            run.stdout
+        );
+    }
+    assert!(
+        run.stdout
+            .contains("big/SKILL.md: error[SK011] the skill file is 2097184 bytes"),
+        "{}",
+        run.stdout
+    );
+}
+
+#[test]
+fn unreadable_skill_file_is_named_and_exits_3() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path();
+    skill(root, "good", "Use when fine.");
+    fs::create_dir_all(root.join("bad")).unwrap();
+    // Opening succeeds, reading fails: EIO from /proc/self/mem at offset 0, even for root.
+    std::os::unix::fs::symlink("/proc/self/mem", root.join("bad/SKILL.md")).unwrap();
+    let run = skillc(root, &["validate", "--format", "concise"]);
+    assert_eq!(run.code, Some(3));
+    assert!(
+        run.stderr.starts_with("error: reading `bad/SKILL.md`: "),
+        "{}",
+        run.stderr
+    );
+    assert!(run.stderr.contains("Checked 2 skills"), "{}", run.stderr);
+}
+
+#[test]
+fn output_is_deterministic_whatever_the_creation_order() {
+    let make = |names: &[&str]| {
+        let tmp = tempfile::tempdir().unwrap();
+        for name in names {
+            skill(&tmp.path().join("s"), name, "bad <x>");
+        }
+        tmp
+    };
+    let a = make(&["zeta", "alpha", "mid", "beta"]);
+    let b = make(&["beta", "mid", "alpha", "zeta"]);
+    let ra = skillc(a.path(), &["validate", "--format", "json"]);
+    let rb = skillc(b.path(), &["validate", "--format", "json"]);
+    assert_eq!(ra.stdout, rb.stdout);
+    let doc: serde_json::Value = serde_json::from_str(&ra.stdout).unwrap();
+    let paths: Vec<&str> = doc["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["path"].as_str().unwrap())
+        .collect();
+    let mut sorted = paths.clone();
+    sorted.sort();
+    assert_eq!(paths, sorted);
+}
+
+#[test]
+fn output_file_and_statistics() {
+    let tmp = tempfile::tempdir().unwrap();
+    skill(tmp.path(), "one", "bad <x>");
+    skill(tmp.path(), "two", "bad <y>");
+    let run = skillc(
+        tmp.path(),
+        &["validate", "--format", "concise", "-o", "out.txt"],
+    );
+    assert_eq!(run.stdout, "");
+    assert_eq!(
+        fs::read_to_string(tmp.path().join("out.txt")).unwrap(),
+        "one/SKILL.md:3:18: warning[SK112] the description contains `<`\n\
+         one/SKILL.md:3:14: info[SK113] the description says what the skill does, not when to use it\n\
+         two/SKILL.md:3:18: warning[SK112] the description contains `<`\n\
+         two/SKILL.md:3:14: info[SK113] the description says what the skill does, not when to use it\n"
+            .replace("one/SKILL.md:3:18: warning[SK112] the description contains `<`\none/SKILL.md:3:14: info[SK113] the description says what the skill does, not when to use it", "one/SKILL.md:3:14: info[SK113] the description says what the skill does, not when to use it\none/SKILL.md:3:18: warning[SK112] the description contains `<`")
+            .replace("two/SKILL.md:3:18: warning[SK112] the description contains `<`\ntwo/SKILL.md:3:14: info[SK113] the description says what the skill does, not when to use it", "two/SKILL.md:3:14: info[SK113] the description says what the skill does, not when to use it\ntwo/SKILL.md:3:18: warning[SK112] the description contains `<`")
+    );
+    let run = skillc(tmp.path(), &["validate", "--statistics"]);
+    assert_eq!(
+        run.stdout,
+        "2\tSK112\tdescription-markup\n2\tSK113\tdescription-no-trigger\n"
+    );
+    assert_eq!(
+        run.stderr,
+        "Checked 2 skills: 0 errors, 2 warnings, 2 infos.\n"
+    );
+}
+
+#[test]
+fn full_format_colour() {
+    let dir = fixture("sk112-markup");
+    let plain = skillc(&dir, &["validate", "-q"]);
+    assert!(!plain.stdout.contains('\u{1b}'));
+    assert!(
+        plain.stdout.starts_with(
+            "warning[SK112]: the description contains `<`\n --> markup-desc/SKILL.md:3:39\n"
+        ),
+        "{}",
+        plain.stdout
+    );
+    let coloured = skillc(&dir, &["validate", "-q", "--color", "always"]);
+    assert!(coloured.stdout.contains("\u{1b}["));
+}
+
+#[test]
+fn explicit_directory_without_skill_and_empty_default() {
+    let tmp = tempfile::tempdir().unwrap();
+    fs::create_dir(tmp.path().join("empty")).unwrap();
+    let run = skillc(tmp.path(), &["validate", "--format", "concise", "empty"]);
+    assert_eq!(
+        run.stdout,
+        "empty: error[SK001] no skill file (SKILL.md or skill.md) in `empty` or below it\n"
+    );
+    assert_eq!(run.code, Some(1));
+    let run = skillc(&tmp.path().join("empty"), &["validate"]);
+    assert_eq!(run.code, Some(0));
+    assert!(
+        run.stderr
+            .starts_with("warning: no skill found under the current directory"),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
+fn rule_command() {
+    let tmp = tempfile::tempdir().unwrap();
+    let run = skillc(tmp.path(), &["rule", "description-too-long"]);
+    assert_eq!(run.code, Some(0));
+    assert!(
+        run.stdout.starts_with(
+            "SK111 description-too-long\nSeverity: error · Dialects: par, agentskills\n"
+        )
+    );
+    for section in [
+        "## What it checks",
+        "## Why it matters",
+        "## Example",
+        "## Fix",
+    ] {
+        assert!(run.stdout.contains(section));
+    }
+    let run = skillc(tmp.path(), &["rule"]);
+    assert!(run.stdout.lines().any(|l| l.starts_with("SK202")
+        && l.contains("invalid-tool-filter")
+        && l.ends_with("par")));
+    let run = skillc(tmp.path(), &["rule", "SK999"]);
+    assert_eq!(
+        (run.code, run.stderr.as_str()),
+        (
+            Some(2),
+            "error: unknown rule `SK999`; run `skillc rule` for the list\n"
+        )
+    );
+}
+
+#[test]
+fn schema_command_prints_the_embedded_schema() {
+    let tmp = tempfile::tempdir().unwrap();
+    let run = skillc(tmp.path(), &["schema", "--dialect", "par"]);
+    let file = fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("schema/par-skill.v1.schema.json"),
+    )
+    .unwrap();
+    assert_eq!(run.stdout, file);
+    let doc: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(
+        doc["$schema"],
+        "https://json-schema.org/draft/2020-12/schema"
+    );
+}
+
+#[test]
+fn readme_rule_table_matches_the_registry() {
+    let readme =
+        fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let table = skillc(tmp.path(), &["rule"]).stdout;
+    let mut expected = String::from("| code | name | severity | dialects |\n|---|---|---|---|\n");
+    for line in table.lines().skip(1) {
+        let cols: Vec<&str> = line.splitn(4, char::is_whitespace).collect();
+        let rest: Vec<&str> = line.split_whitespace().collect();
+        let _ = cols;
+        expected += &format!(
+            "| {} | {} | {} | {} |\n",
+            rest[0],
+            rest[1],
+            rest[2],
+            rest[3..].join(" ")
+        );
+    }
+    assert!(
+        readme.contains(&expected),
+        "README's rule table is out of date; expected:\n{expected}"
+    );
+}
