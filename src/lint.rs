@@ -101,7 +101,8 @@ impl<'a> Skill<'a> {
         Some((node.as_str()?, node))
     }
 
-    fn resolve(&self, node: &'a Node) -> &'a Node {
+    /// The node an alias points to (the node itself otherwise).
+    pub fn resolve(&self, node: &'a Node) -> &'a Node {
         match node.value {
             Value::Alias(id) => self.anchors.get(&id).unwrap_or(node),
             _ => node,
@@ -332,8 +333,9 @@ fn check_file(
     }
     rules::structure::check(&skill, out);
     rules::identity::check(&skill, out);
-    if dialect == Dialect::Par {
-        rules::par_fields::check(&skill, out);
+    match dialect {
+        Dialect::Par => rules::par_fields::check(&skill, out),
+        Dialect::AgentSkills => rules::agentskills_fields::check(&skill, out),
     }
 }
 

@@ -1,5 +1,6 @@
 //! Runs every fixture: `fixtures/ok` must lint clean under `--strict`; each `fixtures/err/<case>`
-//! must print exactly its `expected.txt` (concise format, paths relative to the case).
+//! must print exactly its `expected.txt` (concise format, paths relative to the case); a
+//! `pass-*` case must print nothing.
 //!
 //! `SKILLC_BLESS=1 cargo test --test fixtures` rewrites the expected files; review the diff.
 
@@ -73,8 +74,11 @@ fn err_fixtures_match_expected_output() {
             ));
             continue;
         }
-        if stdout.is_empty() && !name.starts_with("suppress") && !name.starts_with("config") {
-            failures.push(format!("{name}: no diagnostics at all"));
+        // `pass-*` cases must lint clean; every other case must report something.
+        if stdout.is_empty() != name.starts_with("pass-") {
+            failures.push(format!(
+                "{name}: a `pass-` case must print nothing, any other case something"
+            ));
         }
         let has_error = stdout.lines().any(|l| l.contains(": error["));
         let expected_code = if has_error { 1 } else { 0 };

@@ -1,6 +1,10 @@
-//! Identity and description rules: SK105–SK107 (PAR) and SK110–SK114.
+//! Identity and description rules: SK101–SK104 (Agent Skills), SK105–SK107 (PAR) and
+//! SK110–SK114.
 
-use super::{SK105, SK106, SK107, SK110, SK111, SK112, SK113, SK114};
+use unicode_general_category::{GeneralCategory, get_general_category};
+use unicode_normalization::UnicodeNormalization;
+
+use super::{SK101, SK102, SK103, SK104, SK105, SK106, SK107, SK110, SK111, SK112, SK113, SK114};
 use crate::dialect::Dialect;
 use crate::lint::{Reporter, Skill};
 
@@ -26,11 +30,125 @@ const TRIGGER_PHRASES: &[&str] = &[
 ];
 
 pub fn check(skill: &Skill, out: &mut Reporter) {
-    if skill.dialect == Dialect::Par {
-        par_id(skill, out);
-        par_name(skill, out);
+    match skill.dialect {
+        Dialect::Par => {
+            par_id(skill, out);
+            par_name(skill, out);
+        }
+        Dialect::AgentSkills => agentskills_name(skill, out),
     }
     description(skill, out);
+}
+
+/// Whether a character may appear in an Agent Skills name: `-`, or a letter or number that
+/// lower-casing leaves alone (a lowercase letter, or a letter or number without case).
+fn name_char(c: char) -> bool {
+    use GeneralCategory::*;
+    c == '-'
+        || (matches!(
+            get_general_category(c),
+            LowercaseLetter
+                | ModifierLetter
+                | OtherLetter
+                | DecimalNumber
+                | LetterNumber
+                | OtherNumber
+        ) && c.to_lowercase().eq(std::iter::once(c)))
+}
+
+/// SK101–SK104.
+fn agentskills_name(skill: &Skill, out: &mut Reporter) {
+    let Some((raw, node)) = skill.str_field("name") else {
+        return;
+    };
+    let name: String = raw.nfkc().collect();
+    let count = name.chars().count().max(raw.chars().count());
+    let problem = if name.trim().is_empty() {
+        Some("the name is empty".to_string())
+    } else if name.trim() != name {
+        Some(format!(
+            "the name `{raw}` has leading or trailing whitespace"
+        ))
+    } else if count > 64 {
+        Some(format!(
+            "the name is {count} characters long; the limit is 64"
+        ))
+    } else if let Some(c) = name
+        .chars()
+        .find(|c| c.to_lowercase().ne(std::iter::once(*c)))
+    {
+        Some(format!("the name `{raw}` must be lowercase (found `{c}`)"))
+    } else if let Some(c) = name.chars().find(|c| !name_char(*c)) {
+        Some(format!(
+            "the name `{raw}` contains `{}`; only lowercase letters, digits and `-` are allowed",
+            c.escape_debug()
+        ))
+    } else if name.starts_with('-') || name.ends_with('-') {
+        Some(format!("the name `{raw}` must not start or end with `-`"))
+    } else if name.contains("--") {
+        Some(format!("the name `{raw}` must not contain `--`"))
+    } else {
+        None
+    };
+    let suggestion = suggest_name(raw);
+    if let Some(message) = problem {
+        let d = out.emit(&SK101, Some(node.span), message);
+        d.label("invalid name");
+        if !suggestion.is_empty() {
+            d.help(format!(
+                "use `name: {suggestion}` (and name the directory `{suggestion}`)"
+            ));
+        } else {
+            d.help("use 1-64 lowercase letters, digits and single hyphens, e.g. `name: pdf-tools`");
+        }
+    } else if !name.is_ascii() {
+        out.emit(&SK102, Some(node.span), format!("the name `{raw}` is not ASCII"))
+            .label("non-ASCII")
+            .help(if suggestion.is_empty() || suggestion == name {
+                "some uploaders and clients accept only `a-z`, `0-9` and `-`; consider an ASCII name".to_string()
+            } else {
+                format!("some uploaders and clients accept only `a-z`, `0-9` and `-`; consider `name: {suggestion}`")
+            });
+    }
+    let dir_name: String = skill.dir.name().nfkc().collect();
+    if !name.trim().is_empty() && name != dir_name {
+        out.emit(
+            &SK103,
+            Some(node.span),
+            format!(
+                "the name `{raw}` does not match the directory name `{}`",
+                skill.dir.name()
+            ),
+        )
+        .label("differs from the directory name")
+        .help(format!(
+            "rename the directory to `{raw}`, or set `name: {dir_name}`"
+        ));
+    }
+    let lower = name.to_lowercase();
+    if let Some(word) = ["anthropic", "claude"]
+        .into_iter()
+        .find(|w| lower.contains(w))
+    {
+        out.emit(&SK104, Some(node.span), format!("the name `{raw}` contains the reserved word `{word}`"))
+            .label("reserved word")
+            .help("Anthropic's skill upload rejects names containing `anthropic` or `claude`; choose another name");
+    }
+}
+
+/// A valid Agent Skills name derived from any text: like [`suggest_key`], but keeping
+/// non-ASCII lowercase letters.
+fn suggest_name(text: &str) -> String {
+    let mut out = String::new();
+    for c in text.nfkc().flat_map(char::to_lowercase) {
+        if c != '-' && name_char(c) {
+            out.push(c);
+        } else if !out.ends_with('-') {
+            out.push('-');
+        }
+    }
+    let trimmed: String = out.trim_matches('-').chars().take(64).collect();
+    trimmed.trim_end_matches('-').to_string()
 }
 
 fn par_id(skill: &Skill, out: &mut Reporter) {
@@ -156,6 +274,19 @@ fn description(skill: &Skill, out: &mut Reporter) {
 #[cfg(test)]
 mod tests {
     use super::suggest_key;
+
+    #[test]
+    fn name_characters() {
+        use super::name_char;
+        for ok in ['a', 'z', '0', '-', 'é', '技', 'ß', '²'] {
+            assert!(name_char(ok), "{ok}");
+        }
+        // Uppercase, titlecase, a combining vowel sign (Python's isalnum rejects it), `_`, space.
+        for bad in ['A', 'ǅ', '\u{93f}', '_', ' ', 'Ⅻ'] {
+            assert!(!name_char(bad), "{bad}");
+        }
+        assert_eq!(super::suggest_name("Café Tools!"), "café-tools");
+    }
 
     #[test]
     fn suggestions() {

@@ -1,6 +1,7 @@
 //! The rule registry — code, name, severity, dialects and documentation in one place — and the
 //! rule groups that produce diagnostics.
 
+pub mod agentskills_fields;
 pub mod collection;
 pub mod identity;
 pub mod par_fields;
@@ -74,6 +75,10 @@ registry! {
     SK013 "unknown-field" Error Both "A frontmatter key the dialect does not define.";
     SK014 "field-type" Error Both "A known field has the wrong YAML type.";
     SK015 "missing-field" Error Both "A required field is absent or null.";
+    SK101 "invalid-name" Error AgentSkills "The `name` breaks the character, length or hyphen rules.";
+    SK102 "non-ascii-name" Warning AgentSkills "A valid `name` that is not ASCII.";
+    SK103 "name-directory-mismatch" Error AgentSkills "The `name` differs from the directory name (both NFKC-normalised).";
+    SK104 "reserved-name" Warning AgentSkills "The `name` contains `anthropic` or `claude`.";
     SK105 "invalid-id" Error Par "The `id` breaks `^[a-z0-9]+(-[a-z0-9]+)*$` or the 1–64 character limit.";
     SK106 "id-directory-mismatch" Error Par "The `id` differs from the skill's directory name.";
     SK107 "empty-name" Error Par "The display `name` is empty or whitespace.";
@@ -89,6 +94,10 @@ registry! {
     SK205 "empty-tool-list" Warning Par "`tool_filter` has an empty list.";
     SK206 "duplicate-list-entry" Warning Par "A tool or keyword is repeated in a list.";
     SK207 "unknown-tool" Warning Par "`tool_filter` names a tool that is not in the configured `tools`.";
+    SK301 "compatibility-length" Error AgentSkills "`compatibility` is empty or longer than 500 characters.";
+    SK302 "metadata-not-mapping" Error AgentSkills "`metadata` is not a mapping.";
+    SK303 "metadata-value-type" Warning AgentSkills "A `metadata` value is not a string.";
+    SK304 "allowed-tools-format" Warning AgentSkills "`allowed-tools` is a list or uses commas instead of one space-separated string.";
     SK501 "duplicate-skill" Error Both "Two skills of the same tier share a key.";
     SK502 "shadowed-skill" Info Both "A skill shadows a skill of a lower tier (or a PAR builtin) with the same key.";
 }

@@ -112,8 +112,18 @@ fn duplicates(skill: &Skill, node: &Node, items: &[Item], what: &str, out: &mut 
 }
 
 fn expected_output(skill: &Skill, out: &mut Reporter) {
-    let Some((text, node)) = skill.str_field("expected_output") else {
+    let Some(node) = skill.field("expected_output") else {
         return;
+    };
+    let text = match &node.value {
+        Value::Str(text) => text,
+        Value::Map(_) | Value::Null => return,
+        _ => {
+            out.emit(&SK204, Some(node.span), format!("expected_output must be a mapping, a string holding a JSON object, or null; found {}", node.type_name()))
+                .label("not a JSON object")
+                .help("write a JSON object such as '{\"type\": \"object\"}', or the same as a YAML mapping");
+            return;
+        }
     };
     let problem = match serde_json::from_str::<serde_json::Value>(text) {
         Ok(serde_json::Value::Object(_)) => return,

@@ -343,7 +343,9 @@ fn schema_rules(skill: &Skill, out: &mut Reporter) {
                 node,
                 expected,
             } => {
-                let rule = type_rule(skill.dialect, &field);
+                let Some(rule) = type_rule(skill.dialect, &field) else {
+                    continue;
+                };
                 let d = out.emit(
                     rule,
                     Some(node.span),
@@ -367,11 +369,13 @@ fn schema_rules(skill: &Skill, out: &mut Reporter) {
     }
 }
 
-/// The rule a type error of `field` belongs to: PAR's `expected_output` has a rule of its own.
-fn type_rule(dialect: Dialect, field: &str) -> &'static super::Rule {
-    match (dialect, field) {
-        (Dialect::Par, "expected_output") => &super::SK204,
-        _ => &SK014,
+/// The rule a type error of `field` (a dotted path) belongs to; `None` for fields whose types
+/// a rule of their own checks (PAR's `expected_output`: SK204; `metadata`: SK302, SK303).
+fn type_rule(dialect: Dialect, field: &str) -> Option<&'static super::Rule> {
+    let top = field.split('.').next().unwrap_or(field);
+    match (dialect, top) {
+        (Dialect::Par, "expected_output") | (Dialect::AgentSkills, "metadata") => None,
+        _ => Some(&SK014),
     }
 }
 
