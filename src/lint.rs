@@ -9,6 +9,8 @@ use crate::config::Settings;
 use crate::diagnostic::{Diagnostic, Region, Span};
 use crate::dialect::Dialect;
 use crate::discover::SkillDir;
+use crate::files::SkillTree;
+use crate::markdown;
 use crate::rules::{self, Rule};
 use crate::source::{Layout, SkillFile};
 use crate::suppress::Suppressions;
@@ -46,6 +48,18 @@ impl<'a> Reporter<'a> {
     ) -> &mut Diagnostic {
         let region = span.and_then(|s| self.region(s));
         self.emit_at(rule, region, message)
+    }
+
+    /// Reports a diagnostic about another file of the skill (no position).
+    pub fn emit_file(
+        &mut self,
+        rule: &'static Rule,
+        path: PathBuf,
+        message: impl Into<String>,
+    ) -> &mut Diagnostic {
+        let d = self.emit_at(rule, None, message);
+        d.path = path;
+        d
     }
 
     /// Reports a diagnostic at an already resolved region.
@@ -284,6 +298,8 @@ fn check_file(
     if file.has_bom() {
         rules::structure::byte_order_mark(out);
     }
+    let tree = SkillTree::walk(&dir.real);
+    rules::files::check(dir, &tree, out);
     let layout = match file.layout() {
         Ok(layout) => layout,
         Err(err) => {
@@ -291,6 +307,8 @@ fn check_file(
             return;
         }
     };
+    let links = markdown::links(file.slice(layout.body));
+    rules::body::check(dir, file, &layout, &tree, &links, out);
     let fm_text = file.slice(layout.frontmatter);
     let first_line = layout.frontmatter_line;
     let doc = match yaml::parse(fm_text, |line, col| {

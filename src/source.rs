@@ -21,6 +21,8 @@ pub struct Layout {
     pub open: Span,
     /// The YAML between the delimiter lines.
     pub frontmatter: Span,
+    /// The closing `---` line (without its line end).
+    pub close: Span,
     /// Everything after the closing `---` line.
     pub body: Span,
     /// The line number (1-based) of the first frontmatter line.
@@ -153,6 +155,7 @@ impl SkillFile {
                 return Ok(Layout {
                     open: first,
                     frontmatter,
+                    close: span,
                     body: Span::new(body_start, self.text.len()),
                     frontmatter_line: 2,
                 });

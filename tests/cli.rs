@@ -320,11 +320,12 @@ fn files_map_to_their_skill_once() {
     );
     assert_eq!(
         run.stdout,
-        "tool/SKILL.md:3:31: warning[SK112] the description contains `<`\n"
+        "tool/SKILL.md:3:31: warning[SK112] the description contains `<`\n\
+         tool/scripts/run.py: info[SK412] `scripts/run.py` is never mentioned in the body\n"
     );
     assert_eq!(
         run.stderr,
-        "Checked 1 skill: 0 errors, 1 warning, 0 infos.\n"
+        "Checked 1 skill: 0 errors, 1 warning, 1 info.\n"
     );
 }
 
@@ -653,5 +654,23 @@ fn readme_rule_table_matches_the_registry() {
         &readme[start..end],
         expected,
         "README's rule table is out of date (SKILLC_BLESS=1 rewrites it)"
+    );
+}
+
+#[test]
+fn skill_size_limits() {
+    let tmp = tempfile::tempdir().unwrap();
+    let many = skill(tmp.path(), "many", "Use when testing limits.");
+    for i in 0..1001 {
+        write(&many.join(format!("assets/f{i}.txt")), "x");
+    }
+    let big = skill(tmp.path(), "big", "Use when testing limits.");
+    fs::create_dir_all(big.join("assets")).unwrap();
+    fs::write(big.join("assets/blob.bin"), vec![0u8; 9 << 20]).unwrap();
+    let run = skillc(tmp.path(), &["validate", "--format", "concise"]);
+    assert_eq!(
+        run.stdout,
+        "big: warning[SK410] the skill holds 9.0 MiB; upload limits allow 8 MiB\n\
+         many: warning[SK410] the skill holds 1002 files; upload limits allow 1000\n"
     );
 }

@@ -2,7 +2,9 @@
 //! rule groups that produce diagnostics.
 
 pub mod agentskills_fields;
+pub mod body;
 pub mod collection;
+pub mod files;
 pub mod identity;
 pub mod par_fields;
 pub mod structure;
@@ -98,6 +100,17 @@ registry! {
     SK302 "metadata-not-mapping" Error AgentSkills "`metadata` is not a mapping.";
     SK303 "metadata-value-type" Warning AgentSkills "A `metadata` value is not a string.";
     SK304 "allowed-tools-format" Warning AgentSkills "`allowed-tools` is a list or uses commas instead of one space-separated string.";
+    SK401 "body-too-long" Warning Both "The body has more than 500 lines.";
+    SK403 "empty-body" Warning Both "The body has no non-blank line.";
+    SK404 "broken-link" Error Both "A relative link or image in the body names a file that does not exist in the skill.";
+    SK405 "link-escapes-skill" Error Both "A link resolves outside the skill directory.";
+    SK406 "reference-too-deep" Warning Both "A linked file is more than one directory below the skill root.";
+    SK407 "windows-path" Warning Both "A link uses `\\` as a path separator.";
+    SK408 "symlink-escape" Error Both "A symlink inside the skill points outside it, or dangles.";
+    SK409 "script-not-runnable" Warning Both "A file in `scripts/` has no known runner extension, no executable bit and no `#!` line.";
+    SK410 "skill-too-large" Warning Both "The skill directory holds more than 8 MiB or more than 1000 files.";
+    SK411 "sensitive-file" Warning Both "The skill holds a file that looks like a secret or version-control data.";
+    SK412 "unreferenced-file" Info Both "A file under `references/`, `resources/` or `scripts/` that the body never mentions.";
     SK501 "duplicate-skill" Error Both "Two skills of the same tier share a key.";
     SK502 "shadowed-skill" Info Both "A skill shadows a skill of a lower tier (or a PAR builtin) with the same key.";
 }

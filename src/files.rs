@@ -1,0 +1,168 @@
+//! The files beside a skill file: one bounded walk of the skill directory, shared by the file
+//! rules and link checks. Symbolic links are classified, never followed.
+
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+
+/// More entries than this are not listed (the skill is far over SK410's limit anyway).
+pub const MAX_ENTRIES: usize = 20_000;
+/// Directories deeper than this are not entered.
+pub const MAX_DEPTH: usize = 32;
+
+/// Where a symbolic link inside the skill points.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum LinkTarget {
+    /// A file inside the skill, with its size.
+    InsideFile(u64),
+    /// A directory inside the skill.
+    InsideDir,
+    /// Somewhere outside the skill directory.
+    Outside(PathBuf),
+    /// Nowhere.
+    Dangling,
+}
+
+/// What an entry is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Kind {
+    File {
+        size: u64,
+        executable: bool,
+    },
+    Dir,
+    Symlink(LinkTarget),
+    /// A FIFO, socket or device.
+    Special,
+}
+
+/// One entry of the skill directory.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Entry {
+    /// Path relative to the skill root, `/`-separated.
+    pub rel: String,
+    pub kind: Kind,
+}
+
+impl Entry {
+    /// The entry's own name.
+    pub fn name(&self) -> &str {
+        self.rel.rsplit('/').next().unwrap_or(&self.rel)
+    }
+
+    /// Whether it is a regular file, or a symlink to one inside the skill.
+    pub fn is_file(&self) -> bool {
+        matches!(
+            self.kind,
+            Kind::File { .. } | Kind::Symlink(LinkTarget::InsideFile(_))
+        )
+    }
+}
+
+/// The listing of a skill directory.
+#[derive(Debug, Default)]
+pub struct SkillTree {
+    /// Entries sorted by path.
+    pub entries: Vec<Entry>,
+    /// The walk stopped at [`MAX_ENTRIES`] or skipped directories below [`MAX_DEPTH`].
+    pub truncated: bool,
+    paths: HashSet<String>,
+}
+
+impl SkillTree {
+    /// Lists `root` (the skill directory, canonical).
+    pub fn walk(root: &Path) -> SkillTree {
+        let mut tree = SkillTree::default();
+        let mut stack = vec![(root.to_path_buf(), String::new(), 0usize)];
+        while let Some((dir, prefix, depth)) = stack.pop() {
+            let Ok(read) = std::fs::read_dir(&dir) else {
+                continue;
+            };
+            let mut children: Vec<(String, std::fs::DirEntry)> = read
+                .flatten()
+                .map(|e| (e.file_name().to_string_lossy().into_owned(), e))
+                .collect();
+            children.sort_by(|a, b| a.0.cmp(&b.0));
+            for (name, entry) in children {
+                if tree.entries.len() >= MAX_ENTRIES {
+                    tree.truncated = true;
+                    break;
+                }
+                let rel = if prefix.is_empty() {
+                    name.clone()
+                } else {
+                    format!("{prefix}/{name}")
+                };
+                let Ok(meta) = entry.metadata() else {
+                    continue;
+                };
+                let kind = if meta.is_symlink() {
+                    Kind::Symlink(classify_link(&entry.path(), root))
+                } else if meta.is_dir() {
+                    Kind::Dir
+                } else if meta.is_file() {
+                    Kind::File {
+                        size: meta.len(),
+                        executable: is_executable(&meta),
+                    }
+                } else {
+                    Kind::Special
+                };
+                if kind == Kind::Dir && name != ".git" {
+                    if depth + 1 < MAX_DEPTH {
+                        stack.push((entry.path(), rel.clone(), depth + 1));
+                    } else {
+                        tree.truncated = true;
+                    }
+                }
+                tree.entries.push(Entry { rel, kind });
+            }
+        }
+        tree.entries.sort_by(|a, b| a.rel.cmp(&b.rel));
+        tree.paths = tree.entries.iter().map(|e| e.rel.clone()).collect();
+        tree
+    }
+
+    /// Whether a relative path (normalised, `/`-separated) exists in the skill: looked up in the
+    /// listing, then on disk for what the listing cannot show (paths through symlinked
+    /// directories, truncated walks).
+    pub fn contains(&self, root: &Path, rel: &str) -> bool {
+        self.paths.contains(rel) || std::fs::metadata(root.join(rel)).is_ok()
+    }
+
+    /// Regular files (and symlinks to files inside the skill): count and total size.
+    pub fn totals(&self) -> (usize, u64) {
+        self.entries
+            .iter()
+            .fold((0, 0), |(count, size), e| match e.kind {
+                Kind::File { size: s, .. } | Kind::Symlink(LinkTarget::InsideFile(s)) => {
+                    (count + 1, size + s)
+                }
+                _ => (count, size),
+            })
+    }
+}
+
+fn classify_link(path: &Path, root: &Path) -> LinkTarget {
+    let Ok(target) = std::fs::canonicalize(path) else {
+        return LinkTarget::Dangling;
+    };
+    if !target.starts_with(root) {
+        return LinkTarget::Outside(std::fs::read_link(path).unwrap_or(target));
+    }
+    match std::fs::metadata(&target) {
+        Ok(meta) if meta.is_dir() => LinkTarget::InsideDir,
+        Ok(meta) => LinkTarget::InsideFile(meta.len()),
+        Err(_) => LinkTarget::Dangling,
+    }
+}
+
+#[cfg(unix)]
+fn is_executable(meta: &std::fs::Metadata) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    meta.permissions().mode() & 0o111 != 0
+}
+
+#[cfg(not(unix))]
+fn is_executable(_meta: &std::fs::Metadata) -> bool {
+    false
+}
