@@ -165,6 +165,10 @@ pub struct SkillReport {
     /// The skill's key (`id` or `name`) when it is a string.
     pub key: Option<String>,
     pub key_region: Option<Region>,
+    /// Other files diagnostics point into (bundled tool schemas).
+    pub other_files: Vec<SkillFile>,
+    /// The tools the skill bundles (SK602 across skills).
+    pub tools: Vec<rules::tools::BundledTool>,
     pub diagnostics: Vec<Diagnostic>,
     pub suppressions: Suppressions,
     /// An I/O failure that kept the skill from being checked.
@@ -221,6 +225,8 @@ pub fn lint_skill(dir: SkillDir, settings: &Settings) -> SkillReport {
         dialect: None,
         key: None,
         key_region: None,
+        other_files: Vec::new(),
+        tools: Vec::new(),
         diagnostics: Vec::new(),
         suppressions: Suppressions::default(),
         io_error: None,
@@ -271,44 +277,54 @@ pub fn lint_skill(dir: SkillDir, settings: &Settings) -> SkillReport {
     let file = SkillFile::new(path.clone(), text);
     let mut out = Reporter::new(Some(&file), path, report.dir.dir.clone());
     report.suppressions = Suppressions::parse(&file);
-    check_file(
+    let facts = check_file(&report.dir, &file, settings, &mut out);
+    let body = facts.body.map_or("", |span| file.slice(span));
+    let bundle = rules::tools::check(
         &report.dir,
-        &file,
+        &facts.tree,
+        facts.key.as_deref(),
+        body,
         settings,
-        &mut out,
-        &mut report.dialect,
-        &mut report.key,
-        &mut report.key_region,
     );
     report.diagnostics = out.diagnostics;
+    report.diagnostics.extend(bundle.diagnostics);
+    report.other_files = bundle.files;
+    report.tools = bundle.tools;
+    report.dialect = facts.dialect;
+    report.key = facts.key;
+    report.key_region = facts.key_region;
     report.file = Some(file);
     report
 }
 
-#[allow(clippy::too_many_arguments)]
-fn check_file(
-    dir: &SkillDir,
-    file: &SkillFile,
-    settings: &Settings,
-    out: &mut Reporter,
-    dialect_out: &mut Option<Dialect>,
-    key_out: &mut Option<String>,
-    key_region: &mut Option<Region>,
-) {
+/// What checking a skill file learned, for the rules that come after it.
+#[derive(Default)]
+struct Facts {
+    dialect: Option<Dialect>,
+    key: Option<String>,
+    key_region: Option<Region>,
+    /// The body, when the file has frontmatter.
+    body: Option<Span>,
+    tree: SkillTree,
+}
+
+fn check_file(dir: &SkillDir, file: &SkillFile, settings: &Settings, out: &mut Reporter) -> Facts {
+    let mut facts = Facts::default();
     if file.has_bom() {
         rules::structure::byte_order_mark(out);
     }
-    let tree = SkillTree::walk(&dir.real);
-    rules::files::check(dir, &tree, out);
+    facts.tree = SkillTree::walk(&dir.real);
+    rules::files::check(dir, &facts.tree, out);
     let layout = match file.layout() {
         Ok(layout) => layout,
         Err(err) => {
             rules::structure::layout_error(file, err, out);
-            return;
+            return facts;
         }
     };
+    facts.body = Some(layout.body);
     let links = markdown::links(file.slice(layout.body));
-    rules::body::check(dir, file, &layout, &tree, &links, out);
+    rules::body::check(dir, file, &layout, &facts.tree, &links, out);
     let fm_text = file.slice(layout.frontmatter);
     let first_line = layout.frontmatter_line;
     let doc = match yaml::parse(fm_text, |line, col| {
@@ -317,7 +333,7 @@ fn check_file(
         Ok(doc) => doc,
         Err(err) => {
             rules::structure::yaml_syntax(file, &err, out);
-            return;
+            return facts;
         }
     };
     rules::structure::yaml_findings(&doc.findings, out);
@@ -331,11 +347,11 @@ fn check_file(
         ) => Some(node),
         Some(other) => {
             rules::structure::not_mapping(other, out);
-            return;
+            return facts;
         }
     };
     let dialect = settings.dialect.unwrap_or_else(|| Dialect::detect(root));
-    *dialect_out = Some(dialect);
+    facts.dialect = Some(dialect);
     let skill = Skill {
         dir,
         file,
@@ -346,8 +362,8 @@ fn check_file(
         settings,
     };
     if let Some((key, node)) = skill.str_field(dialect.key_field()) {
-        *key_out = Some(key.to_string());
-        *key_region = Some(file.region(node.span));
+        facts.key = Some(key.to_string());
+        facts.key_region = Some(file.region(node.span));
     }
     rules::structure::check(&skill, out);
     rules::identity::check(&skill, out);
@@ -355,16 +371,18 @@ fn check_file(
         Dialect::Par => rules::par_fields::check(&skill, out),
         Dialect::AgentSkills => rules::agentskills_fields::check(&skill, out),
     }
+    facts
 }
 
-enum Read {
+/// A file read under a size limit.
+pub enum Read {
     Bytes(Vec<u8>),
     TooLarge(u64),
 }
 
 /// Reads a file unless it is larger than `limit` (checked before reading and while reading, so
 /// a file that grows or lies about its size costs no more than `limit`).
-fn read_limited(path: &Path, limit: u64) -> std::io::Result<Read> {
+pub fn read_limited(path: &Path, limit: u64) -> std::io::Result<Read> {
     use std::io::Read as _;
     let file = std::fs::File::open(path)?;
     let size = file.metadata()?.len();

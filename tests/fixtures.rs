@@ -31,7 +31,7 @@ fn ok_fixtures_lint_clean() {
     assert_eq!(out.status.code(), Some(0));
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
-        stderr.starts_with("Checked 12 skills: 0 errors, 0 warnings, 0 infos."),
+        stderr.starts_with("Checked 13 skills: 0 errors, 0 warnings, 0 infos."),
         "{stderr}"
     );
 }

@@ -59,7 +59,8 @@ impl Palette {
 pub fn render(reports: &[SkillReport], color: bool) -> String {
     let files: HashMap<&Path, &SkillFile> = reports
         .iter()
-        .filter_map(|r| r.file.as_ref().map(|f| (f.path.as_path(), f)))
+        .flat_map(|r| r.file.iter().chain(&r.other_files))
+        .map(|f| (f.path.as_path(), f))
         .collect();
     let palette = Palette::new(color);
     let mut out = String::new();

@@ -1,8 +1,8 @@
-//! Collection rules over all skills of one run: SK501 and SK502.
+//! Collection rules over all skills of one run: SK501, SK502, and SK602 across skills.
 
 use std::collections::HashMap;
 
-use super::{SK501, SK502};
+use super::{SK501, SK502, SK602};
 use crate::diagnostic::Diagnostic;
 use crate::dialect::Dialect;
 use crate::discover::Tier;
@@ -70,8 +70,40 @@ pub fn check(reports: &mut [SkillReport]) {
             }
         }
     }
+    tools_across_skills(reports, &mut found);
     for (i, d) in found {
         reports[i].diagnostics.push(d);
+    }
+}
+
+/// SK602 across skills: a tool name bundled by an earlier skill (in path order).
+fn tools_across_skills(reports: &[SkillReport], found: &mut Vec<(usize, Diagnostic)>) {
+    let mut first: HashMap<&str, usize> = HashMap::new();
+    for (i, report) in reports.iter().enumerate() {
+        for tool in &report.tools {
+            match first.get(tool.name.as_str()) {
+                Some(&j) if j != i => {
+                    let other = reports[j].tools.iter().find(|t| t.name == tool.name);
+                    let where_ =
+                        other.map_or_else(String::new, |t| format!(" (`{}`)", t.path.display()));
+                    found.push((i, Diagnostic {
+                        rule: &SK602,
+                        severity: SK602.severity,
+                        message: format!("tool `{}` is also bundled by skill `{}`{where_}", tool.name, reports[j].dir.dir.display()),
+                        label: Some("repeated".into()),
+                        help: Some("tool names must be unique across the skills an agent loads: rename one".into()),
+                        path: tool.path.clone(),
+                        skill: report.dir.dir.clone(),
+                        region: Some(tool.region),
+                        secondary: Vec::new(),
+                    }));
+                }
+                Some(_) => {}
+                None => {
+                    first.insert(&tool.name, i);
+                }
+            }
+        }
     }
 }
 

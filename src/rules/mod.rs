@@ -8,6 +8,7 @@ pub mod files;
 pub mod identity;
 pub mod par_fields;
 pub mod structure;
+pub mod tools;
 
 use crate::diagnostic::Severity;
 
@@ -113,6 +114,11 @@ registry! {
     SK412 "unreferenced-file" Info Both "A file under `references/`, `resources/` or `scripts/` that the body never mentions.";
     SK501 "duplicate-skill" Error Both "Two skills of the same tier share a key.";
     SK502 "shadowed-skill" Info Both "A skill shadows a skill of a lower tier (or a PAR builtin) with the same key.";
+    SK601 "invalid-tool-schema" Error Both "A bundled tool file is not a JSON array of valid tool definitions.";
+    SK602 "duplicate-tool-name" Error Both "Two tools share a name, in one skill or across the skills of a run.";
+    SK603 "tool-named-like-skill" Warning Both "A bundled tool has the same name as its skill.";
+    SK604 "too-many-tools" Warning Both "A skill bundles more than 8 tools.";
+    SK605 "undocumented-tool" Warning Both "A bundled tool's name never appears in the body.";
 }
 
 /// Finds a rule by code (`SK101`, case-insensitive) or name (`invalid-name`).
