@@ -79,7 +79,7 @@ fn generate(root: &Path, count: usize) {
             2 => bytes.extend(
                 std::iter::repeat_n(b"All work and no play. ".as_slice(), 10_000).flatten(),
             ),
-            3 | 4 | 5 => {
+            3..=5 => {
                 for _ in 0..1 + rng.below(4) {
                     let at = rng.below(bytes.len() + 1);
                     let noise = NOISE[rng.below(NOISE.len())];
