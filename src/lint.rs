@@ -276,7 +276,6 @@ pub fn lint_skill(dir: SkillDir, settings: &Settings) -> SkillReport {
     };
     let file = SkillFile::new(path.clone(), text);
     let mut out = Reporter::new(Some(&file), path, report.dir.dir.clone());
-    report.suppressions = Suppressions::parse(&file);
     let facts = check_file(&report.dir, &file, settings, &mut out);
     let body = facts.body.map_or("", |span| file.slice(span));
     let bundle = rules::tools::check(
@@ -293,6 +292,7 @@ pub fn lint_skill(dir: SkillDir, settings: &Settings) -> SkillReport {
     report.dialect = facts.dialect;
     report.key = facts.key;
     report.key_region = facts.key_region;
+    report.suppressions = facts.suppressions;
     report.file = Some(file);
     report
 }
@@ -306,6 +306,7 @@ struct Facts {
     /// The body, when the file has frontmatter.
     body: Option<Span>,
     tree: SkillTree,
+    suppressions: Suppressions,
 }
 
 fn check_file(dir: &SkillDir, file: &SkillFile, settings: &Settings, out: &mut Reporter) -> Facts {
@@ -323,6 +324,7 @@ fn check_file(dir: &SkillDir, file: &SkillFile, settings: &Settings, out: &mut R
         }
     };
     facts.body = Some(layout.body);
+    facts.suppressions = Suppressions::parse(file, &layout);
     let links = markdown::links(file.slice(layout.body));
     rules::body::check(dir, file, &layout, &facts.tree, &links, out);
     let fm_text = file.slice(layout.frontmatter);
