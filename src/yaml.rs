@@ -45,6 +45,19 @@ impl Node {
         }
     }
 
+    /// The text of a scalar used as a mapping key (non-string scalars as YAML writes them);
+    /// `None` for a collection or alias.
+    pub fn key_text(&self) -> Option<String> {
+        match &self.value {
+            Value::Str(s) => Some(s.clone()),
+            Value::Int(i) => Some(i.to_string()),
+            Value::Float(f) => Some(f.to_string()),
+            Value::Bool(b) => Some(b.to_string()),
+            Value::Null => Some("null".to_string()),
+            _ => None,
+        }
+    }
+
     /// The string value, when this is a string.
     pub fn as_str(&self) -> Option<&str> {
         match &self.value {
@@ -405,13 +418,7 @@ pub fn to_json(
         Value::Map(entries) => {
             let mut map = serde_json::Map::new();
             for (k, v) in entries {
-                let key = match &k.value {
-                    Value::Str(s) => s.clone(),
-                    Value::Int(i) => i.to_string(),
-                    Value::Bool(b) => b.to_string(),
-                    Value::Null => "null".to_string(),
-                    _ => continue,
-                };
+                let Some(key) = k.key_text() else { continue };
                 if !map.contains_key(&key) {
                     let value = to_json(v, anchors, budget);
                     map.insert(key, value);

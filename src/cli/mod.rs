@@ -1,5 +1,6 @@
 //! The command line: argument definitions and dispatch. One file per command.
 
+mod completions;
 mod rule;
 mod schema;
 mod validate;
@@ -79,6 +80,8 @@ enum Command {
     Rule(rule::Args),
     /// Print the JSON Schema of a dialect's frontmatter.
     Schema(schema::Args),
+    /// Print a shell completion script (bash, zsh, fish, powershell, elvish).
+    Completions(completions::Args),
 }
 
 /// Parses the process arguments and runs the command.
@@ -99,6 +102,7 @@ pub fn main() -> ExitCode {
         Command::Validate(args) => validate::run(args, cli.color),
         Command::Rule(args) => rule::run(&args),
         Command::Schema(args) => schema::run(&args),
+        Command::Completions(args) => completions::run(&args),
     };
     outcome.into()
 }

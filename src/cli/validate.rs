@@ -4,7 +4,6 @@ use std::path::PathBuf;
 
 use super::{ColorChoice, Outcome, current_dir, fail};
 use crate::config::{DialectSetting, Encoding, Overrides, Settings, Source};
-use crate::diagnostic::Severity;
 use crate::discover::{self, NotFound};
 use crate::lint;
 use crate::render::{self, Format, Summary};
@@ -122,6 +121,8 @@ pub fn run(args: Args, color: ColorChoice) -> Outcome {
             Format::Full => render::full::render(&reports, color),
             Format::Concise => render::concise::render(&reports),
             Format::Json => render::json::render(&reports),
+            Format::Sarif => render::sarif::render(&reports),
+            Format::Github => render::github::render(&reports),
         }
     };
     match &args.output_file {
@@ -136,14 +137,14 @@ pub fn run(args: Args, color: ColorChoice) -> Outcome {
         None => print!("{text}"),
     }
     let summary = Summary::of(&reports);
-    if !args.quiet && (args.format != Format::Json || args.statistics) {
+    let machine = matches!(args.format, Format::Json | Format::Sarif);
+    if !args.quiet && (!machine || args.statistics) {
         eprintln!("{}", summary.line());
     }
     if io_failed {
         return Outcome::Failure;
     }
     let failing = summary.errors > 0 || (settings.strict && summary.warnings > 0);
-    let _ = Severity::Info;
     if failing && !args.exit_zero {
         Outcome::Problems
     } else {

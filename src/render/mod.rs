@@ -2,7 +2,9 @@
 
 pub mod concise;
 pub mod full;
+pub mod github;
 pub mod json;
+pub mod sarif;
 pub mod statistics;
 
 use crate::diagnostic::{Diagnostic, Severity};
@@ -17,6 +19,10 @@ pub enum Format {
     Concise,
     /// One JSON document (stable, versioned).
     Json,
+    /// SARIF 2.1.0, for GitHub code scanning.
+    Sarif,
+    /// GitHub Actions workflow commands (annotations).
+    Github,
 }
 
 /// Counts over a run.

@@ -18,7 +18,7 @@ fn compatibility(skill: &Skill, out: &mut Reporter) {
         return;
     };
     let chars = text.chars().count();
-    if text.trim().is_empty() {
+    if super::identity::is_blank(text) {
         out.emit(&SK301, Some(node.span), "`compatibility` is empty")
             .label("empty")
             .help("say what the skill needs (e.g. `compatibility: Requires Python 3.10+ and network access`), or remove the field");

@@ -158,7 +158,7 @@ pub fn check(
 }
 
 fn length(file: &SkillFile, layout: &Layout, body: &str, out: &mut Reporter) {
-    if body.trim().is_empty() {
+    if super::identity::is_blank(body) {
         out.emit(&SK403, Some(layout.close), "the body is empty: the skill loads no instructions")
             .label("nothing after this line")
             .help("write the instructions the agent follows when the skill is active: when to use it, the steps, examples");

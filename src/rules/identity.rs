@@ -8,6 +8,12 @@ use super::{SK101, SK102, SK103, SK104, SK105, SK106, SK107, SK110, SK111, SK112
 use crate::dialect::Dialect;
 use crate::lint::{Reporter, Skill};
 
+/// Whether text is empty or only whitespace — Unicode whitespace and the separators U+001C to
+/// U+001F, which Python's `str.strip()` (and so skills-ref and PyYAML-based loaders) also strips.
+pub fn is_blank(text: &str) -> bool {
+    text.chars().all(|c| c.is_whitespace() || ('\u{1c}'..='\u{1f}').contains(&c))
+}
+
 /// The most characters (Unicode scalar values) a description may have.
 pub const DESCRIPTION_MAX: usize = 1024;
 
@@ -63,7 +69,7 @@ fn agentskills_name(skill: &Skill, out: &mut Reporter) {
     };
     let name: String = raw.nfkc().collect();
     let count = name.chars().count().max(raw.chars().count());
-    let problem = if name.trim().is_empty() {
+    let problem = if is_blank(&name) {
         Some("the name is empty".to_string())
     } else if name.trim() != name {
         Some(format!(
@@ -111,7 +117,7 @@ fn agentskills_name(skill: &Skill, out: &mut Reporter) {
             });
     }
     let dir_name: String = skill.dir.name().nfkc().collect();
-    if !name.trim().is_empty() && name != dir_name {
+    if !is_blank(&name) && name != dir_name {
         out.emit(
             &SK103,
             Some(node.span),
@@ -220,7 +226,7 @@ pub fn suggest_key(text: &str) -> String {
 
 fn par_name(skill: &Skill, out: &mut Reporter) {
     if let Some((name, node)) = skill.str_field("name")
-        && name.trim().is_empty()
+        && is_blank(name)
     {
         out.emit(&SK107, Some(node.span), "the display name is empty")
             .label("empty")
@@ -232,7 +238,7 @@ fn description(skill: &Skill, out: &mut Reporter) {
     let Some((text, node)) = skill.str_field("description") else {
         return;
     };
-    if text.trim().is_empty() {
+    if is_blank(text) {
         out.emit(&SK110, Some(node.span), "the description is empty")
             .label("empty")
             .help("say what the skill does and when to use it: the model decides from this text alone");

@@ -301,7 +301,8 @@ fn schema_rules(skill: &Skill, out: &mut Reporter) {
     for violation in schema::validate(skill.dialect, root, &json) {
         match violation {
             Violation::Unknown { key } => {
-                let name = key.as_str().unwrap_or_default();
+                let text = key.key_text().unwrap_or_default();
+                let name = text.as_str();
                 if skill.settings.extra_fields.contains(name) {
                     continue;
                 }

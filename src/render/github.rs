@@ -1,0 +1,46 @@
+//! `--format github`: GitHub Actions workflow commands, one per diagnostic.
+
+use std::fmt::Write;
+
+use super::{diagnostics, slash_path};
+use crate::diagnostic::Severity;
+use crate::lint::SkillReport;
+
+pub fn render(reports: &[SkillReport]) -> String {
+    let mut out = String::new();
+    for d in diagnostics(reports) {
+        let command = match d.severity {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+            Severity::Info => "notice",
+        };
+        let mut props = format!("file={}", property(&slash_path(&d.path)));
+        if let Some(r) = d.region {
+            let _ = write!(props, ",line={},col={},endLine={},endColumn={}", r.line, r.column, r.end_line, r.end_column);
+        }
+        let _ = write!(props, ",title={}", property(&format!("skillc ({})", d.rule.code)));
+        let _ = writeln!(out, "::{command} {props}::{}", data(&d.message));
+    }
+    out
+}
+
+/// Escapes a command's message as the Actions toolkit does.
+fn data(text: &str) -> String {
+    text.replace('%', "%25").replace('\r', "%0D").replace('\n', "%0A")
+}
+
+/// Escapes a command property as the Actions toolkit does.
+fn property(text: &str) -> String {
+    data(text).replace(':', "%3A").replace(',', "%2C")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn escaping() {
+        assert_eq!(data("100% done\r\nnext"), "100%25 done%0D%0Anext");
+        assert_eq!(property("a:b,c%"), "a%3Ab%2Cc%25");
+    }
+}

@@ -1,0 +1,105 @@
+//! `--format sarif`: SARIF 2.1.0 for GitHub code scanning.
+
+use serde_json::{Value, json};
+
+use super::{diagnostics, slash_path};
+use crate::diagnostic::Severity;
+use crate::lint::SkillReport;
+use crate::rules::{RULES, Rule};
+
+pub fn render(reports: &[SkillReport]) -> String {
+    let rules: Vec<Value> = RULES.iter().map(|rule| rule_descriptor(rule)).collect();
+    let results: Vec<Value> = diagnostics(reports)
+        .map(|d| {
+            let mut location = json!({"physicalLocation": {"artifactLocation": {"uri": uri(&slash_path(&d.path))}}});
+            if let Some(r) = d.region {
+                location["physicalLocation"]["region"] = json!({
+                    "startLine": r.line,
+                    "startColumn": r.column,
+                    "endLine": r.end_line,
+                    "endColumn": r.end_column,
+                });
+            }
+            let text = match &d.help {
+                Some(help) => format!("{} (help: {help})", d.message),
+                None => d.message.clone(),
+            };
+            json!({
+                "ruleId": d.rule.code,
+                "ruleIndex": RULES.iter().position(|r| r.code == d.rule.code),
+                "level": level(d.severity),
+                "message": {"text": text},
+                "locations": [location],
+            })
+        })
+        .collect();
+    let doc = json!({
+        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+        "version": "2.1.0",
+        "runs": [{
+            "tool": {"driver": {
+                "name": "skillc",
+                "semanticVersion": env!("CARGO_PKG_VERSION"),
+                "informationUri": env!("CARGO_PKG_HOMEPAGE"),
+                "rules": rules,
+            }},
+            "columnKind": "unicodeCodePoints",
+            "results": results,
+        }],
+    });
+    let mut text = serde_json::to_string_pretty(&doc).unwrap_or_default();
+    text.push('\n');
+    text
+}
+
+fn rule_descriptor(rule: &Rule) -> Value {
+    json!({
+        "id": rule.code,
+        "name": rule.name,
+        "shortDescription": {"text": rule.summary},
+        "fullDescription": {"text": section(rule.doc, "What it checks").unwrap_or(rule.summary)},
+        "help": {"text": rule.doc, "markdown": rule.doc},
+        "defaultConfiguration": {"level": level(rule.severity)},
+    })
+}
+
+/// The text of one `## heading` section of a rule's documentation.
+fn section<'a>(doc: &'a str, heading: &str) -> Option<&'a str> {
+    let start = doc.find(&format!("## {heading}\n"))? + heading.len() + 4;
+    let rest = &doc[start..];
+    let end = rest.find("\n## ").unwrap_or(rest.len());
+    Some(rest[..end].trim())
+}
+
+fn level(severity: Severity) -> &'static str {
+    match severity {
+        Severity::Error => "error",
+        Severity::Warning => "warning",
+        Severity::Info => "note",
+    }
+}
+
+/// A relative path as a URI reference: `/` kept, everything but unreserved characters
+/// percent-encoded.
+fn uri(path: &str) -> String {
+    let mut out = String::new();
+    for b in path.bytes() {
+        if b.is_ascii_alphanumeric() || matches!(b, b'/' | b'-' | b'.' | b'_' | b'~') {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn uris_and_sections() {
+        assert_eq!(uri("a b/技.md"), "a%20b/%E6%8A%80.md");
+        assert_eq!(section("## What it checks\nX y.\n\n## Why\nZ", "What it checks"), Some("X y."));
+    }
+}
