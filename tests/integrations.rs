@@ -1,0 +1,299 @@
+//! CI and editor integration: SARIF against the official schema, GitHub annotations, the
+//! problem matcher, shell completions, the pre-commit hooks and the GitHub Action.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn repo() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn skillc(dir: &Path, args: &[&str]) -> (Option<i32>, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_skillc"))
+        .current_dir(dir)
+        .env("HOME", dir.join("home"))
+        .env_remove("SKILLC_FORMAT")
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// A tool the tests need: found on PATH or in `env`; under CI its absence fails the test,
+/// elsewhere the test is skipped with a note.
+fn tool(name: &str, env: &str) -> Option<PathBuf> {
+    let found = std::env::var_os(env).map(PathBuf::from).or_else(|| {
+        std::env::var_os("PATH").and_then(|paths| {
+            std::env::split_paths(&paths)
+                .map(|p| p.join(name))
+                .find(|p| p.is_file())
+        })
+    });
+    if found.is_none() {
+        assert!(std::env::var_os("CI").is_none(), "{name} is required under CI (set {env})");
+        eprintln!("skipping: {name} not found (set {env})");
+    }
+    found
+}
+
+#[test]
+fn sarif_is_valid_against_the_sarif_2_1_0_schema() {
+    let schema: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(repo().join("tests/data/sarif-2.1.0-rtm.5.json")).unwrap()).unwrap();
+    let validator = jsonschema::draft4::new(&schema).unwrap();
+    for case in ["sk111-description-too-long", "sk011-file-too-large", "sk602-across-skills", "sk008-duplicate-key"] {
+        let (code, stdout, stderr) = skillc(&repo().join("fixtures/err").join(case), &["validate", "--format", "sarif"]);
+        assert_eq!(code, Some(1), "{case}");
+        assert_eq!(stderr, "", "sarif prints no summary line");
+        let doc: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+        let errors: Vec<String> = validator.iter_errors(&doc).map(|e| format!("{} at {}", e, e.instance_path())).collect();
+        assert!(errors.is_empty(), "{case}: {errors:#?}");
+        let run = &doc["runs"][0];
+        assert_eq!(run["columnKind"], "unicodeCodePoints");
+        assert_eq!(run["tool"]["driver"]["name"], "skillc");
+        let rules = run["tool"]["driver"]["rules"].as_array().unwrap();
+        let (_, table, _) = skillc(&repo(), &["rule"]);
+        assert_eq!(rules.len(), table.lines().count() - 1, "every rule is described");
+        for rule in rules {
+            assert!(rule["fullDescription"]["text"].as_str().unwrap().len() > 20);
+            assert!(rule["help"]["text"].as_str().unwrap().contains("## Fix"));
+        }
+    }
+    let (_, stdout, _) = skillc(&repo().join("fixtures/err/sk111-description-too-long"), &["validate", "--format", "sarif"]);
+    let doc: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    let result = &doc["runs"][0]["results"][0];
+    assert_eq!(result["ruleId"], "SK111");
+    assert_eq!(result["level"], "error");
+    let location = &result["locations"][0]["physicalLocation"];
+    assert_eq!(location["artifactLocation"]["uri"], "pdf/SKILL.md");
+    assert_eq!(
+        location["region"],
+        serde_json::json!({"startLine": 3, "startColumn": 14, "endLine": 3, "endColumn": 1114})
+    );
+}
+
+#[test]
+fn github_annotations() {
+    let (code, stdout, _) = skillc(&repo().join("fixtures/err/sk111-description-too-long"), &["validate", "--format", "github"]);
+    assert_eq!(code, Some(1));
+    assert_eq!(
+        stdout,
+        "::error file=pdf/SKILL.md,line=3,col=14,endLine=3,endColumn=1114,title=skillc (SK111)::description is 1100 characters long; the limit is 1024\n"
+    );
+    let (_, stdout, _) = skillc(&repo().join("fixtures/err/sk011-file-too-large"), &["validate", "--format", "github"]);
+    assert_eq!(
+        stdout,
+        "::error file=big-file/SKILL.md,title=skillc (SK011)::the skill file is 551 bytes; `max-file-size` is 200 bytes\n"
+    );
+    let (code, stdout, _) = skillc(&repo().join("fixtures/err/sk113-no-trigger"), &["validate", "--format", "github"]);
+    assert_eq!(code, Some(0));
+    assert!(stdout.starts_with("::notice file=sql-format/SKILL.md,line=3,col=14,"), "{stdout}");
+    // --statistics, -o and --exit-zero work with every format.
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("out.txt");
+    let (code, stdout, _) = skillc(
+        &repo().join("fixtures/err/sk111-description-too-long"),
+        &["validate", "--format", "github", "--exit-zero", "-o", out.to_str().unwrap()],
+    );
+    assert_eq!((code, stdout.as_str()), (Some(0), ""));
+    assert!(fs::read_to_string(&out).unwrap().starts_with("::error file=pdf/SKILL.md"));
+}
+
+#[test]
+fn problem_matcher_matches_concise_output() {
+    let matcher: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(repo().join(".github/skillc-matcher.json")).unwrap()).unwrap();
+    let pattern = &matcher["problemMatcher"][0]["pattern"][0];
+    let regex = regex::Regex::new(pattern["regexp"].as_str().unwrap()).unwrap();
+    let group = |name: &str| pattern[name].as_u64().unwrap() as usize;
+    let (_, stdout, _) = skillc(&repo().join("fixtures/err"), &["validate", "--format", "concise", "--quiet"]);
+    let mut matched = 0;
+    for line in stdout.lines() {
+        let caps = regex.captures(line);
+        if line.contains(": info[") {
+            assert!(caps.is_none(), "info lines are not annotations: {line}");
+            continue;
+        }
+        let caps = caps.unwrap_or_else(|| panic!("not matched: {line}"));
+        let code = &caps[group("code")];
+        assert!(line.contains(&format!("[{code}] {}", &caps[group("message")])), "{line}");
+        assert!(line.starts_with(&caps[group("file")]), "{line}");
+        matched += 1;
+    }
+    assert!(matched > 50, "only {matched} lines");
+    let line = "skills/pdf/SKILL.md:3:14: error[SK111] description is 1100 characters long; the limit is 1024";
+    let caps = regex.captures(line).unwrap();
+    assert_eq!(
+        (&caps[group("file")], &caps[group("line")], &caps[group("column")], &caps[group("severity")], &caps[group("code")]),
+        ("skills/pdf/SKILL.md", "3", "14", "error", "SK111")
+    );
+    let caps = regex.captures("big/SKILL.md: error[SK011] too big").unwrap();
+    assert_eq!((&caps[group("file")], caps.get(group("line"))), ("big/SKILL.md", None));
+}
+
+#[test]
+fn completions_for_every_shell() {
+    for (shell, marker) in [
+        ("bash", "complete -F"),
+        ("zsh", "#compdef skillc"),
+        ("fish", "complete -c skillc"),
+        ("powershell", "Register-ArgumentCompleter"),
+        ("elvish", "edit:completion:arg-completer[skillc]"),
+    ] {
+        let (code, stdout, _) = skillc(&repo(), &["completions", shell]);
+        assert_eq!(code, Some(0), "{shell}");
+        assert!(stdout.contains(marker), "{shell}: {marker}");
+        assert!(stdout.contains("validate"), "{shell}");
+    }
+    let (code, _, stderr) = skillc(&repo(), &["completions", "tcsh"]);
+    assert_eq!(code, Some(2));
+    assert!(stderr.contains("invalid value 'tcsh'"), "{stderr}");
+}
+
+fn git(dir: &Path, args: &[&str]) {
+    let status = Command::new("git")
+        .current_dir(dir)
+        .args(["-c", "user.name=t", "-c", "user.email=t@t", "-c", "commit.gpgsign=false"])
+        .args(args)
+        .status()
+        .unwrap();
+    assert!(status.success(), "git {args:?}");
+}
+
+fn write(path: &Path, text: &str) {
+    fs::create_dir_all(path.parent().unwrap()).unwrap();
+    fs::write(path, text).unwrap();
+}
+
+/// Runs `pre-commit try-repo` with one of this repository's hooks in a fresh git repository:
+/// a good skill passes, then a bad one fails with skillc's diagnostics.
+fn pre_commit_hook(hook: &str) {
+    let Some(pre_commit) = tool("pre-commit", "SKILLC_PRE_COMMIT") else { return };
+    let tmp = tempfile::tempdir().unwrap();
+    let work = tmp.path().join("work");
+    fs::create_dir(&work).unwrap();
+    git(&work, &["init", "-q"]);
+    write(
+        &work.join("skills/good/SKILL.md"),
+        "---\nname: good\ndescription: Use when testing hooks.\n---\n\nRun [the script](scripts/run.py).\n",
+    );
+    write(&work.join("skills/good/scripts/run.py"), "print('ok')\n");
+    git(&work, &["add", "-A"]);
+    let bin_dir = PathBuf::from(env!("CARGO_BIN_EXE_skillc")).parent().unwrap().to_path_buf();
+    let path = std::env::join_paths(std::iter::once(bin_dir).chain(std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default()))).unwrap();
+    let run = |files: &[&str]| {
+        let out = Command::new(&pre_commit)
+            .current_dir(&work)
+            .env("PATH", &path)
+            .env("PRE_COMMIT_HOME", tmp.path().join("cache"))
+            .args(["try-repo", repo().to_str().unwrap(), hook, "--files"])
+            .args(files)
+            .output()
+            .unwrap();
+        (out.status.code(), String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr))
+    };
+    let (code, output) = run(&["skills/good/SKILL.md", "skills/good/scripts/run.py"]);
+    assert_eq!(code, Some(0), "{output}");
+    assert!(output.contains("Passed"), "{output}");
+    write(&work.join("skills/bad/SKILL.md"), "---\nname: Bad_Name\ndescription: x\n---\nBody.\n");
+    git(&work, &["add", "-A"]);
+    let (code, output) = run(&["skills/bad/SKILL.md", "skills/good/scripts/run.py"]);
+    assert_eq!(code, Some(1), "{output}");
+    assert!(output.contains("Failed"), "{output}");
+    assert!(output.contains("error[SK101]"), "{output}");
+    assert!(output.contains("skills/bad/SKILL.md:2:7"), "{output}");
+}
+
+#[test]
+fn pre_commit_system_hook() {
+    pre_commit_hook("skillc-system");
+}
+
+#[test]
+fn pre_commit_rust_hook_builds_skillc() {
+    // Builds skillc from this repository's committed HEAD, as pre-commit users get it.
+    if std::env::var_os("CI").is_none() && std::env::var_os("SKILLC_SLOW_TESTS").is_none() {
+        eprintln!("skipping: set SKILLC_SLOW_TESTS=1 (CI runs it)");
+        return;
+    }
+    pre_commit_hook("skillc");
+}
+
+/// The `run` scripts of action.yml's steps, by step name, with their `env` keys.
+fn action_steps() -> Vec<(String, String)> {
+    let text = fs::read_to_string(repo().join("action.yml")).unwrap();
+    let file = skillc::source::SkillFile::new(PathBuf::from("action.yml"), text.clone());
+    let doc = skillc::yaml::parse(&text, |line, col| file.offset_at(line, col)).unwrap();
+    let root = doc.root.unwrap();
+    let (_, runs) = root.get("runs").unwrap();
+    assert_eq!(runs.get("using").unwrap().1.as_str(), Some("composite"));
+    let skillc::yaml::Value::Seq(steps) = &runs.get("steps").unwrap().1.value else { panic!("steps") };
+    steps
+        .iter()
+        .map(|step| {
+            let name = step.get("name").unwrap().1.as_str().unwrap().to_string();
+            let run = step.get("run").unwrap().1.as_str().unwrap().to_string();
+            assert_eq!(step.get("shell").unwrap().1.as_str(), Some("bash"));
+            (name, run)
+        })
+        .collect()
+}
+
+#[test]
+fn github_action_steps_run_locally() {
+    let steps = action_steps();
+    let names: Vec<&str> = steps.iter().map(|(n, _)| n.as_str()).collect();
+    assert_eq!(names, ["Install skillc", "Validate"]);
+    let tmp = tempfile::tempdir().unwrap();
+    let bin_dir = PathBuf::from(env!("CARGO_BIN_EXE_skillc")).parent().unwrap().to_path_buf();
+    let path = std::env::join_paths(std::iter::once(bin_dir).chain(std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default()))).unwrap();
+    let step = |name: &str, env: &[(&str, &str)], dir: &Path| {
+        let script = &steps.iter().find(|(n, _)| n == name).unwrap().1;
+        let output = tmp.path().join("github_output");
+        let _ = fs::remove_file(&output);
+        let out = Command::new("bash")
+            .arg("-c")
+            .arg(script)
+            .current_dir(dir)
+            .env("PATH", &path)
+            .env("RUNNER_TEMP", tmp.path())
+            .env("GITHUB_OUTPUT", &output)
+            .env("GITHUB_PATH", tmp.path().join("github_path"))
+            .env("GITHUB_ACTION_PATH", repo())
+            .envs(env.iter().copied())
+            .output()
+            .unwrap();
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            fs::read_to_string(&output).unwrap_or_default(),
+        )
+    };
+    let (code, _, _) = step("Install skillc", &[("INPUT_INSTALL", "false")], tmp.path());
+    assert_eq!(code, Some(0));
+    let sarif = tmp.path().join("skillc.sarif");
+    let fixtures = repo().join("fixtures");
+    let (code, stdout, outputs) = step(
+        "Validate",
+        &[("INPUT_PATHS", "err/sk111-description-too-long ok"), ("INPUT_ARGS", "--strict"), ("INPUT_SARIF", sarif.to_str().unwrap())],
+        &fixtures,
+    );
+    assert_eq!(code, Some(1));
+    assert_eq!(outputs, "exit-code=1\n");
+    assert!(stdout.starts_with("::error file=err/sk111-description-too-long/pdf/SKILL.md,line=3,col=14,"), "{stdout}");
+    let doc: serde_json::Value = serde_json::from_str(&fs::read_to_string(&sarif).unwrap()).unwrap();
+    assert_eq!(doc["runs"][0]["results"][0]["ruleId"], "SK111");
+    let (code, stdout, outputs) = step("Validate", &[("INPUT_PATHS", "ok"), ("INPUT_ARGS", ""), ("INPUT_SARIF", "")], &fixtures);
+    assert_eq!((code, stdout.as_str(), outputs.as_str()), (Some(0), "", "exit-code=0\n"));
+    if std::env::var_os("CI").is_some() || std::env::var_os("SKILLC_SLOW_TESTS").is_some() {
+        let (code, _, _) = step("Install skillc", &[("INPUT_INSTALL", "true")], tmp.path());
+        assert_eq!(code, Some(0));
+        assert!(tmp.path().join("skillc/bin/skillc").is_file());
+        assert_eq!(fs::read_to_string(tmp.path().join("github_path")).unwrap(), format!("{}\n", tmp.path().join("skillc/bin").display()));
+    }
+}
