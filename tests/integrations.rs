@@ -35,7 +35,10 @@ fn tool(name: &str, env: &str) -> Option<PathBuf> {
         })
     });
     if found.is_none() {
-        assert!(std::env::var_os("CI").is_none(), "{name} is required under CI (set {env})");
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "{name} is required under CI (set {env})"
+        );
         eprintln!("skipping: {name} not found (set {env})");
     }
     found
@@ -43,28 +46,48 @@ fn tool(name: &str, env: &str) -> Option<PathBuf> {
 
 #[test]
 fn sarif_is_valid_against_the_sarif_2_1_0_schema() {
-    let schema: serde_json::Value =
-        serde_json::from_str(&fs::read_to_string(repo().join("tests/data/sarif-2.1.0-rtm.5.json")).unwrap()).unwrap();
+    let schema: serde_json::Value = serde_json::from_str(
+        &fs::read_to_string(repo().join("tests/data/sarif-2.1.0-rtm.5.json")).unwrap(),
+    )
+    .unwrap();
     let validator = jsonschema::draft4::new(&schema).unwrap();
-    for case in ["sk111-description-too-long", "sk011-file-too-large", "sk602-across-skills", "sk008-duplicate-key"] {
-        let (code, stdout, stderr) = skillc(&repo().join("fixtures/err").join(case), &["validate", "--format", "sarif"]);
+    for case in [
+        "sk111-description-too-long",
+        "sk011-file-too-large",
+        "sk602-across-skills",
+        "sk008-duplicate-key",
+    ] {
+        let (code, stdout, stderr) = skillc(
+            &repo().join("fixtures/err").join(case),
+            &["validate", "--format", "sarif"],
+        );
         assert_eq!(code, Some(1), "{case}");
         assert_eq!(stderr, "", "sarif prints no summary line");
         let doc: serde_json::Value = serde_json::from_str(&stdout).unwrap();
-        let errors: Vec<String> = validator.iter_errors(&doc).map(|e| format!("{} at {}", e, e.instance_path())).collect();
+        let errors: Vec<String> = validator
+            .iter_errors(&doc)
+            .map(|e| format!("{} at {}", e, e.instance_path()))
+            .collect();
         assert!(errors.is_empty(), "{case}: {errors:#?}");
         let run = &doc["runs"][0];
         assert_eq!(run["columnKind"], "unicodeCodePoints");
         assert_eq!(run["tool"]["driver"]["name"], "skillc");
         let rules = run["tool"]["driver"]["rules"].as_array().unwrap();
         let (_, table, _) = skillc(&repo(), &["rule"]);
-        assert_eq!(rules.len(), table.lines().count() - 1, "every rule is described");
+        assert_eq!(
+            rules.len(),
+            table.lines().count() - 1,
+            "every rule is described"
+        );
         for rule in rules {
             assert!(rule["fullDescription"]["text"].as_str().unwrap().len() > 20);
             assert!(rule["help"]["text"].as_str().unwrap().contains("## Fix"));
         }
     }
-    let (_, stdout, _) = skillc(&repo().join("fixtures/err/sk111-description-too-long"), &["validate", "--format", "sarif"]);
+    let (_, stdout, _) = skillc(
+        &repo().join("fixtures/err/sk111-description-too-long"),
+        &["validate", "--format", "sarif"],
+    );
     let doc: serde_json::Value = serde_json::from_str(&stdout).unwrap();
     let result = &doc["runs"][0]["results"][0];
     assert_eq!(result["ruleId"], "SK111");
@@ -79,39 +102,67 @@ fn sarif_is_valid_against_the_sarif_2_1_0_schema() {
 
 #[test]
 fn github_annotations() {
-    let (code, stdout, _) = skillc(&repo().join("fixtures/err/sk111-description-too-long"), &["validate", "--format", "github"]);
+    let (code, stdout, _) = skillc(
+        &repo().join("fixtures/err/sk111-description-too-long"),
+        &["validate", "--format", "github"],
+    );
     assert_eq!(code, Some(1));
     assert_eq!(
         stdout,
         "::error file=pdf/SKILL.md,line=3,col=14,endLine=3,endColumn=1114,title=skillc (SK111)::description is 1100 characters long; the limit is 1024\n"
     );
-    let (_, stdout, _) = skillc(&repo().join("fixtures/err/sk011-file-too-large"), &["validate", "--format", "github"]);
+    let (_, stdout, _) = skillc(
+        &repo().join("fixtures/err/sk011-file-too-large"),
+        &["validate", "--format", "github"],
+    );
     assert_eq!(
         stdout,
         "::error file=big-file/SKILL.md,title=skillc (SK011)::the skill file is 551 bytes; `max-file-size` is 200 bytes\n"
     );
-    let (code, stdout, _) = skillc(&repo().join("fixtures/err/sk113-no-trigger"), &["validate", "--format", "github"]);
+    let (code, stdout, _) = skillc(
+        &repo().join("fixtures/err/sk113-no-trigger"),
+        &["validate", "--format", "github"],
+    );
     assert_eq!(code, Some(0));
-    assert!(stdout.starts_with("::notice file=sql-format/SKILL.md,line=3,col=14,"), "{stdout}");
+    assert!(
+        stdout.starts_with("::notice file=sql-format/SKILL.md,line=3,col=14,"),
+        "{stdout}"
+    );
     // --statistics, -o and --exit-zero work with every format.
     let tmp = tempfile::tempdir().unwrap();
     let out = tmp.path().join("out.txt");
     let (code, stdout, _) = skillc(
         &repo().join("fixtures/err/sk111-description-too-long"),
-        &["validate", "--format", "github", "--exit-zero", "-o", out.to_str().unwrap()],
+        &[
+            "validate",
+            "--format",
+            "github",
+            "--exit-zero",
+            "-o",
+            out.to_str().unwrap(),
+        ],
     );
     assert_eq!((code, stdout.as_str()), (Some(0), ""));
-    assert!(fs::read_to_string(&out).unwrap().starts_with("::error file=pdf/SKILL.md"));
+    assert!(
+        fs::read_to_string(&out)
+            .unwrap()
+            .starts_with("::error file=pdf/SKILL.md")
+    );
 }
 
 #[test]
 fn problem_matcher_matches_concise_output() {
-    let matcher: serde_json::Value =
-        serde_json::from_str(&fs::read_to_string(repo().join(".github/skillc-matcher.json")).unwrap()).unwrap();
+    let matcher: serde_json::Value = serde_json::from_str(
+        &fs::read_to_string(repo().join(".github/skillc-matcher.json")).unwrap(),
+    )
+    .unwrap();
     let pattern = &matcher["problemMatcher"][0]["pattern"][0];
     let regex = regex::Regex::new(pattern["regexp"].as_str().unwrap()).unwrap();
     let group = |name: &str| pattern[name].as_u64().unwrap() as usize;
-    let (_, stdout, _) = skillc(&repo().join("fixtures/err"), &["validate", "--format", "concise", "--quiet"]);
+    let (_, stdout, _) = skillc(
+        &repo().join("fixtures/err"),
+        &["validate", "--format", "concise", "--quiet"],
+    );
     let mut matched = 0;
     for line in stdout.lines() {
         let caps = regex.captures(line);
@@ -121,7 +172,10 @@ fn problem_matcher_matches_concise_output() {
         }
         let caps = caps.unwrap_or_else(|| panic!("not matched: {line}"));
         let code = &caps[group("code")];
-        assert!(line.contains(&format!("[{code}] {}", &caps[group("message")])), "{line}");
+        assert!(
+            line.contains(&format!("[{code}] {}", &caps[group("message")])),
+            "{line}"
+        );
         assert!(line.starts_with(&caps[group("file")]), "{line}");
         matched += 1;
     }
@@ -129,11 +183,22 @@ fn problem_matcher_matches_concise_output() {
     let line = "skills/pdf/SKILL.md:3:14: error[SK111] description is 1100 characters long; the limit is 1024";
     let caps = regex.captures(line).unwrap();
     assert_eq!(
-        (&caps[group("file")], &caps[group("line")], &caps[group("column")], &caps[group("severity")], &caps[group("code")]),
+        (
+            &caps[group("file")],
+            &caps[group("line")],
+            &caps[group("column")],
+            &caps[group("severity")],
+            &caps[group("code")]
+        ),
         ("skills/pdf/SKILL.md", "3", "14", "error", "SK111")
     );
-    let caps = regex.captures("big/SKILL.md: error[SK011] too big").unwrap();
-    assert_eq!((&caps[group("file")], caps.get(group("line"))), ("big/SKILL.md", None));
+    let caps = regex
+        .captures("big/SKILL.md: error[SK011] too big")
+        .unwrap();
+    assert_eq!(
+        (&caps[group("file")], caps.get(group("line"))),
+        ("big/SKILL.md", None)
+    );
 }
 
 #[test]
@@ -158,7 +223,14 @@ fn completions_for_every_shell() {
 fn git(dir: &Path, args: &[&str]) {
     let status = Command::new("git")
         .current_dir(dir)
-        .args(["-c", "user.name=t", "-c", "user.email=t@t", "-c", "commit.gpgsign=false"])
+        .args([
+            "-c",
+            "user.name=t",
+            "-c",
+            "user.email=t@t",
+            "-c",
+            "commit.gpgsign=false",
+        ])
         .args(args)
         .status()
         .unwrap();
@@ -173,7 +245,9 @@ fn write(path: &Path, text: &str) {
 /// Runs `pre-commit try-repo` with one of this repository's hooks in a fresh git repository:
 /// a good skill passes, then a bad one fails with skillc's diagnostics.
 fn pre_commit_hook(hook: &str) {
-    let Some(pre_commit) = tool("pre-commit", "SKILLC_PRE_COMMIT") else { return };
+    let Some(pre_commit) = tool("pre-commit", "SKILLC_PRE_COMMIT") else {
+        return;
+    };
     let tmp = tempfile::tempdir().unwrap();
     let work = tmp.path().join("work");
     fs::create_dir(&work).unwrap();
@@ -184,8 +258,14 @@ fn pre_commit_hook(hook: &str) {
     );
     write(&work.join("skills/good/scripts/run.py"), "print('ok')\n");
     git(&work, &["add", "-A"]);
-    let bin_dir = PathBuf::from(env!("CARGO_BIN_EXE_skillc")).parent().unwrap().to_path_buf();
-    let path = std::env::join_paths(std::iter::once(bin_dir).chain(std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default()))).unwrap();
+    let bin_dir = PathBuf::from(env!("CARGO_BIN_EXE_skillc"))
+        .parent()
+        .unwrap()
+        .to_path_buf();
+    let path = std::env::join_paths(std::iter::once(bin_dir).chain(std::env::split_paths(
+        &std::env::var_os("PATH").unwrap_or_default(),
+    )))
+    .unwrap();
     let run = |files: &[&str]| {
         let out = Command::new(&pre_commit)
             .current_dir(&work)
@@ -195,12 +275,19 @@ fn pre_commit_hook(hook: &str) {
             .args(files)
             .output()
             .unwrap();
-        (out.status.code(), String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr))
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout).into_owned()
+                + &String::from_utf8_lossy(&out.stderr),
+        )
     };
     let (code, output) = run(&["skills/good/SKILL.md", "skills/good/scripts/run.py"]);
     assert_eq!(code, Some(0), "{output}");
     assert!(output.contains("Passed"), "{output}");
-    write(&work.join("skills/bad/SKILL.md"), "---\nname: Bad_Name\ndescription: x\n---\nBody.\n");
+    write(
+        &work.join("skills/bad/SKILL.md"),
+        "---\nname: Bad_Name\ndescription: x\n---\nBody.\n",
+    );
     git(&work, &["add", "-A"]);
     let (code, output) = run(&["skills/bad/SKILL.md", "skills/good/scripts/run.py"]);
     assert_eq!(code, Some(1), "{output}");
@@ -232,7 +319,9 @@ fn action_steps() -> Vec<(String, String)> {
     let root = doc.root.unwrap();
     let (_, runs) = root.get("runs").unwrap();
     assert_eq!(runs.get("using").unwrap().1.as_str(), Some("composite"));
-    let skillc::yaml::Value::Seq(steps) = &runs.get("steps").unwrap().1.value else { panic!("steps") };
+    let skillc::yaml::Value::Seq(steps) = &runs.get("steps").unwrap().1.value else {
+        panic!("steps")
+    };
     steps
         .iter()
         .map(|step| {
@@ -250,8 +339,14 @@ fn github_action_steps_run_locally() {
     let names: Vec<&str> = steps.iter().map(|(n, _)| n.as_str()).collect();
     assert_eq!(names, ["Install skillc", "Validate"]);
     let tmp = tempfile::tempdir().unwrap();
-    let bin_dir = PathBuf::from(env!("CARGO_BIN_EXE_skillc")).parent().unwrap().to_path_buf();
-    let path = std::env::join_paths(std::iter::once(bin_dir).chain(std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default()))).unwrap();
+    let bin_dir = PathBuf::from(env!("CARGO_BIN_EXE_skillc"))
+        .parent()
+        .unwrap()
+        .to_path_buf();
+    let path = std::env::join_paths(std::iter::once(bin_dir).chain(std::env::split_paths(
+        &std::env::var_os("PATH").unwrap_or_default(),
+    )))
+    .unwrap();
     let step = |name: &str, env: &[(&str, &str)], dir: &Path| {
         let script = &steps.iter().find(|(n, _)| n == name).unwrap().1;
         let output = tmp.path().join("github_output");
@@ -280,20 +375,43 @@ fn github_action_steps_run_locally() {
     let fixtures = repo().join("fixtures");
     let (code, stdout, outputs) = step(
         "Validate",
-        &[("INPUT_PATHS", "err/sk111-description-too-long ok"), ("INPUT_ARGS", "--strict"), ("INPUT_SARIF", sarif.to_str().unwrap())],
+        &[
+            ("INPUT_PATHS", "err/sk111-description-too-long ok"),
+            ("INPUT_ARGS", "--strict"),
+            ("INPUT_SARIF", sarif.to_str().unwrap()),
+        ],
         &fixtures,
     );
     assert_eq!(code, Some(1));
     assert_eq!(outputs, "exit-code=1\n");
-    assert!(stdout.starts_with("::error file=err/sk111-description-too-long/pdf/SKILL.md,line=3,col=14,"), "{stdout}");
-    let doc: serde_json::Value = serde_json::from_str(&fs::read_to_string(&sarif).unwrap()).unwrap();
+    assert!(
+        stdout
+            .starts_with("::error file=err/sk111-description-too-long/pdf/SKILL.md,line=3,col=14,"),
+        "{stdout}"
+    );
+    let doc: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(&sarif).unwrap()).unwrap();
     assert_eq!(doc["runs"][0]["results"][0]["ruleId"], "SK111");
-    let (code, stdout, outputs) = step("Validate", &[("INPUT_PATHS", "ok"), ("INPUT_ARGS", ""), ("INPUT_SARIF", "")], &fixtures);
-    assert_eq!((code, stdout.as_str(), outputs.as_str()), (Some(0), "", "exit-code=0\n"));
+    let (code, stdout, outputs) = step(
+        "Validate",
+        &[
+            ("INPUT_PATHS", "ok"),
+            ("INPUT_ARGS", ""),
+            ("INPUT_SARIF", ""),
+        ],
+        &fixtures,
+    );
+    assert_eq!(
+        (code, stdout.as_str(), outputs.as_str()),
+        (Some(0), "", "exit-code=0\n")
+    );
     if std::env::var_os("CI").is_some() || std::env::var_os("SKILLC_SLOW_TESTS").is_some() {
         let (code, _, _) = step("Install skillc", &[("INPUT_INSTALL", "true")], tmp.path());
         assert_eq!(code, Some(0));
         assert!(tmp.path().join("skillc/bin/skillc").is_file());
-        assert_eq!(fs::read_to_string(tmp.path().join("github_path")).unwrap(), format!("{}\n", tmp.path().join("skillc/bin").display()));
+        assert_eq!(
+            fs::read_to_string(tmp.path().join("github_path")).unwrap(),
+            format!("{}\n", tmp.path().join("skillc/bin").display())
+        );
     }
 }

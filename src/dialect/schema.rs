@@ -119,10 +119,15 @@ pub fn validate<'a>(
         };
         match error.kind() {
             ValidationErrorKind::AdditionalProperties { unexpected } => {
-                let Value::Map(entries) = &node.value else { continue };
+                let Value::Map(entries) = &node.value else {
+                    continue;
+                };
                 for name in unexpected {
                     // The first key whose text is `name` (non-string keys included: `1:`).
-                    if let Some((key, _)) = entries.iter().find(|(k, _)| k.key_text().as_deref() == Some(name)) {
+                    if let Some((key, _)) = entries
+                        .iter()
+                        .find(|(k, _)| k.key_text().as_deref() == Some(name))
+                    {
                         out.push(Violation::Unknown { key });
                     }
                 }

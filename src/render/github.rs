@@ -16,9 +16,17 @@ pub fn render(reports: &[SkillReport]) -> String {
         };
         let mut props = format!("file={}", property(&slash_path(&d.path)));
         if let Some(r) = d.region {
-            let _ = write!(props, ",line={},col={},endLine={},endColumn={}", r.line, r.column, r.end_line, r.end_column);
+            let _ = write!(
+                props,
+                ",line={},col={},endLine={},endColumn={}",
+                r.line, r.column, r.end_line, r.end_column
+            );
         }
-        let _ = write!(props, ",title={}", property(&format!("skillc ({})", d.rule.code)));
+        let _ = write!(
+            props,
+            ",title={}",
+            property(&format!("skillc ({})", d.rule.code))
+        );
         let _ = writeln!(out, "::{command} {props}::{}", data(&d.message));
     }
     out
@@ -26,7 +34,9 @@ pub fn render(reports: &[SkillReport]) -> String {
 
 /// Escapes a command's message as the Actions toolkit does.
 fn data(text: &str) -> String {
-    text.replace('%', "%25").replace('\r', "%0D").replace('\n', "%0A")
+    text.replace('%', "%25")
+        .replace('\r', "%0D")
+        .replace('\n', "%0A")
 }
 
 /// Escapes a command property as the Actions toolkit does.

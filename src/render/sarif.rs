@@ -100,6 +100,9 @@ mod tests {
     #[test]
     fn uris_and_sections() {
         assert_eq!(uri("a b/技.md"), "a%20b/%E6%8A%80.md");
-        assert_eq!(section("## What it checks\nX y.\n\n## Why\nZ", "What it checks"), Some("X y."));
+        assert_eq!(
+            section("## What it checks\nX y.\n\n## Why\nZ", "What it checks"),
+            Some("X y.")
+        );
     }
 }

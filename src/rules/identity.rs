@@ -11,7 +11,8 @@ use crate::lint::{Reporter, Skill};
 /// Whether text is empty or only whitespace — Unicode whitespace and the separators U+001C to
 /// U+001F, which Python's `str.strip()` (and so skills-ref and PyYAML-based loaders) also strips.
 pub fn is_blank(text: &str) -> bool {
-    text.chars().all(|c| c.is_whitespace() || ('\u{1c}'..='\u{1f}').contains(&c))
+    text.chars()
+        .all(|c| c.is_whitespace() || ('\u{1c}'..='\u{1f}').contains(&c))
 }
 
 /// The most characters (Unicode scalar values) a description may have.
