@@ -14,6 +14,7 @@ pub mod lint;
 pub mod markdown;
 pub mod render;
 pub mod rules;
+pub mod scaffold;
 pub mod source;
 pub mod suppress;
 pub mod yaml;

@@ -1,6 +1,7 @@
 //! The command line: argument definitions and dispatch. One file per command.
 
 mod completions;
+mod new;
 mod rule;
 mod schema;
 mod validate;
@@ -80,6 +81,10 @@ enum Command {
     Rule(rule::Args),
     /// Print the JSON Schema of a dialect's frontmatter.
     Schema(schema::Args),
+    /// Create a new skill from a template.
+    New(new::NewArgs),
+    /// Add a skill file to an existing directory, named after it.
+    Init(new::InitArgs),
     /// Print a shell completion script (bash, zsh, fish, powershell, elvish).
     Completions(completions::Args),
 }
@@ -103,6 +108,8 @@ pub fn main() -> ExitCode {
         Command::Rule(args) => rule::run(&args),
         Command::Schema(args) => schema::run(&args),
         Command::Completions(args) => completions::run(&args),
+        Command::New(args) => new::run_new(args),
+        Command::Init(args) => new::run_init(args),
     };
     outcome.into()
 }

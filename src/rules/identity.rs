@@ -69,34 +69,7 @@ fn agentskills_name(skill: &Skill, out: &mut Reporter) {
         return;
     };
     let name: String = raw.nfkc().collect();
-    let count = name.chars().count().max(raw.chars().count());
-    let problem = if is_blank(&name) {
-        Some("the name is empty".to_string())
-    } else if name.trim() != name {
-        Some(format!(
-            "the name `{raw}` has leading or trailing whitespace"
-        ))
-    } else if count > 64 {
-        Some(format!(
-            "the name is {count} characters long; the limit is 64"
-        ))
-    } else if let Some(c) = name
-        .chars()
-        .find(|c| c.to_lowercase().ne(std::iter::once(*c)))
-    {
-        Some(format!("the name `{raw}` must be lowercase (found `{c}`)"))
-    } else if let Some(c) = name.chars().find(|c| !name_char(*c)) {
-        Some(format!(
-            "the name `{raw}` contains `{}`; only lowercase letters, digits and `-` are allowed",
-            c.escape_debug()
-        ))
-    } else if name.starts_with('-') || name.ends_with('-') {
-        Some(format!("the name `{raw}` must not start or end with `-`"))
-    } else if name.contains("--") {
-        Some(format!("the name `{raw}` must not contain `--`"))
-    } else {
-        None
-    };
+    let problem = name_problem(raw);
     let suggestion = suggest_name(raw);
     if let Some(message) = problem {
         let d = out.emit(&SK101, Some(node.span), message);
@@ -145,7 +118,7 @@ fn agentskills_name(skill: &Skill, out: &mut Reporter) {
 
 /// A valid Agent Skills name derived from any text: like [`suggest_key`], but keeping
 /// non-ASCII lowercase letters.
-fn suggest_name(text: &str) -> String {
+pub fn suggest_name(text: &str) -> String {
     let mut out = String::new();
     for c in text.nfkc().flat_map(char::to_lowercase) {
         if c != '-' && name_char(c) {
@@ -162,29 +135,7 @@ fn par_id(skill: &Skill, out: &mut Reporter) {
     let Some((id, node)) = skill.str_field("id") else {
         return;
     };
-    let count = id.chars().count();
-    let problem = if id.is_empty() {
-        Some("the id is empty".to_string())
-    } else if count > 64 {
-        Some(format!(
-            "the id is {count} characters long; the limit is 64"
-        ))
-    } else if !id
-        .chars()
-        .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
-    {
-        Some(format!(
-            "invalid id `{id}`: only lowercase letters a-z, digits and hyphens are allowed"
-        ))
-    } else if id.starts_with('-') || id.ends_with('-') {
-        Some(format!(
-            "invalid id `{id}`: it must not start or end with a hyphen"
-        ))
-    } else if id.contains("--") {
-        Some(format!("invalid id `{id}`: hyphens must not be doubled"))
-    } else {
-        None
-    };
+    let problem = id_problem(id);
     if let Some(message) = problem {
         let d = out.emit(&SK105, Some(node.span), message);
         d.label("must match ^[a-z0-9]+(-[a-z0-9]+)*$, 1-64 characters");
@@ -207,6 +158,67 @@ fn par_id(skill: &Skill, out: &mut Reporter) {
         .help(format!(
             "rename the directory to `{id}`, or set `id: {dir_name}`"
         ));
+    }
+}
+
+/// What is wrong with a PAR id (SK105), if anything.
+pub fn id_problem(id: &str) -> Option<String> {
+    let count = id.chars().count();
+    if id.is_empty() {
+        Some("the id is empty".to_string())
+    } else if count > 64 {
+        Some(format!(
+            "the id is {count} characters long; the limit is 64"
+        ))
+    } else if !id
+        .chars()
+        .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+    {
+        Some(format!(
+            "invalid id `{id}`: only lowercase letters a-z, digits and hyphens are allowed"
+        ))
+    } else if id.starts_with('-') || id.ends_with('-') {
+        Some(format!(
+            "invalid id `{id}`: it must not start or end with a hyphen"
+        ))
+    } else if id.contains("--") {
+        Some(format!("invalid id `{id}`: hyphens must not be doubled"))
+    } else {
+        None
+    }
+}
+
+/// What is wrong with an Agent Skills name (SK101), if anything. Checked on the NFKC form, as
+/// the reference validator does.
+pub fn name_problem(raw: &str) -> Option<String> {
+    let name: String = raw.nfkc().collect();
+    let count = name.chars().count().max(raw.chars().count());
+    if is_blank(&name) {
+        Some("the name is empty".to_string())
+    } else if name.trim() != name {
+        Some(format!(
+            "the name `{raw}` has leading or trailing whitespace"
+        ))
+    } else if count > 64 {
+        Some(format!(
+            "the name is {count} characters long; the limit is 64"
+        ))
+    } else if let Some(c) = name
+        .chars()
+        .find(|c| c.to_lowercase().ne(std::iter::once(*c)))
+    {
+        Some(format!("the name `{raw}` must be lowercase (found `{c}`)"))
+    } else if let Some(c) = name.chars().find(|c| !name_char(*c)) {
+        Some(format!(
+            "the name `{raw}` contains `{}`; only lowercase letters, digits and `-` are allowed",
+            c.escape_debug()
+        ))
+    } else if name.starts_with('-') || name.ends_with('-') {
+        Some(format!("the name `{raw}` must not start or end with `-`"))
+    } else if name.contains("--") {
+        Some(format!("the name `{raw}` must not contain `--`"))
+    } else {
+        None
     }
 }
 

@@ -1,0 +1,241 @@
+//! `skillc new NAME` and `skillc init [DIR]`: scaffold a skill from a template.
+
+use std::io::{BufRead, IsTerminal, Write};
+use std::path::{Path, PathBuf};
+
+use super::{Outcome, fail};
+use crate::dialect::Dialect;
+use crate::rules::identity;
+use crate::scaffold::{self, Template, Values};
+
+#[derive(Debug, clap::Args)]
+pub struct NewArgs {
+    /// The skill's key: its `name` (agentskills) or `id` (par), and its directory name.
+    name: String,
+    /// The skill format.
+    #[arg(long, value_enum, default_value = "agentskills")]
+    dialect: Dialect,
+    /// What to start from.
+    #[arg(long, value_enum, default_value = "standard")]
+    template: Template,
+    /// The description (asked for on a terminal when omitted, unless --yes).
+    #[arg(long, value_name = "TEXT")]
+    description: Option<String>,
+    /// The parent directory (default `.`; `.par/skills` for --dialect par).
+    #[arg(long, value_name = "DIR")]
+    path: Option<PathBuf>,
+    /// Use templates from this directory (same layout as the built-in `templates/`).
+    #[arg(long, value_name = "DIR")]
+    template_dir: Option<PathBuf>,
+    /// Allow writing into an existing empty directory (never overwrites a file).
+    #[arg(long)]
+    force: bool,
+    /// Ask nothing.
+    #[arg(long)]
+    yes: bool,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct InitArgs {
+    /// The directory to turn into a skill (default `.`); the skill is named after it.
+    dir: Option<PathBuf>,
+    /// The skill format.
+    #[arg(long, value_enum, default_value = "agentskills")]
+    dialect: Dialect,
+    /// The description (asked for on a terminal when omitted, unless --yes).
+    #[arg(long, value_name = "TEXT")]
+    description: Option<String>,
+    /// Ask nothing.
+    #[arg(long)]
+    yes: bool,
+}
+
+/// The problem with a key in a dialect, and a valid suggestion.
+fn check_key(dialect: Dialect, key: &str) -> Result<(), (String, String)> {
+    let (problem, suggestion) = match dialect {
+        Dialect::AgentSkills => (identity::name_problem(key), identity::suggest_name(key)),
+        Dialect::Par => (identity::id_problem(key), identity::suggest_key(key)),
+    };
+    match problem {
+        Some(problem) => Err((problem, suggestion)),
+        None => Ok(()),
+    }
+}
+
+fn description(given: Option<String>, yes: bool) -> Result<String, Outcome> {
+    if let Some(text) = given {
+        return Ok(text);
+    }
+    let stdin = std::io::stdin();
+    if yes || !stdin.is_terminal() {
+        return Ok(scaffold::DEFAULT_DESCRIPTION.to_string());
+    }
+    eprint!("Description (what it does and when to use it; Enter for a placeholder): ");
+    let _ = std::io::stderr().flush();
+    let mut line = String::new();
+    stdin
+        .lock()
+        .read_line(&mut line)
+        .map_err(|e| fail(Outcome::Failure, format!("reading the description: {e}")))?;
+    let line = line.trim();
+    Ok(if line.is_empty() {
+        scaffold::DEFAULT_DESCRIPTION.to_string()
+    } else {
+        line.to_string()
+    })
+}
+
+pub fn run_new(args: NewArgs) -> Outcome {
+    if let Err((problem, suggestion)) = check_key(args.dialect, &args.name) {
+        let hint = if suggestion.is_empty() {
+            "use 1-64 lowercase letters, digits and single hyphens".to_string()
+        } else {
+            format!("try: skillc new {suggestion}")
+        };
+        return fail(
+            Outcome::Usage,
+            format!("invalid skill name: {problem}\n  help: {hint}"),
+        );
+    }
+    let parent = match (&args.path, args.dialect) {
+        (Some(path), _) => path.clone(),
+        (None, Dialect::Par) => PathBuf::from(".par/skills"),
+        (None, Dialect::AgentSkills) => PathBuf::from("."),
+    };
+    let target = crate::discover::clean(&parent.join(&args.name));
+    if target.exists() || target.is_symlink() {
+        let empty =
+            target.is_dir() && std::fs::read_dir(&target).is_ok_and(|mut d| d.next().is_none());
+        if !empty {
+            return fail(
+                Outcome::Usage,
+                format!(
+                    "`{}` already exists; choose another name or --path (nothing was written)",
+                    target.display()
+                ),
+            );
+        }
+        if !args.force {
+            return fail(
+                Outcome::Usage,
+                format!(
+                    "`{}` already exists (empty); pass --force to create the skill in it",
+                    target.display()
+                ),
+            );
+        }
+    }
+    let description = match description(args.description, args.yes) {
+        Ok(text) => text,
+        Err(outcome) => return outcome,
+    };
+    let values = Values {
+        key: args.name.clone(),
+        display_name: scaffold::display_name(&args.name),
+        description,
+        date: scaffold::today(),
+    };
+    let files = match scaffold::render(
+        args.dialect,
+        args.template,
+        args.template_dir.as_deref(),
+        &values,
+    ) {
+        Ok(files) => files,
+        Err(scaffold::Error::Template(m)) => return fail(Outcome::Usage, m),
+        Err(e) => return fail(Outcome::Failure, e),
+    };
+    if let Err(e) = scaffold::write(&target, &files, args.force) {
+        return fail(Outcome::Failure, e);
+    }
+    eprintln!(
+        "Created skill `{}` ({}, {} template):",
+        args.name,
+        args.dialect.as_str(),
+        args.template.as_str()
+    );
+    for file in &files {
+        eprintln!("  {}", target.join(&file.path).display());
+    }
+    let skill_file = target.join(args.dialect.file_name());
+    eprintln!(
+        "Next: edit {} (description and instructions), then run: skillc validate {}",
+        skill_file.display(),
+        target.display()
+    );
+    Outcome::Success
+}
+
+pub fn run_init(args: InitArgs) -> Outcome {
+    let dir = args.dir.clone().unwrap_or_else(|| PathBuf::from("."));
+    if !dir.is_dir() {
+        return fail(
+            Outcome::Usage,
+            format!("`{}` is not a directory", dir.display()),
+        );
+    }
+    if let Some(existing) = crate::discover::SKILL_FILE_NAMES
+        .iter()
+        .map(|n| dir.join(n))
+        .find(|p| p.exists())
+    {
+        return fail(
+            Outcome::Usage,
+            format!(
+                "`{}` already exists; nothing was written",
+                existing.display()
+            ),
+        );
+    }
+    let name = dir
+        .canonicalize()
+        .ok()
+        .and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
+        .unwrap_or_default();
+    if let Err((problem, suggestion)) = check_key(args.dialect, &name) {
+        return fail(
+            Outcome::Usage,
+            format!(
+                "the directory name cannot be a skill name: {problem}\n  help: rename the directory to `{suggestion}` first"
+            ),
+        );
+    }
+    let description = match description(args.description, args.yes) {
+        Ok(text) => text,
+        Err(outcome) => return outcome,
+    };
+    let values = Values {
+        display_name: scaffold::display_name(&name),
+        key: name,
+        description,
+        date: scaffold::today(),
+    };
+    let files = match scaffold::render(args.dialect, Template::Standard, None, &values) {
+        Ok(files) => files,
+        Err(e) => return fail(Outcome::Failure, e),
+    };
+    let Some(skill_file) = files
+        .iter()
+        .find(|f| f.path == Path::new(args.dialect.file_name()))
+    else {
+        return fail(Outcome::Failure, "the built-in template has no skill file");
+    };
+    let path = dir.join(&skill_file.path);
+    let written = std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(&path)
+        .and_then(|mut f| f.write_all(skill_file.contents.as_bytes()));
+    if let Err(e) = written {
+        return fail(
+            Outcome::Failure,
+            format!("writing `{}`: {e}", path.display()),
+        );
+    }
+    eprintln!("Created {}", path.display());
+    eprintln!(
+        "Next: edit it (description and instructions), then run: skillc validate {}",
+        dir.display()
+    );
+    Outcome::Success
+}

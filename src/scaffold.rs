@@ -1,0 +1,329 @@
+//! Scaffolding: templates embedded from `templates/` (or a user's `--template-dir`), rendered
+//! with minijinja, written to a new directory atomically.
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+use include_dir::{Dir, include_dir};
+
+use crate::dialect::Dialect;
+
+static TEMPLATES: Dir<'static> = include_dir!("$CARGO_MANIFEST_DIR/templates");
+
+/// The templates every dialect has.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Template {
+    /// The skill file with the required fields and a short body.
+    Minimal,
+    /// Every field with defaults, and a body that teaches the structure of a good skill.
+    Standard,
+    /// Standard plus `scripts/`, `references/` and `assets/`, all linked from the body.
+    Scripts,
+}
+
+impl Template {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Template::Minimal => "minimal",
+            Template::Standard => "standard",
+            Template::Scripts => "scripts",
+        }
+    }
+}
+
+/// The values a template is rendered with.
+#[derive(Debug, Clone)]
+pub struct Values {
+    pub key: String,
+    pub display_name: String,
+    pub description: String,
+    pub date: String,
+}
+
+/// The description used when none is given; it passes every description rule.
+pub const DEFAULT_DESCRIPTION: &str =
+    "Describe what this skill does and when to use it. Use when the user asks for ...";
+
+/// A rendered file, relative to the new skill's directory.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RenderedFile {
+    pub path: PathBuf,
+    pub contents: String,
+    pub executable: bool,
+}
+
+/// Why scaffolding failed.
+#[derive(Debug)]
+pub enum Error {
+    /// The template (or its skill file) is missing: a usage error.
+    Template(String),
+    /// Rendering failed.
+    Render(String),
+    /// Writing failed.
+    Io(String),
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::Template(m) | Error::Render(m) | Error::Io(m) => f.write_str(m),
+        }
+    }
+}
+
+/// Renders a template's files: embedded, or from `template_dir` (same layout as `templates/`).
+pub fn render(
+    dialect: Dialect,
+    template: Template,
+    template_dir: Option<&Path>,
+    values: &Values,
+) -> Result<Vec<RenderedFile>, Error> {
+    let sources = match template_dir {
+        None => embedded(dialect, template)?,
+        Some(dir) => from_disk(dir, dialect, template)?,
+    };
+    if !sources
+        .iter()
+        .any(|(p, _)| p == Path::new(dialect.file_name()))
+    {
+        return Err(Error::Template(format!(
+            "template `{}/{}` has no {}",
+            dialect.as_str(),
+            template.as_str(),
+            dialect.file_name()
+        )));
+    }
+    let mut env = minijinja::Environment::new();
+    if let Ok(syntax) = minijinja::syntax::SyntaxConfig::builder()
+        .keep_trailing_newline(true)
+        .build()
+    {
+        env.set_syntax(syntax);
+    }
+    env.add_filter("yaml", |text: String| {
+        serde_json::to_string(&text).unwrap_or_else(|_| "\"\"".to_string())
+    });
+    let context = minijinja::Value::from(std::collections::BTreeMap::from([
+        ("key", values.key.clone()),
+        ("display_name", values.display_name.clone()),
+        ("description", values.description.clone()),
+        ("date", values.date.clone()),
+    ]));
+    let mut out = Vec::new();
+    for (path, text) in sources {
+        let contents = env
+            .render_str(&text, context.clone())
+            .map_err(|e| Error::Render(format!("rendering `{}`: {e}", path.display())))?;
+        let executable = path.starts_with("scripts");
+        out.push(RenderedFile {
+            path,
+            contents,
+            executable,
+        });
+    }
+    out.sort_by(|a, b| a.path.cmp(&b.path));
+    Ok(out)
+}
+
+fn embedded(dialect: Dialect, template: Template) -> Result<Vec<(PathBuf, String)>, Error> {
+    let root = format!("{}/{}", dialect.as_str(), template.as_str());
+    let dir = TEMPLATES
+        .get_dir(&root)
+        .ok_or_else(|| Error::Template(format!("no built-in template `{root}`")))?;
+    let mut out = Vec::new();
+    collect_embedded(dir, Path::new(&root), &mut out);
+    Ok(out)
+}
+
+fn collect_embedded(dir: &Dir<'static>, root: &Path, out: &mut Vec<(PathBuf, String)>) {
+    for file in dir.files() {
+        if let (Ok(rel), Some(text)) = (file.path().strip_prefix(root), file.contents_utf8()) {
+            out.push((rel.to_path_buf(), text.to_string()));
+        }
+    }
+    for sub in dir.dirs() {
+        collect_embedded(sub, root, out);
+    }
+}
+
+fn from_disk(
+    base: &Path,
+    dialect: Dialect,
+    template: Template,
+) -> Result<Vec<(PathBuf, String)>, Error> {
+    let root = base.join(dialect.as_str()).join(template.as_str());
+    if !root.is_dir() {
+        return Err(Error::Template(format!(
+            "`{}` has no template `{}/{}` (expected the directory `{}`)",
+            base.display(),
+            dialect.as_str(),
+            template.as_str(),
+            root.display()
+        )));
+    }
+    let mut out = Vec::new();
+    let mut stack = vec![root.clone()];
+    while let Some(dir) = stack.pop() {
+        let entries = std::fs::read_dir(&dir)
+            .map_err(|e| Error::Template(format!("reading `{}`: {e}", dir.display())))?;
+        for entry in entries.flatten() {
+            let path = entry.path();
+            let Ok(meta) = std::fs::symlink_metadata(&path) else {
+                continue;
+            };
+            if meta.is_dir() {
+                stack.push(path);
+            } else if meta.is_file() {
+                let text = std::fs::read_to_string(&path)
+                    .map_err(|e| Error::Template(format!("reading `{}`: {e}", path.display())))?;
+                let rel = path
+                    .strip_prefix(&root)
+                    .map(Path::to_path_buf)
+                    .unwrap_or_default();
+                out.push((rel, text));
+            }
+        }
+        if out.len() > 1000 {
+            return Err(Error::Template(format!(
+                "`{}` holds more than 1000 files",
+                root.display()
+            )));
+        }
+    }
+    Ok(out)
+}
+
+/// Writes `files` into `target`, which must not exist (or, with `force`, be an empty
+/// directory). Everything is written into a temporary directory beside it first and renamed
+/// into place, so a failure leaves nothing behind and nothing is overwritten.
+pub fn write(target: &Path, files: &[RenderedFile], force: bool) -> Result<(), Error> {
+    let parent = target
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    std::fs::create_dir_all(parent)
+        .map_err(|e| Error::Io(format!("creating `{}`: {e}", parent.display())))?;
+    let staging = tempfile::Builder::new()
+        .prefix(".skillc-new-")
+        .tempdir_in(parent)
+        .map_err(|e| {
+            Error::Io(format!(
+                "creating a temporary directory in `{}`: {e}",
+                parent.display()
+            ))
+        })?;
+    for file in files {
+        if file
+            .path
+            .components()
+            .any(|c| !matches!(c, std::path::Component::Normal(_)))
+        {
+            return Err(Error::Template(format!(
+                "template path `{}` leaves the skill",
+                file.path.display()
+            )));
+        }
+        let path = staging.path().join(&file.path);
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir)
+                .map_err(|e| Error::Io(format!("creating `{}`: {e}", dir.display())))?;
+        }
+        std::fs::write(&path, &file.contents)
+            .map_err(|e| Error::Io(format!("writing `{}`: {e}", path.display())))?;
+        set_mode(&path, if file.executable { 0o755 } else { 0o644 })?;
+    }
+    set_mode(staging.path(), 0o755)?;
+    if force && target.is_dir() {
+        // rename(2) replaces an empty directory and fails on a non-empty one: never a loss.
+        let empty = std::fs::read_dir(target)
+            .map(|mut d| d.next().is_none())
+            .unwrap_or(false);
+        if !empty {
+            return Err(Error::Io(format!("`{}` is not empty", target.display())));
+        }
+    } else if target.exists() || target.is_symlink() {
+        return Err(Error::Io(format!("`{}` already exists", target.display())));
+    }
+    let staged = staging.keep();
+    std::fs::rename(&staged, target).map_err(|e| {
+        let _ = std::fs::remove_dir_all(&staged);
+        Error::Io(format!(
+            "moving the new skill into `{}`: {e}",
+            target.display()
+        ))
+    })
+}
+
+#[cfg(unix)]
+fn set_mode(path: &Path, mode: u32) -> Result<(), Error> {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode))
+        .map_err(|e| Error::Io(format!("setting permissions of `{}`: {e}", path.display())))
+}
+
+#[cfg(not(unix))]
+fn set_mode(_path: &Path, _mode: u32) -> Result<(), Error> {
+    Ok(())
+}
+
+/// `YYYY-MM-DD` for a Unix time (UTC).
+pub fn date(epoch_seconds: i64) -> String {
+    // Howard Hinnant's days-to-civil algorithm.
+    let days = epoch_seconds.div_euclid(86_400);
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!("{year:04}-{month:02}-{day:02}")
+}
+
+/// `SOURCE_DATE_EPOCH` when set (reproducible output), else now.
+pub fn today() -> String {
+    let epoch = std::env::var("SOURCE_DATE_EPOCH")
+        .ok()
+        .and_then(|v| v.trim().parse::<i64>().ok())
+        .unwrap_or_else(|| {
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_secs() as i64)
+        });
+    date(epoch)
+}
+
+/// `pdf-tools` → `Pdf Tools`.
+pub fn display_name(key: &str) -> String {
+    key.split('-')
+        .filter(|w| !w.is_empty())
+        .map(|w| {
+            let mut chars = w.chars();
+            chars
+                .next()
+                .map(|c| c.to_uppercase().chain(chars).collect::<String>())
+                .unwrap_or_default()
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dates() {
+        assert_eq!(date(0), "1970-01-01");
+        assert_eq!(date(951_782_400), "2000-02-29");
+        assert_eq!(date(1_795_000_000), "2026-11-18");
+    }
+
+    #[test]
+    fn display_names() {
+        assert_eq!(display_name("pdf-tools"), "Pdf Tools");
+        assert_eq!(display_name("技能"), "技能");
+    }
+}
