@@ -3,7 +3,6 @@
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 use crate::config::Settings;
 use crate::diagnostic::{Diagnostic, Region, Span};
@@ -165,6 +164,16 @@ pub struct SkillReport {
     /// The skill's key (`id` or `name`) when it is a string.
     pub key: Option<String>,
     pub key_region: Option<Region>,
+    /// The description, when it is a string (for the L1 catalog entry).
+    pub description: Option<String>,
+    /// Top-level frontmatter fields: the string value, or the source text of another value.
+    pub fields: Vec<(String, String)>,
+    /// The body's span in the skill file, when the file has frontmatter.
+    pub body: Option<Span>,
+    /// The skill directory's listing.
+    pub tree: SkillTree,
+    /// The L1 cost, when it was counted.
+    pub l1_tokens: Option<usize>,
     /// Other files diagnostics point into (bundled tool schemas).
     pub other_files: Vec<SkillFile>,
     /// The tools the skill bundles (SK602 across skills).
@@ -176,6 +185,27 @@ pub struct SkillReport {
 }
 
 impl SkillReport {
+    /// A report with nothing found yet.
+    pub fn empty(dir: SkillDir) -> SkillReport {
+        SkillReport {
+            file: None,
+            dialect: None,
+            key: None,
+            key_region: None,
+            description: None,
+            fields: Vec::new(),
+            body: None,
+            tree: SkillTree::default(),
+            l1_tokens: None,
+            other_files: Vec::new(),
+            tools: Vec::new(),
+            diagnostics: Vec::new(),
+            suppressions: Suppressions::default(),
+            io_error: None,
+            dir,
+        }
+    }
+
     /// The path diagnostics of this skill name: the skill file, or the directory.
     pub fn path(&self) -> &Path {
         self.dir.file.as_deref().unwrap_or(&self.dir.dir)
@@ -185,33 +215,22 @@ impl SkillReport {
 /// Lints every skill, using up to the machine's cores, and applies collection rules,
 /// selection, severities and suppressions. Reports come back in discovery (path) order.
 pub fn lint_all(skills: Vec<SkillDir>, settings: &Settings, cwd: &Path) -> Vec<SkillReport> {
-    let threads = std::thread::available_parallelism()
-        .map_or(1, |n| n.get())
-        .min(skills.len().max(1) / 16 + 1);
-    let next = AtomicUsize::new(0);
-    let mut slots: Vec<Option<SkillReport>> = Vec::new();
-    slots.resize_with(skills.len(), || None);
-    let results: Vec<Vec<(usize, SkillReport)>> = std::thread::scope(|scope| {
-        let workers: Vec<_> = (0..threads)
-            .map(|_| {
-                scope.spawn(|| {
-                    let mut done = Vec::new();
-                    loop {
-                        let i = next.fetch_add(1, Ordering::Relaxed);
-                        let Some(dir) = skills.get(i) else { break };
-                        done.push((i, lint_skill(dir.clone(), settings)));
-                    }
-                    done
-                })
+    let results = crate::parallel::map(&skills, |dir| lint_skill(dir.clone(), settings));
+    let mut reports: Vec<SkillReport> = results
+        .into_iter()
+        .zip(skills)
+        .map(|(report, dir)| {
+            report.unwrap_or_else(|| {
+                let mut report = SkillReport::empty(dir);
+                report.io_error = Some(format!(
+                    "internal error while checking `{}`",
+                    report.dir.dir.display()
+                ));
+                report
             })
-            .collect();
-        workers.into_iter().filter_map(|w| w.join().ok()).collect()
-    });
-    for (i, report) in results.into_iter().flatten() {
-        slots[i] = Some(report);
-    }
-    let mut reports: Vec<SkillReport> = slots.into_iter().flatten().collect();
-    rules::collection::check(&mut reports);
+        })
+        .collect();
+    rules::collection::check(&mut reports, settings);
     for report in &mut reports {
         finish(report, settings, cwd);
     }
@@ -220,18 +239,7 @@ pub fn lint_all(skills: Vec<SkillDir>, settings: &Settings, cwd: &Path) -> Vec<S
 
 /// Lints one skill directory.
 pub fn lint_skill(dir: SkillDir, settings: &Settings) -> SkillReport {
-    let mut report = SkillReport {
-        file: None,
-        dialect: None,
-        key: None,
-        key_region: None,
-        other_files: Vec::new(),
-        tools: Vec::new(),
-        diagnostics: Vec::new(),
-        suppressions: Suppressions::default(),
-        io_error: None,
-        dir,
-    };
+    let mut report = SkillReport::empty(dir);
     let Some(path) = report.dir.file.clone() else {
         let mut out = Reporter::new(None, report.dir.dir.clone(), report.dir.dir.clone());
         rules::structure::missing_skill_file(&report.dir, &mut out);
@@ -292,6 +300,10 @@ pub fn lint_skill(dir: SkillDir, settings: &Settings) -> SkillReport {
     report.dialect = facts.dialect;
     report.key = facts.key;
     report.key_region = facts.key_region;
+    report.description = facts.description;
+    report.fields = facts.fields;
+    report.body = facts.body;
+    report.tree = facts.tree;
     report.suppressions = facts.suppressions;
     report.file = Some(file);
     report
@@ -303,6 +315,8 @@ struct Facts {
     dialect: Option<Dialect>,
     key: Option<String>,
     key_region: Option<Region>,
+    description: Option<String>,
+    fields: Vec<(String, String)>,
     /// The body, when the file has frontmatter.
     body: Option<Span>,
     tree: SkillTree,
@@ -326,12 +340,8 @@ fn check_file(dir: &SkillDir, file: &SkillFile, settings: &Settings, out: &mut R
     facts.body = Some(layout.body);
     facts.suppressions = Suppressions::parse(file, &layout);
     let links = markdown::links(file.slice(layout.body));
-    rules::body::check(dir, file, &layout, &facts.tree, &links, out);
-    let fm_text = file.slice(layout.frontmatter);
-    let first_line = layout.frontmatter_line;
-    let doc = match yaml::parse(fm_text, |line, col| {
-        file.offset_at(line + first_line - 1, col)
-    }) {
+    rules::body::check(dir, file, &layout, &facts.tree, &links, settings, out);
+    let doc = match yaml::parse(file.slice(layout.frontmatter), layout.frontmatter.start) {
         Ok(doc) => doc,
         Err(err) => {
             rules::structure::yaml_syntax(file, &err, out);
@@ -366,6 +376,25 @@ fn check_file(dir: &SkillDir, file: &SkillFile, settings: &Settings, out: &mut R
     if let Some((key, node)) = skill.str_field(dialect.key_field()) {
         facts.key = Some(key.to_string());
         facts.key_region = Some(file.region(node.span));
+    }
+    facts.description = skill
+        .str_field("description")
+        .map(|(text, _)| text.to_string());
+    if let Some(Node {
+        value: Value::Map(entries),
+        ..
+    }) = root
+    {
+        facts.fields = entries
+            .iter()
+            .filter_map(|(k, v)| {
+                let v = skill.resolve(v);
+                let text = v
+                    .as_str()
+                    .map_or_else(|| skill.source(v).to_string(), str::to_string);
+                Some((k.key_text()?, text))
+            })
+            .collect();
     }
     rules::structure::check(&skill, out);
     rules::identity::check(&skill, out);

@@ -128,18 +128,56 @@ enum Frame {
         anchor: usize,
         entries: Vec<(Node, Node)>,
         key: Option<Node>,
+        /// The first span of each string key, for SK008 in constant time.
+        seen: HashMap<String, Span>,
     },
 }
 
-/// Parses `text`; `locate(line, column)` maps saphyr's 1-based line and 0-based character column
-/// to a byte offset in the file.
-pub fn parse(text: &str, locate: impl Fn(usize, usize) -> usize) -> Result<Document, SyntaxError> {
-    let span_of = |s: &saphyr_parser::Span| {
-        Span::new(
-            locate(s.start.line(), s.start.col()),
-            locate(s.end.line(), s.end.col()),
-        )
+/// Maps the parser's character indices to byte offsets. Positions arrive almost in order, so
+/// a cursor that walks from the last answer makes the whole parse linear.
+struct Locator<'a> {
+    text: &'a str,
+    base: usize,
+    cursor: std::cell::Cell<(usize, usize)>,
+}
+
+impl Locator<'_> {
+    /// The byte offset in the file of character `index` of the text.
+    fn at(&self, index: usize) -> usize {
+        let (mut chars, mut bytes) = self.cursor.get();
+        if index < chars / 2 {
+            (chars, bytes) = (0, 0);
+        }
+        while chars > index {
+            bytes -= 1;
+            while !self.text.is_char_boundary(bytes) {
+                bytes -= 1;
+            }
+            chars -= 1;
+        }
+        while chars < index && bytes < self.text.len() {
+            bytes += self.text[bytes..].chars().next().map_or(1, char::len_utf8);
+            chars += 1;
+        }
+        self.cursor.set((chars, bytes));
+        self.base + bytes
+    }
+}
+
+/// Parses `text`, which starts at byte `base` of its file; spans are byte ranges of the file.
+pub fn parse(text: &str, base: usize) -> Result<Document, SyntaxError> {
+    // A byte-order mark here is skipped by the parser without counting: skip it ourselves.
+    let (text, base) = match text.strip_prefix('\u{feff}') {
+        Some(rest) => (rest, base + 3),
+        None => (text, base),
     };
+    let locator = Locator {
+        text,
+        base,
+        cursor: std::cell::Cell::new((0, 0)),
+    };
+    let span_of =
+        |s: &saphyr_parser::Span| Span::new(locator.at(s.start.index()), locator.at(s.end.index()));
     let mut doc = Document {
         root: None,
         anchors: HashMap::new(),
@@ -149,7 +187,7 @@ pub fn parse(text: &str, locate: impl Fn(usize, usize) -> usize) -> Result<Docum
     let mut documents = 0;
     let mut parser = Parser::new_from_str(text).keep_tags(true);
     while let Some(item) = parser.next_event() {
-        let (event, raw_span) = item.map_err(|e| syntax_error(&e, &locate))?;
+        let (event, raw_span) = item.map_err(|e| syntax_error(&e, &locator))?;
         let span = span_of(&raw_span);
         let node = match event {
             Event::DocumentStart(_) => {
@@ -212,6 +250,7 @@ pub fn parse(text: &str, locate: impl Fn(usize, usize) -> usize) -> Result<Docum
                         anchor,
                         entries: Vec::new(),
                         key: None,
+                        seen: HashMap::new(),
                     }
                 });
                 continue;
@@ -273,7 +312,9 @@ fn attach(node: Node, stack: &mut [Frame], doc: &mut Document, documents: usize)
             }
         }
         Some(Frame::Seq { items, .. }) => items.push(node),
-        Some(Frame::Map { entries, key, .. }) => match key.take() {
+        Some(Frame::Map {
+            entries, key, seen, ..
+        }) => match key.take() {
             None => {
                 match &node.value {
                     Value::Str(s) if s == "<<" => doc.findings.push(Finding::MergeKey(node.span)),
@@ -283,16 +324,17 @@ fn attach(node: Node, stack: &mut [Frame], doc: &mut Document, documents: usize)
                 *key = Some(node);
             }
             Some(k) => {
-                if let Value::Str(name) = &k.value
-                    && let Some((first, _)) = entries
-                        .iter()
-                        .find(|(other, _)| matches!(&other.value, Value::Str(s) if s == name))
-                {
-                    doc.findings.push(Finding::DuplicateKey {
-                        key: name.clone(),
-                        first: first.span,
-                        second: k.span,
-                    });
+                if let Value::Str(name) = &k.value {
+                    match seen.get(name) {
+                        Some(first) => doc.findings.push(Finding::DuplicateKey {
+                            key: name.clone(),
+                            first: *first,
+                            second: k.span,
+                        }),
+                        None => {
+                            seen.insert(name.clone(), k.span);
+                        }
+                    }
                 }
                 entries.push((k, node));
             }
@@ -308,8 +350,8 @@ fn tag_name(tag: &saphyr_parser::Tag) -> String {
     }
 }
 
-fn syntax_error(e: &ScanError, locate: &impl Fn(usize, usize) -> usize) -> SyntaxError {
-    let at = locate(e.marker().line(), e.marker().col());
+fn syntax_error(e: &ScanError, locator: &Locator) -> SyntaxError {
+    let at = locator.at(e.marker().index());
     SyntaxError {
         span: Span::new(at, at),
         message: e.info().to_string(),
@@ -396,38 +438,55 @@ fn check_yaml11(text: &str, span: Span, findings: &mut Vec<Finding>) {
     }
 }
 
-/// Converts a node to JSON for schema validation, resolving aliases; stops expanding (null)
-/// after `budget` nodes so that an alias bomb stays cheap.
+/// Converts a node to JSON for schema validation, resolving aliases. Only nodes reached
+/// through aliases count against `budget` (the rest is bounded by the file size); past it an
+/// alias expands to null, so that an alias bomb stays cheap.
 pub fn to_json(
     node: &Node,
     anchors: &HashMap<usize, Node>,
     budget: &mut usize,
 ) -> serde_json::Value {
+    convert(node, anchors, budget, false)
+}
+
+fn convert(
+    node: &Node,
+    anchors: &HashMap<usize, Node>,
+    budget: &mut usize,
+    aliased: bool,
+) -> serde_json::Value {
     use serde_json::Value as J;
-    if *budget == 0 {
-        return J::Null;
+    if aliased {
+        if *budget == 0 {
+            return J::Null;
+        }
+        *budget -= 1;
     }
-    *budget -= 1;
     match &node.value {
         Value::Null => J::Null,
         Value::Bool(b) => J::Bool(*b),
         Value::Int(i) => J::from(*i),
         Value::Float(f) => serde_json::Number::from_f64(*f).map_or(J::Null, J::Number),
         Value::Str(s) => J::String(s.clone()),
-        Value::Seq(items) => J::Array(items.iter().map(|n| to_json(n, anchors, budget)).collect()),
+        Value::Seq(items) => J::Array(
+            items
+                .iter()
+                .map(|n| convert(n, anchors, budget, aliased))
+                .collect(),
+        ),
         Value::Map(entries) => {
             let mut map = serde_json::Map::new();
             for (k, v) in entries {
                 let Some(key) = k.key_text() else { continue };
                 if !map.contains_key(&key) {
-                    let value = to_json(v, anchors, budget);
+                    let value = convert(v, anchors, budget, aliased);
                     map.insert(key, value);
                 }
             }
             J::Object(map)
         }
         Value::Alias(id) => match anchors.get(id) {
-            Some(target) => to_json(target, anchors, budget),
+            Some(target) => convert(target, anchors, budget, true),
             None => J::Null,
         },
     }
@@ -438,19 +497,7 @@ mod tests {
     use super::*;
 
     fn parse_str(text: &str) -> Result<Document, SyntaxError> {
-        // Offsets as if the text were the whole file.
-        let starts: Vec<usize> = std::iter::once(0)
-            .chain(text.match_indices('\n').map(|(i, _)| i + 1))
-            .collect();
-        parse(text, |line, col| {
-            let start = starts.get(line - 1).copied().unwrap_or(text.len());
-            start
-                + text[start..]
-                    .chars()
-                    .take(col)
-                    .map(char::len_utf8)
-                    .sum::<usize>()
-        })
+        parse(text, 0)
     }
 
     #[test]

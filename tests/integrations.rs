@@ -314,8 +314,7 @@ fn pre_commit_rust_hook_builds_skillc() {
 /// The `run` scripts of action.yml's steps, by step name, with their `env` keys.
 fn action_steps() -> Vec<(String, String)> {
     let text = fs::read_to_string(repo().join("action.yml")).unwrap();
-    let file = skillc::source::SkillFile::new(PathBuf::from("action.yml"), text.clone());
-    let doc = skillc::yaml::parse(&text, |line, col| file.offset_at(line, col)).unwrap();
+    let doc = skillc::yaml::parse(&text, 0).unwrap();
     let root = doc.root.unwrap();
     let (_, runs) = root.get("runs").unwrap();
     assert_eq!(runs.get("using").unwrap().1.as_str(), Some("composite"));

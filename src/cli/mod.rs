@@ -1,9 +1,14 @@
 //! The command line: argument definitions and dispatch. One file per command.
 
 mod completions;
+mod list;
 mod new;
+mod prompt;
 mod rule;
 mod schema;
+mod show;
+mod skills;
+mod tokens;
 mod validate;
 
 use std::io::IsTerminal;
@@ -81,6 +86,14 @@ enum Command {
     Rule(rule::Args),
     /// Print the JSON Schema of a dialect's frontmatter.
     Schema(schema::Args),
+    /// Token report: L1/L2/L3 per skill, totals, the budget and the drop list.
+    Tokens(tokens::Args),
+    /// One line per discovered skill: key, dialect, tier, trigger, L1 tokens, path, shadowing.
+    List(list::Args),
+    /// Everything about one skill: fields, trigger and tool filter explained, files, costs.
+    Show(show::Args),
+    /// The L1 catalog exactly as an agent sees it.
+    Prompt(prompt::Args),
     /// Create a new skill from a template.
     New(new::NewArgs),
     /// Add a skill file to an existing directory, named after it.
@@ -108,6 +121,10 @@ pub fn main() -> ExitCode {
         Command::Rule(args) => rule::run(&args),
         Command::Schema(args) => schema::run(&args),
         Command::Completions(args) => completions::run(&args),
+        Command::Tokens(args) => tokens::run(&args),
+        Command::List(args) => list::run(&args),
+        Command::Show(args) => show::run(&args),
+        Command::Prompt(args) => prompt::run(&args),
         Command::New(args) => new::run_new(args),
         Command::Init(args) => new::run_init(args),
     };

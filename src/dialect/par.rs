@@ -285,6 +285,62 @@ pub fn parse_trigger(text: &str) -> Result<Trigger, GrammarError> {
     Ok(trigger)
 }
 
+/// `a`, `a and b`, `a, b and c`.
+fn words(items: &[Item], quote: bool) -> String {
+    let shown: Vec<String> = items
+        .iter()
+        .map(|i| {
+            if quote {
+                format!("\"{}\"", i.text)
+            } else {
+                i.text.clone()
+            }
+        })
+        .collect();
+    match shown.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
+        _ => shown.concat(),
+    }
+}
+
+impl Trigger {
+    /// What the trigger means, in words.
+    pub fn explain(&self) -> String {
+        match self {
+            Trigger::Auto => "the model decides when to activate it, from its description".into(),
+            Trigger::Manual => "activates only when the user invokes it explicitly".into(),
+            Trigger::Keyword(items, mode) => {
+                let how = match mode {
+                    KeywordMode::Deterministic => "immediately, no model confirmation",
+                    KeywordMode::Confirm => "after the model confirms it fits",
+                    KeywordMode::Default => "in PAR's default keyword mode",
+                };
+                format!(
+                    "activates when the message contains {} — {how}",
+                    words(items, true).replace(" and ", " or ")
+                )
+            }
+        }
+    }
+}
+
+impl ToolFilter {
+    /// What the filter allows, in words.
+    pub fn explain(&self) -> String {
+        match self {
+            ToolFilter::All => "may use every tool".into(),
+            ToolFilter::Only(items) if items.is_empty() => "may use no tool at all".into(),
+            ToolFilter::Only(items) => format!("may use only {}", words(items, false)),
+            ToolFilter::Except(items) if items.is_empty() => {
+                "may use every tool (`Except []` excludes nothing)".into()
+            }
+            ToolFilter::Except(items) => {
+                format!("may use every tool except {}", words(items, false))
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -18,7 +18,7 @@ pub fn render(reports: &[SkillReport]) -> String {
                 "key": r.key,
                 "tier": r.dir.tier.as_str(),
                 "valid": r.io_error.is_none() && !r.diagnostics.iter().any(|d| d.severity == Severity::Error),
-                "l1_tokens": Value::Null,
+                "l1_tokens": r.l1_tokens,
             })
         })
         .collect();

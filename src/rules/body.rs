@@ -1,12 +1,16 @@
 //! Body rules: SK401, SK403–SK407 and SK412 — the instructions and the files they link.
 
-use super::{SK401, SK403, SK404, SK405, SK406, SK407, SK412};
+use super::{SK401, SK402, SK403, SK404, SK405, SK406, SK407, SK412};
+use crate::config::Settings;
 use crate::diagnostic::Span;
 use crate::discover::SkillDir;
 use crate::files::SkillTree;
 use crate::lint::Reporter;
 use crate::markdown::Link;
 use crate::source::{Layout, SkillFile};
+
+/// The most tokens a body should have (SK402).
+pub const BODY_MAX_TOKENS: usize = 5000;
 
 /// The most lines a body should have.
 pub const BODY_MAX_LINES: usize = 500;
@@ -101,10 +105,12 @@ pub fn check(
     layout: &Layout,
     tree: &SkillTree,
     links: &[Link],
+    settings: &Settings,
     out: &mut Reporter,
 ) {
     let body = file.slice(layout.body);
     length(file, layout, body, out);
+    tokens(layout, body, settings, out);
     let mut linked = Vec::new();
     for link in links {
         let span = Span::new(
@@ -171,6 +177,24 @@ fn length(file: &SkillFile, layout: &Layout, body: &str, out: &mut Reporter) {
         out.emit(&SK401, Some(span), format!("the body is {lines} lines long; the limit is {BODY_MAX_LINES}"))
             .label(format!("line {} of the body", BODY_MAX_LINES + 1))
             .help("keep the core steps in the body and move detail into references/ files that it links (progressive disclosure)");
+    }
+}
+
+/// SK402: more than [`BODY_MAX_TOKENS`] tokens. A body of at most that many bytes cannot have
+/// more tokens, so most skills are never tokenized.
+fn tokens(layout: &Layout, body: &str, settings: &Settings, out: &mut Reporter) {
+    if !crate::tokens::may_exceed(body, BODY_MAX_TOKENS) || !settings.enabled(&SK402) {
+        return;
+    }
+    let Some(tokenizer) = crate::tokens::tokenizer(settings.encoding) else {
+        return;
+    };
+    let count = tokenizer.count(body);
+    if count > BODY_MAX_TOKENS {
+        let start = Span::new(layout.body.start, layout.body.start);
+        out.emit(&SK402, Some(start), format!("the body is {count} tokens ({}); the limit is {BODY_MAX_TOKENS}", crate::tokens::encoding_name(settings.encoding)))
+            .label("the body starts here")
+            .help("an agent loads the whole body when the skill activates: keep the core steps here and move detail into references/ files");
     }
 }
 

@@ -2,16 +2,18 @@
 
 use std::collections::HashMap;
 
-use super::{SK501, SK502, SK602};
+use super::{SK501, SK502, SK503, SK602};
+use crate::config::Settings;
 use crate::diagnostic::Diagnostic;
 use crate::dialect::Dialect;
 use crate::discover::Tier;
 use crate::lint::SkillReport;
+use crate::tokens;
 
 /// PAR's builtin skills, which every PAR skill of the same key shadows.
 pub const PAR_BUILTINS: [&str; 4] = ["code-reviewer", "summarizer", "translator", "rag-assistant"];
 
-pub fn check(reports: &mut [SkillReport]) {
+pub fn check(reports: &mut [SkillReport], settings: &Settings) {
     let mut by_key: HashMap<&str, Vec<usize>> = HashMap::new();
     for (i, report) in reports.iter().enumerate() {
         if let Some(key) = &report.key {
@@ -71,6 +73,7 @@ pub fn check(reports: &mut [SkillReport]) {
         }
     }
     tools_across_skills(reports, &mut found);
+    budget(reports, settings, &mut found);
     for (i, d) in found {
         reports[i].diagnostics.push(d);
     }
@@ -124,4 +127,61 @@ fn diagnostic(
         region: report.key_region,
         secondary: Vec::new(),
     }
+}
+
+/// SK503: the L1 catalog exceeds the budget. Tokens are counted only when the catalog's bytes
+/// exceed the budget (a token is at least one byte), and then on all cores.
+fn budget(reports: &mut [SkillReport], settings: &Settings, found: &mut Vec<(usize, Diagnostic)>) {
+    if !settings.enabled(&SK503) {
+        return;
+    }
+    let budget = settings.budget as usize;
+    let catalog = tokens::catalog(reports);
+    let entries: Vec<String> = catalog
+        .iter()
+        .map(|&i| {
+            tokens::l1_entry(
+                reports[i].key.as_deref().unwrap_or(""),
+                reports[i].description.as_deref().unwrap_or(""),
+            )
+        })
+        .collect();
+    if !tokens::may_exceed(&entries.concat(), budget) {
+        return;
+    }
+    let Some(tokenizer) = tokens::tokenizer(settings.encoding) else {
+        return;
+    };
+    let counts = crate::parallel::map(&entries, |entry| tokenizer.count(entry));
+    let mut costs = Vec::new();
+    for (&i, count) in catalog.iter().zip(counts) {
+        let tokens = count.unwrap_or(0);
+        reports[i].l1_tokens = Some(tokens);
+        costs.push(tokens::Entry {
+            key: reports[i].key.clone().unwrap_or_default(),
+            tier: reports[i].dir.tier,
+            tokens,
+        });
+    }
+    let dropped = tokens::drop_order(&costs, budget);
+    let Some(first) = dropped.first() else { return };
+    let total: usize = costs.iter().map(|c| c.tokens).sum();
+    let Some(&i) = catalog
+        .iter()
+        .find(|&&i| reports[i].key.as_deref() == Some(first))
+    else {
+        return;
+    };
+    let keys: Vec<String> = dropped.iter().map(|k| format!("`{k}`")).collect();
+    let mut d = diagnostic(
+        &reports[i],
+        &SK503,
+        format!(
+            "the L1 catalog is {total} tokens, over the budget of {budget}: the runtime drops {} (in this order)",
+            keys.join(", ")
+        ),
+        "shorten descriptions (the largest first), remove skills, or raise `budget` in skillc.toml",
+    );
+    d.label = Some("dropped first".into());
+    found.push((i, d));
 }

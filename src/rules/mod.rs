@@ -102,6 +102,7 @@ registry! {
     SK303 "metadata-value-type" Warning AgentSkills "A `metadata` value is not a string.";
     SK304 "allowed-tools-format" Warning AgentSkills "`allowed-tools` is a list or uses commas instead of one space-separated string.";
     SK401 "body-too-long" Warning Both "The body has more than 500 lines.";
+    SK402 "body-too-many-tokens" Warning Both "The body has more than 5000 tokens.";
     SK403 "empty-body" Warning Both "The body has no non-blank line.";
     SK404 "broken-link" Error Both "A relative link or image in the body names a file that does not exist in the skill.";
     SK405 "link-escapes-skill" Error Both "A link resolves outside the skill directory.";
@@ -114,6 +115,7 @@ registry! {
     SK412 "unreferenced-file" Info Both "A file under `references/`, `resources/` or `scripts/` that the body never mentions.";
     SK501 "duplicate-skill" Error Both "Two skills of the same tier share a key.";
     SK502 "shadowed-skill" Info Both "A skill shadows a skill of a lower tier (or a PAR builtin) with the same key.";
+    SK503 "budget-exceeded" Error Both "The skills' total L1 tokens exceed the budget; names the skills that would be dropped.";
     SK601 "invalid-tool-schema" Error Both "A bundled tool file is not a JSON array of valid tool definitions.";
     SK602 "duplicate-tool-name" Error Both "Two tools share a name, in one skill or across the skills of a run.";
     SK603 "tool-named-like-skill" Warning Both "A bundled tool has the same name as its skill.";

@@ -1,0 +1,149 @@
+//! `skillc list [PATH]...`: one line per discovered skill.
+
+use std::fmt::Write;
+
+use serde_json::json;
+
+use super::Outcome;
+use super::skills::SkillArgs;
+use crate::lint::SkillReport;
+use crate::render::slash_path;
+use crate::rules::collection::PAR_BUILTINS;
+use crate::tokens;
+
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    #[command(flatten)]
+    skills: SkillArgs,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "table")]
+    format: ListFormat,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum ListFormat {
+    Table,
+    Json,
+}
+
+/// How a skill relates to others with its key.
+pub fn shadowing(reports: &[SkillReport], i: usize) -> String {
+    let this = &reports[i];
+    let Some(key) = &this.key else {
+        return String::new();
+    };
+    let same: Vec<&SkillReport> = reports
+        .iter()
+        .enumerate()
+        .filter(|(j, r)| *j != i && r.key.as_ref() == Some(key))
+        .map(|(_, r)| r)
+        .collect();
+    if let Some(higher) = same.iter().find(|r| r.dir.tier > this.dir.tier) {
+        return format!("shadowed by {}", slash_path(&higher.dir.dir));
+    }
+    if let Some(lower) = same.iter().find(|r| r.dir.tier < this.dir.tier) {
+        return format!(
+            "shadows {} {}",
+            lower.dir.tier.as_str(),
+            slash_path(&lower.dir.dir)
+        );
+    }
+    if this.dialect == Some(crate::dialect::Dialect::Par) && PAR_BUILTINS.contains(&key.as_str()) {
+        return "shadows builtin".into();
+    }
+    String::new()
+}
+
+pub fn run(args: &Args) -> Outcome {
+    let loaded = match args.skills.load() {
+        Ok(loaded) => loaded,
+        Err(outcome) => return outcome,
+    };
+    let reports = &loaded.reports;
+    let tokenizer = tokens::tokenizer(loaded.settings.encoding);
+    let l1: Vec<Option<usize>> =
+        crate::parallel::map(reports, |r| match (&r.key, &r.description, tokenizer) {
+            (Some(key), Some(description), Some(t)) => {
+                Some(t.count(&tokens::l1_entry(key, description)))
+            }
+            _ => None,
+        })
+        .into_iter()
+        .map(Option::flatten)
+        .collect();
+    let trigger = |r: &SkillReport| {
+        r.fields
+            .iter()
+            .find(|(k, _)| k == "trigger")
+            .map(|(_, v)| v.clone())
+            .unwrap_or_else(|| {
+                if r.dialect == Some(crate::dialect::Dialect::Par) {
+                    "Auto".into()
+                } else {
+                    "-".into()
+                }
+            })
+    };
+    if args.format == ListFormat::Json {
+        let items: Vec<_> = reports
+            .iter()
+            .enumerate()
+            .map(|(i, r)| {
+                json!({
+                    "key": r.key,
+                    "dialect": r.dialect.map(|d| d.as_str()),
+                    "tier": r.dir.tier.as_str(),
+                    "trigger": (r.dialect == Some(crate::dialect::Dialect::Par)).then(|| trigger(r)),
+                    "l1_tokens": l1[i],
+                    "path": slash_path(&r.dir.dir),
+                    "shadowing": Some(shadowing(reports, i)).filter(|s| !s.is_empty()),
+                })
+            })
+            .collect();
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&items).unwrap_or_default()
+        );
+        return Outcome::Success;
+    }
+    let rows: Vec<[String; 7]> = reports
+        .iter()
+        .enumerate()
+        .map(|(i, r)| {
+            [
+                r.key.clone().unwrap_or_else(|| "-".into()),
+                r.dialect.map_or("-", |d| d.as_str()).to_string(),
+                r.dir.tier.as_str().to_string(),
+                trigger(r),
+                l1[i].map_or("-".into(), |n| n.to_string()),
+                slash_path(&r.dir.dir),
+                shadowing(reports, i),
+            ]
+        })
+        .collect();
+    let headers = ["key", "dialect", "tier", "trigger", "L1", "path", "note"];
+    let widths: Vec<usize> = (0..7)
+        .map(|c| {
+            rows.iter()
+                .map(|r| r[c].chars().count())
+                .chain([headers[c].len()])
+                .max()
+                .unwrap_or(0)
+        })
+        .collect();
+    let mut out = String::new();
+    for cells in std::iter::once(headers.map(String::from)).chain(rows) {
+        let mut line = String::new();
+        for (c, cell) in cells.iter().enumerate() {
+            let pad = " ".repeat(widths[c] - cell.chars().count());
+            if c == 4 {
+                let _ = write!(line, "{pad}{cell}  ");
+            } else {
+                let _ = write!(line, "{cell}{pad}  ");
+            }
+        }
+        let _ = writeln!(out, "{}", line.trim_end());
+    }
+    print!("{out}");
+    Outcome::Success
+}

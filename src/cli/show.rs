@@ -1,0 +1,190 @@
+//! `skillc show KEY [PATH]...`: everything about one skill.
+
+use std::fmt::Write;
+
+use super::skills::{SkillArgs, thousands};
+use super::{Outcome, fail};
+use crate::diagnostic::Severity;
+use crate::dialect::par;
+use crate::lint::SkillReport;
+use crate::render::slash_path;
+use crate::tokens;
+
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The skill's key (`name` or `id`).
+    key: String,
+    #[command(flatten)]
+    skills: SkillArgs,
+}
+
+pub fn run(args: &Args) -> Outcome {
+    let loaded = match args.skills.load() {
+        Ok(loaded) => loaded,
+        Err(outcome) => return outcome,
+    };
+    let reports = &loaded.reports;
+    let mut matches: Vec<usize> = (0..reports.len())
+        .filter(|&i| reports[i].key.as_deref() == Some(args.key.as_str()))
+        .collect();
+    if matches.is_empty() {
+        return fail(
+            Outcome::Usage,
+            format!(
+                "no skill with key `{}` found; `skillc list` shows the keys",
+                args.key
+            ),
+        );
+    }
+    // The one an agent loads: the highest tier, then the first by path.
+    matches.sort_by(|&a, &b| {
+        reports[b]
+            .dir
+            .tier
+            .cmp(&reports[a].dir.tier)
+            .then(a.cmp(&b))
+    });
+    let i = matches[0];
+    let r = &reports[i];
+    let Some(tokenizer) = tokens::tokenizer(loaded.settings.encoding) else {
+        return fail(
+            Outcome::Failure,
+            "the tokenizer's embedded ranks failed to load",
+        );
+    };
+    print!("{}", describe(r, reports, i, tokenizer, &loaded.settings));
+    for &other in &matches[1..] {
+        println!(
+            "  also:        {} ({}, shadowed)",
+            slash_path(reports[other].path()),
+            reports[other].dir.tier.as_str()
+        );
+    }
+    Outcome::Success
+}
+
+fn describe(
+    r: &SkillReport,
+    reports: &[SkillReport],
+    i: usize,
+    tokenizer: &dyn tokens::Tokenizer,
+    settings: &crate::config::Settings,
+) -> String {
+    let mut out = String::new();
+    let dialect = r.dialect.map_or("-", |d| d.as_str());
+    let _ = writeln!(
+        out,
+        "{} ({dialect}, {})",
+        r.key.as_deref().unwrap_or("-"),
+        r.dir.tier.as_str()
+    );
+    let _ = writeln!(out, "  path:        {}", slash_path(r.path()));
+    let note = super::list::shadowing(reports, i);
+    if !note.is_empty() {
+        let _ = writeln!(out, "  note:        {note}");
+    }
+    for (key, value) in &r.fields {
+        let shown: Vec<&str> = value.split_whitespace().collect();
+        let mut shown = shown.join(" ");
+        if shown.chars().count() > 200 {
+            shown = shown.chars().take(200).collect::<String>() + "...";
+        }
+        let _ = writeln!(out, "  {:<12} {shown}", format!("{key}:"));
+        if r.dialect == Some(crate::dialect::Dialect::Par) {
+            let explained = match key.as_str() {
+                "trigger" => par::parse_trigger(value).map(|t| t.explain()).ok(),
+                "tool_filter" => par::parse_tool_filter(value).map(|f| f.explain()).ok(),
+                _ => None,
+            };
+            if let Some(text) = explained {
+                let _ = writeln!(out, "  {:<12} → {text}", "");
+            }
+        }
+    }
+    if r.dialect == Some(crate::dialect::Dialect::Par)
+        && !r.fields.iter().any(|(k, _)| k == "trigger")
+    {
+        let _ = writeln!(
+            out,
+            "  {:<12} (none: Auto) → {}",
+            "trigger:",
+            par::Trigger::Auto.explain()
+        );
+    }
+    let l1 = tokenizer.count(&tokens::l1_entry(
+        r.key.as_deref().unwrap_or(""),
+        r.description.as_deref().unwrap_or(""),
+    ));
+    let l2 = match (&r.file, r.body) {
+        (Some(file), Some(body)) => tokenizer.count(file.slice(body)),
+        _ => 0,
+    };
+    let files: Vec<&crate::files::Entry> = r.tree.entries.iter().filter(|e| e.is_file()).collect();
+    let _ = writeln!(out, "  files:       {}", files.len());
+    let mut l3 = 0;
+    for entry in &files {
+        let text = crate::lint::read_limited(&r.dir.real.join(&entry.rel), settings.max_file_size)
+            .ok()
+            .and_then(|read| match read {
+                crate::lint::Read::Bytes(data) if !data.contains(&0) => {
+                    String::from_utf8(data).ok()
+                }
+                _ => None,
+            });
+        let size = std::fs::metadata(r.dir.real.join(&entry.rel)).map_or(0, |m| m.len());
+        match text {
+            Some(text)
+                if Some(entry.rel.as_str())
+                    != r.dir
+                        .file
+                        .as_ref()
+                        .and_then(|f| f.file_name())
+                        .and_then(|n| n.to_str()) =>
+            {
+                let n = tokenizer.count(&text);
+                l3 += n;
+                let _ = writeln!(
+                    out,
+                    "    {} ({} bytes, {} tokens)",
+                    entry.rel,
+                    thousands(size as usize),
+                    thousands(n)
+                );
+            }
+            Some(_) => {
+                let _ = writeln!(
+                    out,
+                    "    {} ({} bytes, the skill file)",
+                    entry.rel,
+                    thousands(size as usize)
+                );
+            }
+            None => {
+                let _ = writeln!(
+                    out,
+                    "    {} ({} bytes, binary)",
+                    entry.rel,
+                    thousands(size as usize)
+                );
+            }
+        }
+    }
+    let _ = writeln!(
+        out,
+        "  tokens:      L1 {} · L2 {} · L3 {} ({})",
+        thousands(l1),
+        thousands(l2),
+        thousands(l3),
+        tokens::encoding_name(settings.encoding)
+    );
+    let count = |s: Severity| r.diagnostics.iter().filter(|d| d.severity == s).count();
+    let _ = writeln!(
+        out,
+        "  diagnostics: {} errors, {} warnings, {} infos (skillc validate {})",
+        count(Severity::Error),
+        count(Severity::Warning),
+        count(Severity::Info),
+        slash_path(&r.dir.dir)
+    );
+    out
+}

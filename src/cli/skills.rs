@@ -1,0 +1,97 @@
+//! What the catalog commands (`tokens`, `list`, `show`, `prompt`) share: the PATH and config
+//! flags, and loading the skills of a run once.
+
+use std::path::PathBuf;
+
+use super::{Outcome, current_dir, fail};
+use crate::config::{DialectSetting, Encoding, Overrides, Settings, Source};
+use crate::discover::{self, NotFound};
+use crate::lint::{self, SkillReport};
+
+#[derive(Debug, clap::Args)]
+pub struct SkillArgs {
+    /// Skill directories, skill files, or directories to search (default `.`).
+    pub paths: Vec<PathBuf>,
+    /// The dialect of every skill (default: detected per skill).
+    #[arg(long, value_enum)]
+    pub dialect: Option<DialectSetting>,
+    /// L1 token budget (default 2048, or `budget` in skillc.toml).
+    #[arg(long, value_name = "N")]
+    pub budget: Option<u64>,
+    /// Tokenizer encoding (default o200k_base, or `encoding` in skillc.toml).
+    #[arg(long, value_enum)]
+    pub encoding: Option<Encoding>,
+    /// Use this config file instead of looking for skillc.toml.
+    #[arg(long, value_name = "PATH", conflicts_with = "no_config")]
+    pub config: Option<PathBuf>,
+    /// Use no config file.
+    #[arg(long)]
+    pub no_config: bool,
+    /// Do not honour .gitignore and .ignore files.
+    #[arg(long)]
+    pub no_ignore: bool,
+}
+
+/// The skills of a run, checked once, with the settings in force.
+pub struct Loaded {
+    pub settings: Settings,
+    pub reports: Vec<SkillReport>,
+    pub cwd: PathBuf,
+}
+
+impl SkillArgs {
+    pub fn load(&self) -> Result<Loaded, Outcome> {
+        let cwd = current_dir()?;
+        let source = match (&self.config, self.no_config) {
+            (_, true) => Source::None,
+            (Some(path), false) => Source::File(path.clone()),
+            (None, false) => Source::Discover,
+        };
+        let overrides = Overrides {
+            dialect: self.dialect,
+            budget: self.budget,
+            encoding: self.encoding,
+            ..Overrides::default()
+        };
+        let settings =
+            Settings::load(&source, &cwd, &overrides).map_err(|e| fail(Outcome::Usage, e))?;
+        let options = discover::Options {
+            no_ignore: self.no_ignore,
+        };
+        let discovery = discover::discover(&self.paths, &settings, &cwd, options).map_err(
+            |NotFound(path)| {
+                fail(
+                    Outcome::Usage,
+                    format!("path not found: {}", path.display()),
+                )
+            },
+        )?;
+        for warning in &discovery.warnings {
+            eprintln!("warning: {warning}");
+        }
+        let reports = lint::lint_all(discovery.skills, &settings, &cwd);
+        for report in &reports {
+            if let Some(error) = &report.io_error {
+                eprintln!("error: {error}");
+            }
+        }
+        Ok(Loaded {
+            settings,
+            reports,
+            cwd,
+        })
+    }
+}
+
+/// `1873` → `1,873`.
+pub fn thousands(n: usize) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}

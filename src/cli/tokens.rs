@@ -1,0 +1,264 @@
+//! `skillc tokens [PATH]...`: L1/L2/L3 per skill, totals, the budget and the drop list.
+
+use std::fmt::Write;
+
+use serde_json::json;
+
+use super::skills::{SkillArgs, thousands};
+use super::{Outcome, fail};
+use crate::config::Settings;
+use crate::files::Kind;
+use crate::lint::{Read, SkillReport, read_limited};
+use crate::render::slash_path;
+use crate::tokens::{self, Tokenizer};
+
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    #[command(flatten)]
+    skills: SkillArgs,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "table")]
+    format: TokensFormat,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum TokensFormat {
+    Table,
+    Json,
+}
+
+/// One file of the L3 layer.
+struct L3File {
+    path: String,
+    bytes: u64,
+    /// `None` for a binary file (or one over `max-file-size`).
+    tokens: Option<usize>,
+}
+
+/// A skill's costs.
+struct Costs {
+    l1: usize,
+    l2: usize,
+    l3: Vec<L3File>,
+}
+
+pub fn run(args: &Args) -> Outcome {
+    let loaded = match args.skills.load() {
+        Ok(loaded) => loaded,
+        Err(outcome) => return outcome,
+    };
+    let settings = &loaded.settings;
+    let Some(tokenizer) = tokens::tokenizer(settings.encoding) else {
+        return fail(
+            Outcome::Failure,
+            "the tokenizer's embedded ranks failed to load",
+        );
+    };
+    let reports = &loaded.reports;
+    let catalog = tokens::catalog(reports);
+    let skipped = reports
+        .iter()
+        .filter(|r| r.key.is_none() || r.description.is_none())
+        .count();
+    if skipped > 0 {
+        eprintln!(
+            "warning: {skipped} skill(s) without a string key and description are not in the catalog; run `skillc validate`"
+        );
+    }
+    let costs: Vec<Costs> =
+        crate::parallel::map(&catalog, |&i| costs(&reports[i], tokenizer, settings))
+            .into_iter()
+            .map(|c| {
+                c.unwrap_or(Costs {
+                    l1: 0,
+                    l2: 0,
+                    l3: Vec::new(),
+                })
+            })
+            .collect();
+    let entries: Vec<tokens::Entry> = catalog
+        .iter()
+        .zip(&costs)
+        .map(|(&i, c)| tokens::Entry {
+            key: reports[i].key.clone().unwrap_or_default(),
+            tier: reports[i].dir.tier,
+            tokens: c.l1,
+        })
+        .collect();
+    let budget = settings.budget as usize;
+    let l1_total: usize = costs.iter().map(|c| c.l1).sum();
+    let dropped = tokens::drop_order(&entries, budget);
+    match args.format {
+        TokensFormat::Json => {
+            let skills: Vec<_> = catalog
+                .iter()
+                .zip(&costs)
+                .map(|(&i, c)| {
+                    let r = &reports[i];
+                    json!({
+                        "path": slash_path(&r.dir.dir),
+                        "key": r.key,
+                        "dialect": r.dialect.map(|d| d.as_str()),
+                        "tier": r.dir.tier.as_str(),
+                        "l1": c.l1,
+                        "l2": c.l2,
+                        "l3": c.l3.iter().map(|f| json!({"path": f.path, "bytes": f.bytes, "tokens": f.tokens})).collect::<Vec<_>>(),
+                    })
+                })
+                .collect();
+            let doc = json!({
+                "version": 1,
+                "encoding": tokens::encoding_name(settings.encoding),
+                "budget": budget,
+                "l1_total": l1_total,
+                "skills": skills,
+                "dropped": dropped,
+            });
+            println!("{}", serde_json::to_string_pretty(&doc).unwrap_or_default());
+        }
+        TokensFormat::Table => print!(
+            "{}",
+            table(
+                reports, &catalog, &costs, l1_total, budget, &dropped, settings
+            )
+        ),
+    }
+    if dropped.is_empty() {
+        Outcome::Success
+    } else {
+        Outcome::Problems
+    }
+}
+
+fn costs(report: &SkillReport, tokenizer: &dyn Tokenizer, settings: &Settings) -> Costs {
+    let l1 = tokenizer.count(&tokens::l1_entry(
+        report.key.as_deref().unwrap_or(""),
+        report.description.as_deref().unwrap_or(""),
+    ));
+    let l2 = match (&report.file, report.body) {
+        (Some(file), Some(body)) => tokenizer.count(file.slice(body)),
+        _ => 0,
+    };
+    let skill_file = report
+        .dir
+        .file
+        .as_ref()
+        .and_then(|f| f.file_name())
+        .map(|n| n.to_string_lossy().into_owned());
+    let mut l3 = Vec::new();
+    for entry in &report.tree.entries {
+        if !entry.is_file() || Some(&entry.rel) == skill_file.as_ref() {
+            continue;
+        }
+        let bytes = match entry.kind {
+            Kind::File { size, .. } => size,
+            Kind::Symlink(crate::files::LinkTarget::InsideFile(size)) => size,
+            _ => 0,
+        };
+        let tokens = match read_limited(&report.dir.real.join(&entry.rel), settings.max_file_size) {
+            Ok(Read::Bytes(data)) if !data.contains(&0) => String::from_utf8(data)
+                .ok()
+                .map(|text| tokenizer.count(&text)),
+            _ => None,
+        };
+        l3.push(L3File {
+            path: entry.rel.clone(),
+            bytes,
+            tokens,
+        });
+    }
+    Costs { l1, l2, l3 }
+}
+
+fn table(
+    reports: &[SkillReport],
+    catalog: &[usize],
+    costs: &[Costs],
+    l1_total: usize,
+    budget: usize,
+    dropped: &[String],
+    settings: &Settings,
+) -> String {
+    let headers = [
+        "key",
+        "dialect",
+        "tier",
+        "L1",
+        "L2",
+        "L3 files",
+        "L3 tokens",
+    ];
+    let mut rows: Vec<[String; 7]> = catalog
+        .iter()
+        .zip(costs)
+        .map(|(&i, c)| {
+            let r = &reports[i];
+            [
+                r.key.clone().unwrap_or_default(),
+                r.dialect.map_or("-", |d| d.as_str()).to_string(),
+                r.dir.tier.as_str().to_string(),
+                thousands(c.l1),
+                thousands(c.l2),
+                thousands(c.l3.len()),
+                thousands(c.l3.iter().filter_map(|f| f.tokens).sum()),
+            ]
+        })
+        .collect();
+    let sum = |f: &dyn Fn(&Costs) -> usize| thousands(costs.iter().map(f).sum());
+    rows.push([
+        "total".into(),
+        String::new(),
+        String::new(),
+        sum(&|c| c.l1),
+        sum(&|c| c.l2),
+        sum(&|c| c.l3.len()),
+        sum(&|c| c.l3.iter().filter_map(|f| f.tokens).sum()),
+    ]);
+    let widths: Vec<usize> = (0..7)
+        .map(|col| {
+            rows.iter()
+                .map(|r| r[col].chars().count())
+                .chain([headers[col].len()])
+                .max()
+                .unwrap_or(0)
+        })
+        .collect();
+    let mut out = String::new();
+    let line = |cells: [&str; 7], out: &mut String| {
+        let mut text = String::new();
+        for (col, cell) in cells.iter().enumerate() {
+            let pad = widths[col] - cell.chars().count();
+            if col >= 3 {
+                text += &format!("{}{cell}  ", " ".repeat(pad));
+            } else {
+                text += &format!("{cell}{}  ", " ".repeat(pad));
+            }
+        }
+        let _ = writeln!(out, "{}", text.trim_end());
+    };
+    line(headers, &mut out);
+    for row in &rows {
+        line(
+            [
+                &row[0], &row[1], &row[2], &row[3], &row[4], &row[5], &row[6],
+            ],
+            &mut out,
+        );
+    }
+    let percent = (l1_total * 100).checked_div(budget).unwrap_or(0);
+    let _ = writeln!(
+        out,
+        "\nL1 total {} / {} tokens ({percent}%), {}",
+        thousands(l1_total),
+        thousands(budget),
+        tokens::encoding_name(settings.encoding)
+    );
+    if !dropped.is_empty() {
+        let _ = writeln!(
+            out,
+            "Over budget: the runtime drops, in this order: {}",
+            dropped.join(", ")
+        );
+    }
+    out
+}

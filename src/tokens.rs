@@ -1,0 +1,152 @@
+//! Token accounting (tokens.md): a BPE tokenizer behind a small trait, initialised lazily and
+//! once per process; L1 catalog entries, the budget and its drop order.
+
+use std::sync::OnceLock;
+
+use crate::config::Encoding;
+use crate::discover::Tier;
+
+/// Counts tokens of text.
+pub trait Tokenizer: Sync {
+    fn count(&self, text: &str) -> usize;
+}
+
+struct Bpe(tiktoken_rs::CoreBPE);
+
+impl Tokenizer for Bpe {
+    fn count(&self, text: &str) -> usize {
+        self.0.encode_ordinary(text).len()
+    }
+}
+
+/// The tokenizer of an encoding, built on first use (tens of milliseconds); `None` only if the
+/// embedded ranks fail to load, which would be a build defect.
+pub fn tokenizer(encoding: Encoding) -> Option<&'static dyn Tokenizer> {
+    static O200K: OnceLock<Option<Bpe>> = OnceLock::new();
+    static CL100K: OnceLock<Option<Bpe>> = OnceLock::new();
+    let cell = match encoding {
+        Encoding::O200kBase => O200K.get_or_init(|| tiktoken_rs::o200k_base().ok().map(Bpe)),
+        Encoding::Cl100kBase => CL100K.get_or_init(|| tiktoken_rs::cl100k_base().ok().map(Bpe)),
+    };
+    cell.as_ref().map(|bpe| bpe as &dyn Tokenizer)
+}
+
+/// The name of an encoding as printed.
+pub fn encoding_name(encoding: Encoding) -> &'static str {
+    match encoding {
+        Encoding::O200kBase => "o200k_base",
+        Encoding::Cl100kBase => "cl100k_base",
+    }
+}
+
+/// Whether `text` may exceed `limit` tokens. Every BPE token is at least one byte, so text of
+/// at most `limit` bytes cannot: no tokenizer is needed to know it.
+pub fn may_exceed(text: &str, limit: usize) -> bool {
+    text.len() > limit
+}
+
+/// The L1 catalog line of a skill: `- {key}: {description}\n`, with runs of whitespace in the
+/// description collapsed to one space.
+pub fn l1_entry(key: &str, description: &str) -> String {
+    let collapsed: Vec<&str> = description.split_whitespace().collect();
+    format!("- {key}: {}\n", collapsed.join(" "))
+}
+
+/// The skills of a run an agent's catalog holds: those with a key and a description, one per
+/// key — the highest tier wins, and within a tier the first in path order. Indices into
+/// `reports`, in path order.
+pub fn catalog(reports: &[crate::lint::SkillReport]) -> Vec<usize> {
+    let mut best: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
+    for (i, report) in reports.iter().enumerate() {
+        let (Some(key), Some(_)) = (&report.key, &report.description) else {
+            continue;
+        };
+        match best.get(key.as_str()) {
+            Some(&j) if reports[j].dir.tier >= report.dir.tier => {}
+            _ => {
+                best.insert(key, i);
+            }
+        }
+    }
+    let mut chosen: Vec<usize> = best.into_values().collect();
+    chosen.sort_unstable();
+    chosen
+}
+
+/// One catalog entry for the budget.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Entry {
+    pub key: String,
+    pub tier: Tier,
+    pub tokens: usize,
+}
+
+/// The keys dropped, in drop order, until the total fits `budget`: lowest tier first
+/// (builtin, user, project); within a tier the largest cost first; ties by key in reverse
+/// alphabetical order.
+pub fn drop_order(entries: &[Entry], budget: usize) -> Vec<String> {
+    let mut total: usize = entries.iter().map(|e| e.tokens).sum();
+    if total <= budget {
+        return Vec::new();
+    }
+    let mut order: Vec<&Entry> = entries.iter().collect();
+    order.sort_by(|a, b| {
+        a.tier
+            .cmp(&b.tier)
+            .then(b.tokens.cmp(&a.tokens))
+            .then(b.key.cmp(&a.key))
+    });
+    let mut dropped = Vec::new();
+    for entry in order {
+        if total <= budget {
+            break;
+        }
+        total -= entry.tokens;
+        dropped.push(entry.key.clone());
+    }
+    dropped
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entry(key: &str, tier: Tier, tokens: usize) -> Entry {
+        Entry {
+            key: key.into(),
+            tier,
+            tokens,
+        }
+    }
+
+    #[test]
+    fn l1_entries_collapse_whitespace() {
+        assert_eq!(
+            l1_entry("pdf", "  Reads\n PDFs.\t Use when  asked. "),
+            "- pdf: Reads PDFs. Use when asked.\n"
+        );
+    }
+
+    #[test]
+    fn drop_order_follows_tier_then_size_then_reverse_key() {
+        let entries = [
+            entry("a", Tier::Project, 50),
+            entry("b", Tier::User, 10),
+            entry("c", Tier::User, 30),
+            entry("d", Tier::Project, 50),
+            entry("e", Tier::User, 30),
+        ];
+        // Total 170; the user tier goes first, largest first, ties by reverse key: e, c, b.
+        assert_eq!(drop_order(&entries, 170), Vec::<String>::new());
+        assert_eq!(drop_order(&entries, 140), ["e"]);
+        assert_eq!(drop_order(&entries, 100), ["e", "c", "b"]);
+        assert_eq!(drop_order(&entries, 60), ["e", "c", "b", "d"]);
+        assert_eq!(drop_order(&entries, 0), ["e", "c", "b", "d", "a"]);
+    }
+
+    #[test]
+    fn byte_bound() {
+        assert!(!may_exceed("abc", 3));
+        assert!(may_exceed("abcd", 3));
+    }
+}
