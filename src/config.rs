@@ -12,6 +12,9 @@ use crate::diagnostic::Severity;
 use crate::dialect::Dialect;
 use crate::rules::{self, Rule};
 
+/// A config file larger than this is refused.
+const CONFIG_MAX_BYTES: u64 = 1024 * 1024;
+
 /// The names a config file may have, in lookup order.
 pub const FILE_NAMES: [&str; 2] = ["skillc.toml", ".skillc.toml"];
 
@@ -180,12 +183,23 @@ impl Settings {
         let (file_config, text) = match &path {
             None => (FileConfig::default(), String::new()),
             Some(path) => {
-                let text = std::fs::read_to_string(path).map_err(|e| ConfigError {
+                let unreadable = |message: String| ConfigError {
                     path: Some(path.clone()),
                     line: None,
                     column: None,
-                    message: format!("cannot read the config file: {e}"),
-                })?;
+                    message: format!("cannot read the config file: {message}"),
+                };
+                let text = match crate::lint::read_limited(path, CONFIG_MAX_BYTES) {
+                    Ok(crate::lint::Read::Bytes(bytes)) => {
+                        String::from_utf8(bytes).map_err(|_| unreadable("not UTF-8".into()))?
+                    }
+                    Ok(crate::lint::Read::TooLarge(size)) => {
+                        return Err(unreadable(format!(
+                            "{size} bytes is too large for a config file"
+                        )));
+                    }
+                    Err(e) => return Err(unreadable(e.to_string())),
+                };
                 let parsed: FileConfig = toml::from_str(&text).map_err(|e| {
                     let (line, column) = e
                         .span()

@@ -16,6 +16,8 @@ pub enum LinkTarget {
     InsideFile(u64),
     /// A directory inside the skill.
     InsideDir,
+    /// A FIFO, socket or device inside the skill.
+    InsideSpecial,
     /// Somewhere outside the skill directory.
     Outside(PathBuf),
     /// Nowhere.
@@ -151,7 +153,8 @@ fn classify_link(path: &Path, root: &Path) -> LinkTarget {
     }
     match std::fs::metadata(&target) {
         Ok(meta) if meta.is_dir() => LinkTarget::InsideDir,
-        Ok(meta) => LinkTarget::InsideFile(meta.len()),
+        Ok(meta) if meta.is_file() => LinkTarget::InsideFile(meta.len()),
+        Ok(_) => LinkTarget::InsideSpecial,
         Err(_) => LinkTarget::Dangling,
     }
 }

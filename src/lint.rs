@@ -122,7 +122,7 @@ impl<'a> Skill<'a> {
         }
     }
 
-    /// The span of characters `range` of a string value, exact when the value is written on one
+    /// The span of bytes `range` of a string value, exact when the value is written on one
     /// line without escapes; otherwise the whole value.
     pub fn sub_span(&self, node: &Node, range: std::ops::Range<usize>) -> Span {
         let Some(value) = node.as_str() else {
@@ -138,14 +138,12 @@ impl<'a> Skill<'a> {
         } else {
             return node.span;
         };
-        let byte = |chars: usize| {
-            value
-                .char_indices()
-                .nth(chars)
-                .map_or(value.len(), |(i, _)| i)
-        };
-        let start = node.span.start + offset + byte(range.start);
-        Span::new(start, node.span.start + offset + byte(range.end))
+        let end = range.end.min(value.len());
+        let start = range.start.min(end);
+        Span::new(
+            node.span.start + offset + start,
+            node.span.start + offset + end,
+        )
     }
 
     /// The source text of a node, as written.
@@ -415,12 +413,19 @@ pub enum Read {
 /// a file that grows or lies about its size costs no more than `limit`).
 pub fn read_limited(path: &Path, limit: u64) -> std::io::Result<Read> {
     use std::io::Read as _;
-    let file = std::fs::File::open(path)?;
-    let size = file.metadata()?.len();
-    if size > limit {
-        return Ok(Read::TooLarge(size));
+    // Opening a FIFO for reading would block until a writer comes: only regular files.
+    let meta = std::fs::metadata(path)?;
+    if !meta.is_file() {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            "not a regular file",
+        ));
     }
-    let mut bytes = Vec::with_capacity(size as usize);
+    if meta.len() > limit {
+        return Ok(Read::TooLarge(meta.len()));
+    }
+    let file = std::fs::File::open(path)?;
+    let mut bytes = Vec::with_capacity(meta.len() as usize);
     file.take(limit + 1).read_to_end(&mut bytes)?;
     if bytes.len() as u64 > limit {
         return Ok(Read::TooLarge(bytes.len() as u64));

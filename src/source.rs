@@ -93,17 +93,6 @@ impl SkillFile {
         self.line_starts.partition_point(|&start| start <= offset)
     }
 
-    /// Byte offset of `column` characters (0-based) into line `line` (1-based), clamped to the line.
-    pub fn offset_at(&self, line: usize, column: usize) -> usize {
-        let span = self.line_span(line.clamp(1, self.line_count()));
-        let text = self.slice(span);
-        span.start
-            + text
-                .char_indices()
-                .nth(column)
-                .map_or(text.len(), |(i, _)| i)
-    }
-
     /// Resolves a byte span to lines and columns.
     pub fn region(&self, span: Span) -> Region {
         let start = self.clamp(span.start);
@@ -118,6 +107,11 @@ impl SkillFile {
             offset: start,
             length: end - start,
         }
+    }
+
+    /// The nearest character boundary at or before `offset`.
+    pub fn char_boundary(&self, offset: usize) -> usize {
+        self.clamp(offset)
     }
 
     fn clamp(&self, mut offset: usize) -> usize {

@@ -674,3 +674,114 @@ fn skill_size_limits() {
          many: warning[SK410] the skill holds 1002 files; upload limits allow 1000\n"
     );
 }
+
+#[test]
+fn adversarial_shapes_stay_fast_and_exact() {
+    // Shapes that once made a pass quadratic or misplaced a position (see the commit log).
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path();
+    let big_flow = format!(
+        "---\nname: flow\ndescription: Use when x.\nmetadata: {{k: [{}x]}}\n---\nbody\n",
+        "x,".repeat(100_000)
+    );
+    write(&root.join("flow/SKILL.md"), &big_flow);
+    let many = format!(
+        "---\nname: many\ndescription: Use when x.\nk:\n{}---\nbody\n",
+        "- y\n".repeat(50_000)
+    );
+    write(&root.join("many/SKILL.md"), &many);
+    let keys: String = (0..30_000).map(|i| format!("k{i}: 1\n")).collect();
+    write(
+        &root.join("keys/SKILL.md"),
+        &format!("---\nname: keys\ndescription: Use when x.\n{keys}---\nbody\n"),
+    );
+    let tools: Vec<String> = (0..50_000).map(|i| format!("t{}", i % 25_000)).collect();
+    write(
+        &root.join("tools/skill.md"),
+        &format!(
+            "---\nschema_version: 1\nid: tools\nname: T\ndescription: Use when x.\ntool_filter: Only [{}]\n---\nbody\n",
+            tools.join(",")
+        ),
+    );
+    write(
+        &root.join("links/SKILL.md"),
+        &format!(
+            "---\nname: links\ndescription: Use when x.\n---\n{}\n",
+            "[x](a/b/c.md)".repeat(20_000)
+        ),
+    );
+    // Each shape took 10-50 s before the fix (quadratic); `bench/validate.sh` measures speed,
+    // this checks they are handled at all.
+    let run = skillc(root, &["validate", "--format", "full"]);
+    assert_eq!(run.code, Some(1), "{}", run.stderr);
+    assert!(run.stdout.contains("error[SK404]"), "{}", run.stderr);
+    // A lone CR is not a line end (formats.md): positions stay on the `\n` line.
+    write(
+        &root.join("cr/a/SKILL.md"),
+        "---\nname: a\rfoo: 1\n---\nbody\n",
+    );
+    let run = skillc(
+        &root.join("cr"),
+        &["validate", "--format", "concise", "--select", "SK013"],
+    );
+    assert_eq!(
+        run.stdout,
+        "a/SKILL.md:2:9: error[SK013] unknown field `foo` for the agentskills dialect\n"
+    );
+    // A BOM at the start of the frontmatter does not shift columns.
+    write(
+        &root.join("bom/a/SKILL.md"),
+        "---\n\u{feff}foo: 1\nname: a\ndescription: Use when x.\n---\nbody\n",
+    );
+    let run = skillc(
+        &root.join("bom"),
+        &["validate", "--format", "concise", "--select", "SK013"],
+    );
+    assert_eq!(
+        run.stdout,
+        "a/SKILL.md:2:2: error[SK013] unknown field `foo` for the agentskills dialect\n"
+    );
+    // Large frontmatter: no false type errors after 10,000 nodes.
+    let entries: String = (0..12_000).map(|i| format!("  k{i}: v\n")).collect();
+    write(
+        &root.join("wide/wide/SKILL.md"),
+        &format!("---\nname: wide\nmetadata:\n{entries}description: Use when x.\n---\nbody\n"),
+    );
+    let run = skillc(&root.join("wide"), &["validate", "--format", "concise"]);
+    assert_eq!((run.code, run.stdout.as_str()), (Some(0), ""));
+}
+
+#[test]
+fn fifos_never_block_and_stdout_failures_are_errors() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path();
+    let dir = skill(root, "piped", "Use when piping.");
+    let fifo = dir.join("pipe");
+    assert!(
+        Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap()
+            .success()
+    );
+    std::os::unix::fs::symlink("pipe", dir.join("tools.json")).unwrap();
+    let run = skillc(root, &["validate", "--format", "concise"]);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    let run = skillc(root, &["validate", "--config", "piped/pipe"]);
+    assert_eq!(run.code, Some(2));
+    assert!(
+        run.stderr
+            .contains("cannot read the config file: not a regular file"),
+        "{}",
+        run.stderr
+    );
+    // Writing to a full device is an I/O failure (exit 3), not a panic.
+    let out = Command::new(env!("CARGO_BIN_EXE_skillc"))
+        .current_dir(root)
+        .args(["rule"])
+        .stdout(fs::File::create("/dev/full").unwrap())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(3));
+    assert!(String::from_utf8_lossy(&out.stderr).starts_with("error: writing to stdout: "));
+}

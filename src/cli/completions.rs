@@ -14,6 +14,7 @@ pub struct Args {
 
 pub fn run(args: &Args) -> Outcome {
     let mut command = Cli::command();
-    clap_complete::generate(args.shell, &mut command, "skillc", &mut std::io::stdout());
-    Outcome::Success
+    let mut script = Vec::new();
+    clap_complete::generate(args.shell, &mut command, "skillc", &mut script);
+    super::emit(&String::from_utf8_lossy(&script)).unwrap_or(Outcome::Success)
 }

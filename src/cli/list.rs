@@ -100,11 +100,8 @@ pub fn run(args: &Args) -> Outcome {
                 })
             })
             .collect();
-        println!(
-            "{}",
-            serde_json::to_string_pretty(&items).unwrap_or_default()
-        );
-        return Outcome::Success;
+        let text = serde_json::to_string_pretty(&items).unwrap_or_default() + "\n";
+        return super::emit(&text).unwrap_or(Outcome::Success);
     }
     let rows: Vec<[String; 7]> = reports
         .iter()
@@ -144,6 +141,5 @@ pub fn run(args: &Args) -> Outcome {
         }
         let _ = writeln!(out, "{}", line.trim_end());
     }
-    print!("{out}");
-    Outcome::Success
+    super::emit(&out).unwrap_or(Outcome::Success)
 }

@@ -131,6 +131,21 @@ pub fn main() -> ExitCode {
     outcome.into()
 }
 
+/// Writes command output to stdout. A closed pipe (`skillc list | head`) ends the output
+/// quietly; any other write failure is an I/O failure (exit 3) with a message.
+pub(crate) fn emit(text: &str) -> Option<Outcome> {
+    use std::io::Write;
+    let mut stdout = std::io::stdout().lock();
+    match stdout
+        .write_all(text.as_bytes())
+        .and_then(|()| stdout.flush())
+    {
+        Ok(()) => None,
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => None,
+        Err(e) => Some(fail(Outcome::Failure, format!("writing to stdout: {e}"))),
+    }
+}
+
 /// Prints a fatal error to stderr and returns its outcome.
 pub(crate) fn fail(outcome: Outcome, message: impl std::fmt::Display) -> Outcome {
     eprintln!("error: {message}");

@@ -72,6 +72,5 @@ pub fn run(args: &Args) -> Outcome {
             out += "</available_skills>\n";
         }
     }
-    print!("{out}");
-    Outcome::Success
+    super::emit(&out).unwrap_or(Outcome::Success)
 }

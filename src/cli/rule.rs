@@ -11,25 +11,23 @@ pub struct Args {
 
 pub fn run(args: &Args) -> Outcome {
     let Some(wanted) = &args.rule else {
-        print!("{}", table());
-        return Outcome::Success;
+        return super::emit(&table()).unwrap_or(Outcome::Success);
     };
     match rules::find(wanted) {
         Some(rule) => {
-            println!("{} {}", rule.code, rule.name);
-            println!(
-                "Severity: {} · Dialects: {}",
+            let mut text = format!(
+                "{} {}\nSeverity: {} · Dialects: {}\n\n{}\n\n{}",
+                rule.code,
+                rule.name,
                 rule.severity.as_str(),
-                rule.dialects.as_str()
+                rule.dialects.as_str(),
+                rule.summary,
+                rule.doc
             );
-            println!();
-            println!("{}", rule.summary);
-            println!();
-            print!("{}", rule.doc);
-            if !rule.doc.ends_with('\n') {
-                println!();
+            if !text.ends_with('\n') {
+                text.push('\n');
             }
-            Outcome::Success
+            super::emit(&text).unwrap_or(Outcome::Success)
         }
         None => fail(
             Outcome::Usage,

@@ -11,6 +11,5 @@ pub struct Args {
 }
 
 pub fn run(args: &Args) -> Outcome {
-    print!("{}", args.dialect.schema_text());
-    Outcome::Success
+    super::emit(args.dialect.schema_text()).unwrap_or(Outcome::Success)
 }

@@ -52,15 +52,15 @@ pub fn run(args: &Args) -> Outcome {
             "the tokenizer's embedded ranks failed to load",
         );
     };
-    print!("{}", describe(r, reports, i, tokenizer, &loaded.settings));
+    let mut text = describe(r, reports, i, tokenizer, &loaded.settings);
     for &other in &matches[1..] {
-        println!(
-            "  also:        {} ({}, shadowed)",
+        text += &format!(
+            "  also:        {} ({}, shadowed)\n",
             slash_path(reports[other].path()),
             reports[other].dir.tier.as_str()
         );
     }
-    Outcome::Success
+    super::emit(&text).unwrap_or(Outcome::Success)
 }
 
 fn describe(

@@ -88,7 +88,7 @@ pub fn run(args: &Args) -> Outcome {
     let budget = settings.budget as usize;
     let l1_total: usize = costs.iter().map(|c| c.l1).sum();
     let dropped = tokens::drop_order(&entries, budget);
-    match args.format {
+    let text = match args.format {
         TokensFormat::Json => {
             let skills: Vec<_> = catalog
                 .iter()
@@ -114,14 +114,14 @@ pub fn run(args: &Args) -> Outcome {
                 "skills": skills,
                 "dropped": dropped,
             });
-            println!("{}", serde_json::to_string_pretty(&doc).unwrap_or_default());
+            serde_json::to_string_pretty(&doc).unwrap_or_default() + "\n"
         }
-        TokensFormat::Table => print!(
-            "{}",
-            table(
-                reports, &catalog, &costs, l1_total, budget, &dropped, settings
-            )
+        TokensFormat::Table => table(
+            reports, &catalog, &costs, l1_total, budget, &dropped, settings,
         ),
+    };
+    if let Some(outcome) = super::emit(&text) {
+        return outcome;
     }
     if dropped.is_empty() {
         Outcome::Success

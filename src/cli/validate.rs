@@ -134,7 +134,11 @@ pub fn run(args: Args, color: ColorChoice) -> Outcome {
                 );
             }
         }
-        None => print!("{text}"),
+        None => {
+            if let Some(outcome) = super::emit(&text) {
+                return outcome;
+            }
+        }
     }
     let summary = Summary::of(&reports);
     let machine = matches!(args.format, Format::Json | Format::Sarif);

@@ -2,7 +2,7 @@
 
 use std::ops::Range;
 
-/// A name in a bracketed list, with its character range in the field's value.
+/// A name in a bracketed list, with its byte range in the field's value.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Item {
     pub text: String,
@@ -34,7 +34,7 @@ pub enum Trigger {
     Keyword(Vec<Item>, KeywordMode),
 }
 
-/// Why a value does not match a grammar, and where (character range in the value).
+/// Why a value does not match a grammar, and where (byte range in the value).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct GrammarError {
     pub message: String,
@@ -213,12 +213,69 @@ impl<'a> Cursor<'a> {
     }
 }
 
+/// Character ranges (what the parser counts in) to byte ranges (what spans need).
+struct Bytes(Vec<usize>);
+
+impl Bytes {
+    fn of(text: &str) -> Bytes {
+        let mut offsets: Vec<usize> = text.char_indices().map(|(i, _)| i).collect();
+        offsets.push(text.len());
+        Bytes(offsets)
+    }
+
+    fn range(&self, r: &Range<usize>) -> Range<usize> {
+        let at = |i: usize| self.0.get(i).or(self.0.last()).copied().unwrap_or(0);
+        at(r.start)..at(r.end)
+    }
+
+    fn items(&self, items: &mut [Item]) {
+        for item in items {
+            item.range = self.range(&item.range);
+        }
+    }
+
+    fn error(&self, mut e: GrammarError) -> GrammarError {
+        e.range = self.range(&e.range);
+        e
+    }
+}
+
+/// Parses `tool_filter := "All" | "Only" list | "Except" list`.
+pub fn parse_tool_filter(text: &str) -> Result<ToolFilter, GrammarError> {
+    let bytes = Bytes::of(text);
+    match tool_filter_chars(text) {
+        Ok(ToolFilter::Only(mut items)) => {
+            bytes.items(&mut items);
+            Ok(ToolFilter::Only(items))
+        }
+        Ok(ToolFilter::Except(mut items)) => {
+            bytes.items(&mut items);
+            Ok(ToolFilter::Except(items))
+        }
+        Ok(all) => Ok(all),
+        Err(e) => Err(bytes.error(e)),
+    }
+}
+
+/// Parses `trigger := "Auto" | "Manual" | "Keyword" list [ mode ]` (`auto`, `manual` too).
+pub fn parse_trigger(text: &str) -> Result<Trigger, GrammarError> {
+    let bytes = Bytes::of(text);
+    match trigger_chars(text) {
+        Ok(Trigger::Keyword(mut items, mode)) => {
+            bytes.items(&mut items);
+            Ok(Trigger::Keyword(items, mode))
+        }
+        Ok(other) => Ok(other),
+        Err(e) => Err(bytes.error(e)),
+    }
+}
+
 fn is_tool_char(c: char) -> bool {
     c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | ':' | '-')
 }
 
 /// Parses `tool_filter := "All" | "Only" list | "Except" list`.
-pub fn parse_tool_filter(text: &str) -> Result<ToolFilter, GrammarError> {
+fn tool_filter_chars(text: &str) -> Result<ToolFilter, GrammarError> {
     let mut cur = Cursor::new(text);
     let (word, range) = cur.word();
     let filter = match word.as_str() {
@@ -240,7 +297,7 @@ pub fn parse_tool_filter(text: &str) -> Result<ToolFilter, GrammarError> {
 }
 
 /// Parses `trigger := "Auto" | "Manual" | "Keyword" list [ mode ]` (`auto`, `manual` too).
-pub fn parse_trigger(text: &str) -> Result<Trigger, GrammarError> {
+fn trigger_chars(text: &str) -> Result<Trigger, GrammarError> {
     let mut cur = Cursor::new(text);
     let (word, range) = cur.word();
     let trigger = match word.as_str() {

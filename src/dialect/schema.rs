@@ -122,12 +122,16 @@ pub fn validate<'a>(
                 let Value::Map(entries) = &node.value else {
                     continue;
                 };
+                // The first key whose text is each name (non-string keys included: `1:`).
+                let mut keys: std::collections::HashMap<String, &Node> =
+                    std::collections::HashMap::new();
+                for (key, _) in entries {
+                    if let Some(text) = key.key_text() {
+                        keys.entry(text).or_insert(key);
+                    }
+                }
                 for name in unexpected {
-                    // The first key whose text is `name` (non-string keys included: `1:`).
-                    if let Some((key, _)) = entries
-                        .iter()
-                        .find(|(k, _)| k.key_text().as_deref() == Some(name))
-                    {
+                    if let Some(key) = keys.get(name) {
                         out.push(Violation::Unknown { key });
                     }
                 }

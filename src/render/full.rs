@@ -114,28 +114,46 @@ fn render_one(out: &mut String, d: &Diagnostic, file: Option<&SkillFile>, p: &Pa
         if last_line != 0 && r.line > last_line + 1 {
             let _ = writeln!(out, "{g}...{g:#}");
         }
-        let line_text = file.slice(file.line_span(r.line)).replace('\t', " ");
-        let chars: Vec<char> = line_text.chars().collect();
-        let start = r.column.saturating_sub(1).min(chars.len());
+        let span = file.line_span(r.line);
+        let text = file.slice(span);
+        let start = r.offset.clamp(span.start, span.end) - span.start;
         let end = if r.end_line == r.line {
-            (r.end_column - 1).max(start + 1)
+            (r.offset + r.length).clamp(span.start, span.end) - span.start
         } else {
-            chars.len().max(start + 1)
+            text.len()
         };
-        let (shown, offset, shown_end) = window(&chars, start);
+        // Only a window of a long line is shown; all work here is bounded by the window.
+        let from = text[..start]
+            .char_indices()
+            .rev()
+            .nth(MAX_LINE / 3 - 1)
+            .map_or(0, |(i, _)| i);
+        let to = text[from..]
+            .char_indices()
+            .nth(MAX_LINE)
+            .map_or(text.len(), |(i, _)| from + i);
+        let (open, close) = (
+            if from > 0 { "..." } else { "" },
+            if to < text.len() { "..." } else { "" },
+        );
+        let shown = format!("{open}{}{close}", text[from..to].replace('\t', " "));
+        let lead = open.len() + text[from..start.max(from)].chars().count();
+        let marked = text[start.min(to)..end.clamp(start.min(to), to)]
+            .chars()
+            .count()
+            .max(1);
         if r.line != last_line {
             let _ = writeln!(out, "{g}{:>width$} |{g:#} {shown}", r.line);
         }
         last_line = r.line;
         let marker = if *primary { '^' } else { '-' };
         let style = if *primary { sev_style(p, d) } else { g };
-        let underline: String =
-            std::iter::repeat_n(marker, end.min(shown_end).saturating_sub(start).max(1)).collect();
+        let underline: String = std::iter::repeat_n(marker, marked).collect();
         let label = label.map(|l| format!(" {l}")).unwrap_or_default();
         let _ = writeln!(
             out,
             "{pad} {g}|{g:#} {}{style}{underline}{label}{style:#}",
-            " ".repeat(start - offset)
+            " ".repeat(lead)
         );
     }
     write_help(out, d, width, p);
@@ -143,27 +161,6 @@ fn render_one(out: &mut String, d: &Diagnostic, file: Option<&SkillFile>, p: &Pa
 
 fn sev_style(p: &Palette, d: &Diagnostic) -> Style {
     p.severity(d.severity)
-}
-
-/// The part of a long line to show, the column offset of its text, and the character index
-/// where it ends.
-fn window(chars: &[char], start: usize) -> (String, usize, usize) {
-    if chars.len() <= MAX_LINE {
-        return (chars.iter().collect(), 0, chars.len().max(start + 1));
-    }
-    let from = start.saturating_sub(MAX_LINE / 3);
-    let to = (from + MAX_LINE).min(chars.len());
-    let mut text = String::new();
-    if from > 0 {
-        text.push_str("...");
-    }
-    text.extend(&chars[from..to]);
-    if to < chars.len() {
-        text.push_str("...");
-    }
-    // "..." takes three columns before the shown text.
-    let offset = if from > 0 { from.saturating_sub(3) } else { 0 };
-    (text, offset, to)
 }
 
 fn write_help(out: &mut String, d: &Diagnostic, width: usize, p: &Palette) {

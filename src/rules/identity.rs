@@ -272,9 +272,8 @@ fn description(skill: &Skill, out: &mut Reporter) {
         .help("shorten the description: PAR measures its length in bytes, and non-ASCII characters take 2-4 bytes each");
     }
     if let Some(at) = text.find(['<', '>']) {
-        let index = text[..at].chars().count();
         let c = &text[at..at + 1];
-        out.emit(&SK112, Some(skill.sub_span(node, index..index + 1)), format!("the description contains `{c}`"))
+        out.emit(&SK112, Some(skill.sub_span(node, at..at + 1)), format!("the description contains `{c}`"))
             .label("markup character")
             .help("reword without `<` and `>`: Claude.ai rejects XML tags in descriptions and some prompt formats break");
     }

@@ -96,18 +96,21 @@ fn trigger(skill: &Skill, out: &mut Reporter) {
 
 /// SK206: an entry repeated in a list.
 fn duplicates(skill: &Skill, node: &Node, items: &[Item], what: &str, out: &mut Reporter) {
-    for (i, item) in items.iter().enumerate() {
-        if let Some(first) = items[..i].iter().find(|other| other.text == item.text) {
-            let first_region = out.region(skill.sub_span(node, first.range.clone()));
-            out.emit(
-                &SK206,
-                Some(skill.sub_span(node, item.range.clone())),
-                format!("{what} `{}` is listed twice", item.text),
-            )
-            .label("repeated")
-            .secondary(first_region, "first listed here")
-            .help("remove the repeated entry");
-        }
+    let mut first: std::collections::HashMap<&str, &Item> = std::collections::HashMap::new();
+    for item in items {
+        let Some(earlier) = first.get(item.text.as_str()) else {
+            first.insert(&item.text, item);
+            continue;
+        };
+        let first_region = out.region(skill.sub_span(node, earlier.range.clone()));
+        out.emit(
+            &SK206,
+            Some(skill.sub_span(node, item.range.clone())),
+            format!("{what} `{}` is listed twice", item.text),
+        )
+        .label("repeated")
+        .secondary(first_region, "first listed here")
+        .help("remove the repeated entry");
     }
 }
 

@@ -151,6 +151,13 @@ pub fn yaml_findings(findings: &[Finding], out: &mut Reporter) {
             Finding::DuplicateKey { .. } | Finding::Yaml11Bool(..) | Finding::Yaml11Number(..)
         )
     };
+    let mut counts: Vec<(std::mem::Discriminant<Finding>, usize)> = Vec::new();
+    for finding in findings {
+        match counts.iter_mut().find(|(d, _)| *d == discriminant(finding)) {
+            Some((_, n)) => *n += 1,
+            None => counts.push((discriminant(finding), 1)),
+        }
+    }
     let mut seen = Vec::new();
     for finding in findings {
         if portable(finding) {
@@ -159,10 +166,10 @@ pub fn yaml_findings(findings: &[Finding], out: &mut Reporter) {
             }
             seen.push(discriminant(finding));
         }
-        let count = findings
+        let count = counts
             .iter()
-            .filter(|f| discriminant(*f) == discriminant(finding))
-            .count();
+            .find(|(d, _)| *d == discriminant(finding))
+            .map_or(1, |(_, n)| *n);
         let more = if count > 1 {
             format!(" (used {count} times)")
         } else {

@@ -106,7 +106,9 @@ fn check_file(
     let doc: Value = match serde_json::from_str(text) {
         Ok(doc) => doc,
         Err(e) => {
-            let at = file.offset_at(e.line().max(1), e.column().saturating_sub(1));
+            // serde_json's column counts bytes.
+            let line = file.line_span(e.line().max(1));
+            let at = file.char_boundary((line.start + e.column().saturating_sub(1)).min(line.end));
             let message = e.to_string();
             let message = message
                 .rfind(" at line ")
