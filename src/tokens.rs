@@ -45,6 +45,48 @@ pub fn may_exceed(text: &str, limit: usize) -> bool {
     text.len() > limit
 }
 
+/// Whether `text` has more than `limit` tokens, counting no more than needed: the text is cut
+/// into chunks at piece boundaries (after a line end, before a letter or digit — where both
+/// encodings' pre-tokenizers always split, so chunk counts add up exactly), and counting stops
+/// as soon as the tokens so far exceed the limit, or the tokens so far plus the bytes left
+/// cannot.
+pub fn exceeds(tokenizer: &dyn Tokenizer, text: &str, limit: usize) -> bool {
+    const CHUNK: usize = 2048;
+    let mut counted = 0;
+    let mut rest = text;
+    while !rest.is_empty() {
+        if counted + rest.len() <= limit {
+            return false;
+        }
+        let cut = chunk_end(rest, CHUNK);
+        counted += tokenizer.count(&rest[..cut]);
+        if counted > limit {
+            return true;
+        }
+        rest = &rest[cut..];
+    }
+    false
+}
+
+/// The end of the first chunk of at least `size` bytes: just after a `\n` that a letter or
+/// digit follows; the whole text when there is none.
+fn chunk_end(text: &str, size: usize) -> usize {
+    let bytes = text.as_bytes();
+    let mut from = size.min(text.len());
+    while let Some(i) = bytes
+        .get(from..)
+        .and_then(|b| b.iter().position(|&c| c == b'\n'))
+    {
+        let after = from + i + 1;
+        match text.get(after..).and_then(|t| t.chars().next()) {
+            Some(c) if c.is_alphanumeric() => return after,
+            Some(_) => from = after,
+            None => return text.len(),
+        }
+    }
+    text.len()
+}
+
 /// The L1 catalog line of a skill: `- {key}: {description}\n`, with runs of whitespace in the
 /// description collapsed to one space.
 pub fn l1_entry(key: &str, description: &str) -> String {
@@ -142,6 +184,28 @@ mod tests {
         assert_eq!(drop_order(&entries, 100), ["e", "c", "b"]);
         assert_eq!(drop_order(&entries, 60), ["e", "c", "b", "d"]);
         assert_eq!(drop_order(&entries, 0), ["e", "c", "b", "d", "a"]);
+    }
+
+    #[test]
+    fn chunked_counts_add_up_and_stop_early() {
+        let tokenizer = tokenizer(Encoding::O200kBase).unwrap();
+        let text: String = (0..400)
+            .map(|i| {
+                format!("Line {i}: résumé, 技能 and 😀 — code `x = {i};`\n  indented\n/slash\n")
+            })
+            .collect();
+        let whole = tokenizer.count(&text);
+        let mut sum = 0;
+        let mut rest = text.as_str();
+        while !rest.is_empty() {
+            let cut = chunk_end(rest, 300);
+            sum += tokenizer.count(&rest[..cut]);
+            rest = &rest[cut..];
+        }
+        assert_eq!(sum, whole);
+        assert!(exceeds(tokenizer, &text, whole - 1));
+        assert!(!exceeds(tokenizer, &text, whole));
+        assert!(!exceeds(tokenizer, "short", 4));
     }
 
     #[test]

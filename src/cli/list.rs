@@ -1,5 +1,6 @@
 //! `skillc list [PATH]...`: one line per discovered skill.
 
+use std::collections::HashMap;
 use std::fmt::Write;
 
 use serde_json::json;
@@ -26,22 +27,23 @@ enum ListFormat {
     Json,
 }
 
-/// How a skill relates to others with its key.
-pub fn shadowing(reports: &[SkillReport], i: usize) -> String {
+/// How a skill relates to others with its key. `same` lists the reports sharing each key.
+pub fn shadowing(reports: &[SkillReport], i: usize, same: &HashMap<&str, Vec<usize>>) -> String {
     let this = &reports[i];
     let Some(key) = &this.key else {
         return String::new();
     };
-    let same: Vec<&SkillReport> = reports
-        .iter()
-        .enumerate()
-        .filter(|(j, r)| *j != i && r.key.as_ref() == Some(key))
-        .map(|(_, r)| r)
+    let others: Vec<&SkillReport> = same
+        .get(key.as_str())
+        .into_iter()
+        .flatten()
+        .filter(|&&j| j != i)
+        .map(|&j| &reports[j])
         .collect();
-    if let Some(higher) = same.iter().find(|r| r.dir.tier > this.dir.tier) {
+    if let Some(higher) = others.iter().find(|r| r.dir.tier > this.dir.tier) {
         return format!("shadowed by {}", slash_path(&higher.dir.dir));
     }
-    if let Some(lower) = same.iter().find(|r| r.dir.tier < this.dir.tier) {
+    if let Some(lower) = others.iter().find(|r| r.dir.tier < this.dir.tier) {
         return format!(
             "shadows {} {}",
             lower.dir.tier.as_str(),
@@ -54,12 +56,24 @@ pub fn shadowing(reports: &[SkillReport], i: usize) -> String {
     String::new()
 }
 
+/// The reports sharing each key.
+pub fn by_key(reports: &[SkillReport]) -> HashMap<&str, Vec<usize>> {
+    let mut map: HashMap<&str, Vec<usize>> = HashMap::new();
+    for (i, r) in reports.iter().enumerate() {
+        if let Some(key) = &r.key {
+            map.entry(key.as_str()).or_default().push(i);
+        }
+    }
+    map
+}
+
 pub fn run(args: &Args) -> Outcome {
-    let loaded = match args.skills.load() {
+    let loaded = match args.skills.load(false) {
         Ok(loaded) => loaded,
         Err(outcome) => return outcome,
     };
     let reports = &loaded.reports;
+    let same = by_key(reports);
     let tokenizer = tokens::tokenizer(loaded.settings.encoding);
     let l1: Vec<Option<usize>> =
         crate::parallel::map(reports, |r| match (&r.key, &r.description, tokenizer) {
@@ -96,7 +110,7 @@ pub fn run(args: &Args) -> Outcome {
                     "trigger": (r.dialect == Some(crate::dialect::Dialect::Par)).then(|| trigger(r)),
                     "l1_tokens": l1[i],
                     "path": slash_path(&r.dir.dir),
-                    "shadowing": Some(shadowing(reports, i)).filter(|s| !s.is_empty()),
+                    "shadowing": Some(shadowing(reports, i, &same)).filter(|s| !s.is_empty()),
                 })
             })
             .collect();
@@ -114,7 +128,7 @@ pub fn run(args: &Args) -> Outcome {
                 trigger(r),
                 l1[i].map_or("-".into(), |n| n.to_string()),
                 slash_path(&r.dir.dir),
-                shadowing(reports, i),
+                shadowing(reports, i, &same),
             ]
         })
         .collect();

@@ -28,7 +28,7 @@ fn escape(text: &str) -> String {
 }
 
 pub fn run(args: &Args) -> Outcome {
-    let loaded = match args.skills.load() {
+    let loaded = match args.skills.load(false) {
         Ok(loaded) => loaded,
         Err(outcome) => return outcome,
     };

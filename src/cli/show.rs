@@ -19,7 +19,7 @@ pub struct Args {
 }
 
 pub fn run(args: &Args) -> Outcome {
-    let loaded = match args.skills.load() {
+    let loaded = match args.skills.load(true) {
         Ok(loaded) => loaded,
         Err(outcome) => return outcome,
     };
@@ -79,7 +79,7 @@ fn describe(
         r.dir.tier.as_str()
     );
     let _ = writeln!(out, "  path:        {}", slash_path(r.path()));
-    let note = super::list::shadowing(reports, i);
+    let note = super::list::shadowing(reports, i, &super::list::by_key(reports));
     if !note.is_empty() {
         let _ = writeln!(out, "  note:        {note}");
     }

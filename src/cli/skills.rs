@@ -40,7 +40,9 @@ pub struct Loaded {
 }
 
 impl SkillArgs {
-    pub fn load(&self) -> Result<Loaded, Outcome> {
+    /// Discovers and checks the skills. `diagnostics: false` skips the rules that count tokens
+    /// (SK402, SK503) for commands that show no diagnostics and count tokens themselves.
+    pub fn load(&self, diagnostics: bool) -> Result<Loaded, Outcome> {
         let cwd = current_dir()?;
         let source = match (&self.config, self.no_config) {
             (_, true) => Source::None,
@@ -51,6 +53,11 @@ impl SkillArgs {
             dialect: self.dialect,
             budget: self.budget,
             encoding: self.encoding,
+            ignore: if diagnostics {
+                Vec::new()
+            } else {
+                vec!["SK402".into(), "SK503".into()]
+            },
             ..Overrides::default()
         };
         let settings =

@@ -43,7 +43,7 @@ struct Costs {
 }
 
 pub fn run(args: &Args) -> Outcome {
-    let loaded = match args.skills.load() {
+    let loaded = match args.skills.load(false) {
         Ok(loaded) => loaded,
         Err(outcome) => return outcome,
     };

@@ -189,12 +189,11 @@ fn tokens(layout: &Layout, body: &str, settings: &Settings, out: &mut Reporter) 
     let Some(tokenizer) = crate::tokens::tokenizer(settings.encoding) else {
         return;
     };
-    let count = tokenizer.count(body);
-    if count > BODY_MAX_TOKENS {
+    if crate::tokens::exceeds(tokenizer, body, BODY_MAX_TOKENS) {
         let start = Span::new(layout.body.start, layout.body.start);
-        out.emit(&SK402, Some(start), format!("the body is {count} tokens ({}); the limit is {BODY_MAX_TOKENS}", crate::tokens::encoding_name(settings.encoding)))
+        out.emit(&SK402, Some(start), format!("the body has more than {BODY_MAX_TOKENS} tokens ({})", crate::tokens::encoding_name(settings.encoding)))
             .label("the body starts here")
-            .help("an agent loads the whole body when the skill activates: keep the core steps here and move detail into references/ files");
+            .help("an agent loads the whole body when the skill activates: keep the core steps here and move detail into references/ files; `skillc tokens` gives the exact count");
     }
 }
 
