@@ -1,4 +1,4 @@
-"""Generates a corpus of skills for benchmarks: python3 bench/corpus.py DIR COUNT.
+"""Generates a corpus of skills for benchmarks: python3 bench/corpus.py DIR COUNT [BODY_LINES].
 
 A mix of clean PAR and Agent Skills skills, with some of the shapes real repositories hold:
 CRLF line ends, long folded descriptions, metadata, bodies of a few hundred lines, and a few
@@ -8,7 +8,9 @@ import os
 import sys
 
 root, count = sys.argv[1], int(sys.argv[2])
-body = "\n".join(f"{i}. Step {i}: read the input, check it, and write the result." for i in range(1, 200))
+# Body lines per skill: 200 (about 12 KB, over SK402's 5,000-byte threshold) unless given.
+lines = int(sys.argv[3]) if len(sys.argv) > 3 else 200
+body = "\n".join(f"{i}. Step {i}: read the input, check it, and write the result." for i in range(1, lines))
 for i in range(count):
     name = f"skill-{i:05d}"
     d = os.path.join(root, "skills", name)

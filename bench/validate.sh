@@ -29,6 +29,11 @@ PY
   fi
 }
 
-time_it "one skill" 50 "$bin" validate --no-config -q "$corpus/skills/skill-00000"
-time_it "$count skills" 5 "$bin" validate --no-config -q --format concise "$corpus/skills"
+time_it "one skill, 12 KB body" 20 "$bin" validate --no-config -q "$corpus/skills/skill-00000"
+time_it "$count skills, 12 KB bodies" 5 "$bin" validate --no-config -q --format concise "$corpus/skills"
+small="$(mktemp -d)"
+python3 bench/corpus.py "$small" "$count" 60
+time_it "one skill, 3.5 KB body" 50 "$bin" validate --no-config -q "$small/skills/skill-00000"
+time_it "$count skills, 3.5 KB bodies" 5 "$bin" validate --no-config -q --format concise "$small/skills"
+rm -rf "$small"
 echo "diagnostics on the corpus: $("$bin" validate --no-config -q --format concise "$corpus/skills" | wc -l)"
