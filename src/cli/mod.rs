@@ -1,15 +1,20 @@
 //! The command line: argument definitions and dispatch. One file per command.
 
 mod completions;
+mod keygen;
 mod list;
 mod new;
+mod pack;
 mod prompt;
 mod rule;
 mod schema;
 mod show;
+mod sign;
 mod skills;
 mod tokens;
+mod unpack;
 mod validate;
+mod verify;
 
 use std::io::IsTerminal;
 use std::path::PathBuf;
@@ -98,6 +103,16 @@ enum Command {
     New(new::NewArgs),
     /// Add a skill file to an existing directory, named after it.
     Init(new::InitArgs),
+    /// Pack a skill into a reproducible archive (tar.gz or zip), optionally signed.
+    Pack(pack::Args),
+    /// Generate an ECDSA P-256 key pair for signing.
+    Keygen(keygen::Args),
+    /// Sign a file, writing a Sigstore bundle.
+    Sign(sign::Args),
+    /// Verify a signed archive: digest, signature, manifest, and the skill inside.
+    Verify(verify::Args),
+    /// Unpack an archive safely (verifying it first with --key).
+    Unpack(unpack::Args),
     /// Print a shell completion script (bash, zsh, fish, powershell, elvish).
     Completions(completions::Args),
 }
@@ -126,6 +141,11 @@ pub fn main() -> ExitCode {
         Command::Show(args) => show::run(&args),
         Command::Prompt(args) => prompt::run(&args),
         Command::New(args) => new::run_new(args),
+        Command::Pack(args) => pack::run(&args),
+        Command::Keygen(args) => keygen::run(&args),
+        Command::Sign(args) => sign::run(&args),
+        Command::Verify(args) => verify::run(&args),
+        Command::Unpack(args) => unpack::run(&args),
         Command::Init(args) => new::run_init(args),
     };
     outcome.into()

@@ -1,0 +1,55 @@
+//! `skillc keygen [--out PREFIX]`: an ECDSA P-256 key pair.
+
+use std::path::PathBuf;
+
+use super::{Outcome, fail};
+use crate::package::archive::write_atomic;
+use crate::sign;
+
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Write PREFIX.key and PREFIX.pub.
+    #[arg(long, value_name = "PREFIX", default_value = "skillc")]
+    out: PathBuf,
+}
+
+pub fn run(args: &Args) -> Outcome {
+    let private = PathBuf::from(format!("{}.key", args.out.display()));
+    let public = PathBuf::from(format!("{}.pub", args.out.display()));
+    for path in [&private, &public] {
+        if path.exists() || path.is_symlink() {
+            return fail(
+                Outcome::Usage,
+                format!(
+                    "`{}` already exists; keygen never overwrites a key (choose another --out)",
+                    path.display()
+                ),
+            );
+        }
+    }
+    let password = std::env::var(sign::PASSWORD_ENV)
+        .ok()
+        .filter(|p| !p.is_empty());
+    let (private_pem, public_pem) = match sign::generate(password.as_deref()) {
+        Ok(pair) => pair,
+        Err(e) => return fail(Outcome::Failure, e),
+    };
+    if let Err(e) = write_atomic(&private, private_pem.as_bytes(), false, 0o600) {
+        return fail(Outcome::Failure, e);
+    }
+    if let Err(e) = write_atomic(&public, public_pem.as_bytes(), false, 0o644) {
+        return fail(Outcome::Failure, e);
+    }
+    let hint = sign::verifying_key(&public_pem)
+        .map(|k| sign::hint(&k))
+        .unwrap_or_default();
+    let encrypted = if password.is_some() {
+        " (encrypted with SKILLC_KEY_PASSWORD)"
+    } else {
+        ""
+    };
+    eprintln!("private key: {}{encrypted}", private.display());
+    eprintln!("public key:  {}", public.display());
+    eprintln!("key hint:    {hint}");
+    Outcome::Success
+}

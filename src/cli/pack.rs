@@ -1,0 +1,197 @@
+//! `skillc pack [DIR]`: a reproducible archive of one skill, optionally signed.
+
+use std::path::PathBuf;
+
+use serde_json::json;
+
+use super::skills::thousands;
+use super::{Outcome, current_dir, fail};
+use crate::config::{Overrides, Settings, Source};
+use crate::diagnostic::Severity;
+use crate::discover;
+use crate::lint;
+use crate::package::archive::{self, Format};
+use crate::package::manifest::Manifest;
+use crate::package::{self, Limits, hex};
+use crate::render;
+
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The skill directory (default `.`).
+    dir: Option<PathBuf>,
+    /// The archive to write (default `{key}.skill.tar.gz` or `{key}.zip` here).
+    #[arg(short, long, value_name = "PATH")]
+    output: Option<PathBuf>,
+    /// Archive format.
+    #[arg(long, value_enum, default_value = "tar.gz")]
+    format: Format,
+    /// Write nothing; print what would be packed.
+    #[arg(long)]
+    dry_run: bool,
+    /// Print only the file list, one path per line, and write nothing.
+    #[arg(long)]
+    list: bool,
+    /// Print the result as JSON on stdout.
+    #[arg(long)]
+    json: bool,
+    /// Sign the archive right after packing (writes ARCHIVE.sigstore.json).
+    #[arg(long, value_name = "KEY")]
+    key: Option<PathBuf>,
+    /// Replace an existing archive (and bundle).
+    #[arg(long)]
+    force: bool,
+    /// Pack even if the skill has validation errors.
+    #[arg(long)]
+    no_validate: bool,
+    /// Refuse skills whose files add up to more than this many bytes.
+    #[arg(long, value_name = "BYTES", default_value_t = 64 * 1024 * 1024)]
+    max_size: u64,
+}
+
+pub fn run(args: &Args) -> Outcome {
+    let cwd = match current_dir() {
+        Ok(cwd) => cwd,
+        Err(outcome) => return outcome,
+    };
+    let dir = discover::clean(&args.dir.clone().unwrap_or_else(|| PathBuf::from(".")));
+    if !dir.is_dir() {
+        return fail(Outcome::Usage, format!("path not found: {}", dir.display()));
+    }
+    if discover::skill_file_in(&dir).is_none() {
+        return fail(
+            Outcome::Usage,
+            format!(
+                "`{}` holds no SKILL.md or skill.md; pack takes a skill directory",
+                dir.display()
+            ),
+        );
+    }
+    let settings = match Settings::load(&Source::Discover, &cwd, &Overrides::default()) {
+        Ok(settings) => settings,
+        Err(e) => return fail(Outcome::Usage, e),
+    };
+    let discovery = match discover::discover(
+        std::slice::from_ref(&dir),
+        &settings,
+        &cwd,
+        discover::Options::default(),
+    ) {
+        Ok(d) => d,
+        Err(discover::NotFound(p)) => {
+            return fail(Outcome::Usage, format!("path not found: {}", p.display()));
+        }
+    };
+    let reports = lint::lint_all(discovery.skills, &settings, &cwd);
+    let Some(report) = reports.first() else {
+        return fail(Outcome::Usage, format!("no skill in `{}`", dir.display()));
+    };
+    if let Some(error) = &report.io_error {
+        return fail(Outcome::Failure, error);
+    }
+    let errors = report
+        .diagnostics
+        .iter()
+        .filter(|d| d.severity == Severity::Error)
+        .count();
+    if errors > 0 && !args.no_validate {
+        eprint!("{}", render::concise::render(&reports));
+        return fail(
+            Outcome::Problems,
+            format!(
+                "`{}` has {errors} validation error(s); fix them or pass --no-validate",
+                dir.display()
+            ),
+        );
+    }
+    for d in report.diagnostics.iter().filter(|d| d.rule.code == "SK410") {
+        eprintln!("warning: {}", d.message);
+    }
+    let key = report.key.clone().unwrap_or_else(|| report.dir.name());
+    let dialect = report.dialect.map_or("agentskills", |d| d.as_str());
+    let files = match package::file_set(
+        &dir,
+        Limits {
+            max_size: args.max_size,
+        },
+    ) {
+        Ok(files) => files,
+        Err(e) => {
+            return fail(
+                Outcome::Problems,
+                format!("cannot pack `{}`: {}", dir.display(), e.0),
+            );
+        }
+    };
+    if args.list {
+        let text: String = files.iter().map(|f| format!("{}\n", f.path)).collect();
+        return super::emit(&text).unwrap_or(Outcome::Success);
+    }
+    let manifest = Manifest::new(&key, dialect, &files);
+    let manifest_bytes = manifest.to_bytes();
+    let bytes = match archive::build(args.format, &key, &manifest_bytes, &files) {
+        Ok(bytes) => bytes,
+        Err(e) => return fail(Outcome::Failure, format!("building the archive: {e}")),
+    };
+    let output = args
+        .output
+        .clone()
+        .unwrap_or_else(|| PathBuf::from(args.format.file_name(&key)));
+    let digest = hex(&<sha2::Sha256 as sha2::Digest>::digest(&bytes));
+    let unpacked: u64 = files.iter().map(|f| f.bytes.len() as u64).sum();
+    if !args.dry_run {
+        if let Err(e) = archive::write_atomic(&output, &bytes, args.force, 0o644) {
+            let outcome = if e.contains("already exists") {
+                Outcome::Usage
+            } else {
+                Outcome::Failure
+            };
+            return fail(outcome, e);
+        }
+        if let Some(key_path) = &args.key {
+            let bundle_path = super::sign::default_bundle(&output);
+            if let Err(outcome) =
+                super::sign::sign_file(&output, key_path, &bundle_path, args.force)
+            {
+                return outcome;
+            }
+        }
+    }
+    if args.json {
+        let doc = json!({
+            "path": render::slash_path(&output),
+            "key": key,
+            "dialect": dialect,
+            "files": manifest.files.iter().map(|f| json!({"path": f.path, "size": f.size, "sha256": f.sha256})).collect::<Vec<_>>(),
+            "file_count": files.len(),
+            "unpacked_size": unpacked,
+            "size": bytes.len(),
+            "sha256": digest,
+        });
+        let text = serde_json::to_string_pretty(&doc).unwrap_or_default() + "\n";
+        if let Some(outcome) = super::emit(&text) {
+            return outcome;
+        }
+    }
+    let verb = if args.dry_run { "Would pack" } else { "Packed" };
+    eprintln!("{verb} `{key}` ({dialect}):");
+    let width = files
+        .iter()
+        .map(|f| thousands(f.bytes.len()).len())
+        .max()
+        .unwrap_or(1);
+    for f in &files {
+        eprintln!("  {:>width$}  {}", thousands(f.bytes.len()), f.path);
+    }
+    eprintln!("name:          {}", output.display());
+    eprintln!("files:         {}", files.len());
+    eprintln!("unpacked size: {} bytes", thousands(unpacked as usize));
+    eprintln!("archive size:  {} bytes", thousands(bytes.len()));
+    eprintln!("sha256:{digest}");
+    if args.key.is_some() && !args.dry_run {
+        eprintln!(
+            "signed:        {}",
+            super::sign::default_bundle(&output).display()
+        );
+    }
+    Outcome::Success
+}

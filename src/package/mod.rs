@@ -1,0 +1,160 @@
+//! Packaging (package.md): the file set, the manifest, deterministic archives, and the
+//! defensive reader.
+
+pub mod archive;
+pub mod manifest;
+pub mod reader;
+pub mod verify;
+
+use std::path::{Path, PathBuf};
+
+use ignore::gitignore::{Gitignore, GitignoreBuilder};
+use sha2::{Digest, Sha256};
+
+/// A file to pack, read once.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PackFile {
+    /// Relative, `/`-separated.
+    pub path: String,
+    pub bytes: Vec<u8>,
+    pub executable: bool,
+}
+
+impl PackFile {
+    /// Lowercase hex SHA-256 of the contents.
+    pub fn sha256(&self) -> String {
+        hex(&Sha256::digest(&self.bytes))
+    }
+}
+
+/// Lowercase hex.
+pub fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// Why a file set cannot be packed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FileSetError(pub String);
+
+/// Limits on what is packed.
+#[derive(Debug, Clone, Copy)]
+pub struct Limits {
+    /// Refuse when the files add up to more than this.
+    pub max_size: u64,
+}
+
+/// Collects the files to pack from `root` (a skill directory): every regular file except
+/// paths with a component starting with `.`, `__pycache__`, `node_modules`, `*.pyc`, `*.pyo`,
+/// and what `.skillignore` excludes. A symlink to a file inside the skill is stored as that
+/// file's content; one that escapes or dangles, a symlinked directory, and special files stop
+/// packing. Sorted by the UTF-8 bytes of the path.
+pub fn file_set(root: &Path, limits: Limits) -> Result<Vec<PackFile>, FileSetError> {
+    let real_root = root
+        .canonicalize()
+        .map_err(|e| FileSetError(format!("reading `{}`: {e}", root.display())))?;
+    let ignore = skillignore(&real_root)?;
+    let mut files = Vec::new();
+    let mut total: u64 = 0;
+    let mut stack: Vec<(PathBuf, String)> = vec![(real_root.clone(), String::new())];
+    while let Some((dir, prefix)) = stack.pop() {
+        let entries = std::fs::read_dir(&dir)
+            .map_err(|e| FileSetError(format!("reading `{}`: {e}", dir.display())))?;
+        for entry in entries {
+            let entry =
+                entry.map_err(|e| FileSetError(format!("reading `{}`: {e}", dir.display())))?;
+            let name = entry.file_name();
+            let Some(name) = name.to_str() else {
+                return Err(FileSetError(format!(
+                    "`{}` is not a UTF-8 file name; archives store UTF-8 paths",
+                    entry.path().display()
+                )));
+            };
+            if name.starts_with('.') || name == "__pycache__" || name == "node_modules" {
+                continue;
+            }
+            let rel = if prefix.is_empty() {
+                name.to_string()
+            } else {
+                format!("{prefix}/{name}")
+            };
+            let path = entry.path();
+            let meta = std::fs::symlink_metadata(&path)
+                .map_err(|e| FileSetError(format!("reading `{rel}`: {e}")))?;
+            let is_dir = meta.is_dir();
+            if ignore.matched_path_or_any_parents(&rel, is_dir).is_ignore() {
+                continue;
+            }
+            if is_dir {
+                stack.push((path, rel));
+                continue;
+            }
+            if name.ends_with(".pyc") || name.ends_with(".pyo") {
+                continue;
+            }
+            let (source, meta) = if meta.is_symlink() {
+                let target = std::fs::canonicalize(&path)
+                    .map_err(|_| FileSetError(format!("symlink `{rel}` is dangling (SK408)")))?;
+                if !target.starts_with(&real_root) {
+                    return Err(FileSetError(format!(
+                        "symlink `{rel}` points outside the skill, to `{}` (SK408)",
+                        target.display()
+                    )));
+                }
+                let target_meta = std::fs::metadata(&target)
+                    .map_err(|e| FileSetError(format!("reading `{rel}`: {e}")))?;
+                if !target_meta.is_file() {
+                    return Err(FileSetError(format!(
+                        "symlink `{rel}` does not point to a regular file"
+                    )));
+                }
+                (target, target_meta)
+            } else if meta.is_file() {
+                (path, meta)
+            } else {
+                return Err(FileSetError(format!(
+                    "`{rel}` is a special file (FIFO, socket or device)"
+                )));
+            };
+            total += meta.len();
+            if total > limits.max_size {
+                return Err(FileSetError(format!(
+                    "the files add up to more than {} bytes (--max-size)",
+                    limits.max_size
+                )));
+            }
+            let bytes = std::fs::read(&source)
+                .map_err(|e| FileSetError(format!("reading `{rel}`: {e}")))?;
+            files.push(PackFile {
+                path: rel,
+                bytes,
+                executable: is_executable(&meta),
+            });
+        }
+    }
+    files.sort_by(|a, b| a.path.as_bytes().cmp(b.path.as_bytes()));
+    Ok(files)
+}
+
+fn skillignore(root: &Path) -> Result<Gitignore, FileSetError> {
+    let mut builder = GitignoreBuilder::new(root);
+    let file = root.join(".skillignore");
+    if file.is_file()
+        && let Some(e) = builder.add(&file)
+    {
+        return Err(FileSetError(format!("reading `.skillignore`: {e}")));
+    }
+    builder
+        .build()
+        .map_err(|e| FileSetError(format!("reading `.skillignore`: {e}")))
+}
+
+#[cfg(unix)]
+fn is_executable(meta: &std::fs::Metadata) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    meta.permissions().mode() & 0o111 != 0
+}
+
+#[cfg(not(unix))]
+fn is_executable(_meta: &std::fs::Metadata) -> bool {
+    false
+}
