@@ -159,13 +159,14 @@ fn classify_link(path: &Path, root: &Path) -> LinkTarget {
     }
 }
 
+/// Whether any execute bit is set.
 #[cfg(unix)]
-fn is_executable(meta: &std::fs::Metadata) -> bool {
+pub fn is_executable(meta: &std::fs::Metadata) -> bool {
     use std::os::unix::fs::PermissionsExt;
     meta.permissions().mode() & 0o111 != 0
 }
 
 #[cfg(not(unix))]
-fn is_executable(_meta: &std::fs::Metadata) -> bool {
+pub fn is_executable(_meta: &std::fs::Metadata) -> bool {
     false
 }

@@ -20,5 +20,6 @@ pub mod scaffold;
 pub mod sign;
 pub mod source;
 pub mod suppress;
+pub mod time;
 pub mod tokens;
 pub mod yaml;

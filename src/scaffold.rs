@@ -254,45 +254,18 @@ pub fn write(target: &Path, files: &[RenderedFile], force: bool) -> Result<(), E
     })
 }
 
-#[cfg(unix)]
 fn set_mode(path: &Path, mode: u32) -> Result<(), Error> {
-    use std::os::unix::fs::PermissionsExt;
-    std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode))
-        .map_err(|e| Error::Io(format!("setting permissions of `{}`: {e}", path.display())))
-}
-
-#[cfg(not(unix))]
-fn set_mode(_path: &Path, _mode: u32) -> Result<(), Error> {
-    Ok(())
-}
-
-/// `YYYY-MM-DD` for a Unix time (UTC).
-pub fn date(epoch_seconds: i64) -> String {
-    // Howard Hinnant's days-to-civil algorithm.
-    let days = epoch_seconds.div_euclid(86_400);
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    format!("{year:04}-{month:02}-{day:02}")
+    crate::package::archive::set_mode(path, mode).map_err(Error::Io)
 }
 
 /// `SOURCE_DATE_EPOCH` when set (reproducible output), else now.
 pub fn today() -> String {
-    let epoch = std::env::var("SOURCE_DATE_EPOCH")
-        .ok()
-        .and_then(|v| v.trim().parse::<i64>().ok())
-        .unwrap_or_else(|| {
-            std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .map_or(0, |d| d.as_secs() as i64)
-        });
-    date(epoch)
+    let epoch = crate::time::source_date_epoch().unwrap_or_else(|| {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_secs() as i64)
+    });
+    crate::time::date(epoch)
 }
 
 /// `pdf-tools` → `Pdf Tools`.
@@ -313,13 +286,6 @@ pub fn display_name(key: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn dates() {
-        assert_eq!(date(0), "1970-01-01");
-        assert_eq!(date(951_782_400), "2000-02-29");
-        assert_eq!(date(1_795_000_000), "2026-11-18");
-    }
 
     #[test]
     fn display_names() {

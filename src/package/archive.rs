@@ -32,9 +32,8 @@ impl Format {
 
 /// The entry time: `SOURCE_DATE_EPOCH` when set, else [`DEFAULT_MTIME`].
 pub fn mtime() -> u64 {
-    std::env::var("SOURCE_DATE_EPOCH")
-        .ok()
-        .and_then(|v| v.trim().parse::<u64>().ok())
+    crate::time::source_date_epoch()
+        .and_then(|t| u64::try_from(t).ok())
         .unwrap_or(DEFAULT_MTIME)
 }
 
@@ -114,7 +113,7 @@ fn zip(entries: &[(String, &[u8], bool)]) -> std::io::Result<Vec<u8>> {
 
 /// A Unix time as a zip (DOS) timestamp, clamped to the range a zip can hold.
 fn dos_time(epoch: u64) -> zip::DateTime {
-    let (y, mo, d) = civil(epoch.max(DEFAULT_MTIME) as i64 / 86_400);
+    let (y, mo, d) = crate::time::civil(epoch.max(DEFAULT_MTIME) as i64 / 86_400);
     let secs = epoch % 86_400;
     zip::DateTime::from_date_and_time(
         y.clamp(1980, 2107) as u16,
@@ -125,19 +124,6 @@ fn dos_time(epoch: u64) -> zip::DateTime {
         (secs % 60) as u8,
     )
     .unwrap_or_default()
-}
-
-/// Days since 1970-01-01 to (year, month, day).
-fn civil(days: i64) -> (i64, i64, i64) {
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    (yoe + era * 400 + i64::from(month <= 2), month, day)
 }
 
 /// Writes `bytes` to `target` through a temporary file beside it, renamed into place: an
@@ -177,14 +163,15 @@ pub fn write_atomic(
     Ok(())
 }
 
+/// Sets a file's permission bits (a no-op where there are none).
 #[cfg(unix)]
-fn set_mode(path: &std::path::Path, mode: u32) -> Result<(), String> {
+pub fn set_mode(path: &std::path::Path, mode: u32) -> Result<(), String> {
     use std::os::unix::fs::PermissionsExt;
     std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode))
         .map_err(|e| format!("setting permissions of `{}`: {e}", path.display()))
 }
 
 #[cfg(not(unix))]
-fn set_mode(_path: &std::path::Path, _mode: u32) -> Result<(), String> {
+pub fn set_mode(_path: &std::path::Path, _mode: u32) -> Result<(), String> {
     Ok(())
 }

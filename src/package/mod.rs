@@ -127,7 +127,7 @@ pub fn file_set(root: &Path, limits: Limits) -> Result<Vec<PackFile>, FileSetErr
             files.push(PackFile {
                 path: rel,
                 bytes,
-                executable: is_executable(&meta),
+                executable: crate::files::is_executable(&meta),
             });
         }
     }
@@ -146,15 +146,4 @@ fn skillignore(root: &Path) -> Result<Gitignore, FileSetError> {
     builder
         .build()
         .map_err(|e| FileSetError(format!("reading `.skillignore`: {e}")))
-}
-
-#[cfg(unix)]
-fn is_executable(meta: &std::fs::Metadata) -> bool {
-    use std::os::unix::fs::PermissionsExt;
-    meta.permissions().mode() & 0o111 != 0
-}
-
-#[cfg(not(unix))]
-fn is_executable(_meta: &std::fs::Metadata) -> bool {
-    false
 }
