@@ -76,28 +76,36 @@ impl Budget {
         Ok(())
     }
 
-    /// The largest number of bytes the next file may still have.
-    fn room(&self) -> u64 {
-        let by_ratio = self
-            .compressed
-            .max(1)
-            .saturating_mul(MAX_RATIO)
-            .saturating_sub(self.total);
-        MAX_FILE
-            .min(MAX_TOTAL.saturating_sub(self.total))
-            .min(by_ratio)
+    /// Refuses a file that declares more than any cap allows, before reading it, naming the
+    /// cap.
+    fn declared(&self, shown: &str, size: u64) -> Result<(), String> {
+        if size > MAX_FILE {
+            return Err(format!(
+                "entry `{shown}` declares {size} bytes; the limit per file is {MAX_FILE}"
+            ));
+        }
+        self.fits(size).map_err(|reason| {
+            format!("entry `{shown}` declares {size} bytes: the archive would hold {reason}")
+        })
+    }
+
+    fn fits(&self, size: u64) -> Result<(), String> {
+        let total = self.total.saturating_add(size);
+        if total > MAX_TOTAL {
+            return Err(format!("more than {MAX_TOTAL} bytes in total"));
+        }
+        if total > self.compressed.max(1).saturating_mul(MAX_RATIO) {
+            return Err(format!(
+                "more than {MAX_RATIO} times its compressed size (an expansion bomb)"
+            ));
+        }
+        Ok(())
     }
 
     fn add(&mut self, size: u64) -> Result<(), String> {
+        self.fits(size)
+            .map_err(|reason| format!("the archive holds {reason}"))?;
         self.total += size;
-        if self.total > MAX_TOTAL {
-            return Err(format!("more than {MAX_TOTAL} bytes in total"));
-        }
-        if self.total > self.compressed.max(1).saturating_mul(MAX_RATIO) {
-            return Err(format!(
-                "expands more than {MAX_RATIO} times its compressed size"
-            ));
-        }
         Ok(())
     }
 
@@ -199,11 +207,7 @@ fn read_tar_gz(bytes: &[u8]) -> Result<Archive, String> {
             .header()
             .size()
             .map_err(|e| format!("entry `{shown}`: {e}"))?;
-        if declared > budget.room() {
-            return Err(format!(
-                "entry `{shown}` declares {declared} bytes, over the limits"
-            ));
-        }
+        budget.declared(&shown, declared)?;
         let mut data = Vec::with_capacity(declared as usize);
         (&mut entry)
             .take(declared + 1)
@@ -261,11 +265,7 @@ fn read_zip(bytes: &[u8]) -> Result<Archive, String> {
             continue;
         }
         let declared = file.size();
-        if declared > budget.room() {
-            return Err(format!(
-                "entry `{shown}` declares {declared} bytes, over the limits"
-            ));
-        }
+        budget.declared(&shown, declared)?;
         let mut data = Vec::with_capacity(declared as usize);
         (&mut file)
             .take(declared + 1)
