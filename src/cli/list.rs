@@ -68,7 +68,10 @@ pub fn by_key(reports: &[SkillReport]) -> HashMap<&str, Vec<usize>> {
 }
 
 pub fn run(args: &Args) -> Outcome {
-    let loaded = match args.skills.load(false) {
+    let loaded = match args
+        .skills
+        .load(super::skills::without_token_rules(), false)
+    {
         Ok(loaded) => loaded,
         Err(outcome) => return outcome,
     };

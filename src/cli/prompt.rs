@@ -28,7 +28,10 @@ fn escape(text: &str) -> String {
 }
 
 pub fn run(args: &Args) -> Outcome {
-    let loaded = match args.skills.load(false) {
+    let loaded = match args
+        .skills
+        .load(super::skills::without_token_rules(), false)
+    {
         Ok(loaded) => loaded,
         Err(outcome) => return outcome,
     };

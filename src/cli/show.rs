@@ -19,7 +19,7 @@ pub struct Args {
 }
 
 pub fn run(args: &Args) -> Outcome {
-    let loaded = match args.skills.load(true) {
+    let loaded = match args.skills.load(crate::config::Overrides::default(), false) {
         Ok(loaded) => loaded,
         Err(outcome) => return outcome,
     };

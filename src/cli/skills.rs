@@ -10,7 +10,8 @@ use crate::lint::{self, SkillReport};
 
 #[derive(Debug, clap::Args)]
 pub struct SkillArgs {
-    /// Skill directories, skill files, or directories to search (default `.`).
+    /// Skill directories, skill files, files inside skills, or directories to search
+    /// (default `.`).
     pub paths: Vec<PathBuf>,
     /// The dialect of every skill (default: detected per skill).
     #[arg(long, value_enum)]
@@ -37,12 +38,22 @@ pub struct Loaded {
     pub settings: Settings,
     pub reports: Vec<SkillReport>,
     pub cwd: PathBuf,
+    /// A skill could not be read (reported on stderr): exit 3 at the end.
+    pub io_failed: bool,
+}
+
+/// Rules that count tokens, which commands that show no diagnostics skip.
+pub fn without_token_rules() -> Overrides {
+    Overrides {
+        ignore: vec!["SK402".into(), "SK503".into()],
+        ..Overrides::default()
+    }
 }
 
 impl SkillArgs {
-    /// Discovers and checks the skills. `diagnostics: false` skips the rules that count tokens
-    /// (SK402, SK503) for commands that show no diagnostics and count tokens themselves.
-    pub fn load(&self, diagnostics: bool) -> Result<Loaded, Outcome> {
+    /// Discovers and checks the skills, with the command's own `extra` settings on top of
+    /// these flags and the config file.
+    pub fn load(&self, extra: Overrides, quiet: bool) -> Result<Loaded, Outcome> {
         let cwd = current_dir()?;
         let source = match (&self.config, self.no_config) {
             (_, true) => Source::None,
@@ -53,12 +64,7 @@ impl SkillArgs {
             dialect: self.dialect,
             budget: self.budget,
             encoding: self.encoding,
-            ignore: if diagnostics {
-                Vec::new()
-            } else {
-                vec!["SK402".into(), "SK503".into()]
-            },
-            ..Overrides::default()
+            ..extra
         };
         let settings =
             Settings::load(&source, &cwd, &overrides).map_err(|e| fail(Outcome::Usage, e))?;
@@ -76,16 +82,24 @@ impl SkillArgs {
         for warning in &discovery.warnings {
             eprintln!("warning: {warning}");
         }
+        if discovery.empty_default && !quiet {
+            eprintln!(
+                "warning: no skill found under the current directory (looked for SKILL.md and skill.md)"
+            );
+        }
         let reports = lint::lint_all(discovery.skills, &settings, &cwd);
+        let mut io_failed = false;
         for report in &reports {
             if let Some(error) = &report.io_error {
                 eprintln!("error: {error}");
+                io_failed = true;
             }
         }
         Ok(Loaded {
             settings,
             reports,
             cwd,
+            io_failed,
         })
     }
 }

@@ -43,7 +43,10 @@ struct Costs {
 }
 
 pub fn run(args: &Args) -> Outcome {
-    let loaded = match args.skills.load(false) {
+    let loaded = match args
+        .skills
+        .load(super::skills::without_token_rules(), false)
+    {
         Ok(loaded) => loaded,
         Err(outcome) => return outcome,
     };
