@@ -1,7 +1,6 @@
 //! `skillc list [PATH]...`: one line per discovered skill.
 
 use std::collections::HashMap;
-use std::fmt::Write;
 
 use serde_json::json;
 
@@ -135,28 +134,10 @@ pub fn run(args: &Args) -> Outcome {
             ]
         })
         .collect();
-    let headers = ["key", "dialect", "tier", "trigger", "L1", "path", "note"];
-    let widths: Vec<usize> = (0..7)
-        .map(|c| {
-            rows.iter()
-                .map(|r| r[c].chars().count())
-                .chain([headers[c].len()])
-                .max()
-                .unwrap_or(0)
-        })
-        .collect();
-    let mut out = String::new();
-    for cells in std::iter::once(headers.map(String::from)).chain(rows) {
-        let mut line = String::new();
-        for (c, cell) in cells.iter().enumerate() {
-            let pad = " ".repeat(widths[c] - cell.chars().count());
-            if c == 4 {
-                let _ = write!(line, "{pad}{cell}  ");
-            } else {
-                let _ = write!(line, "{cell}{pad}  ");
-            }
-        }
-        let _ = writeln!(out, "{}", line.trim_end());
-    }
+    let out = super::skills::table(
+        ["key", "dialect", "tier", "trigger", "L1", "path", "note"],
+        &rows,
+        &[4],
+    );
     super::emit(&out).unwrap_or(Outcome::Success)
 }

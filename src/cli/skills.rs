@@ -116,3 +116,33 @@ pub fn thousands(n: usize) -> String {
     }
     out
 }
+
+/// Column-aligned text: a header row, then the rows; columns in `right` are right-aligned
+/// (numbers), the rest left-aligned. Trailing spaces are trimmed.
+pub fn table<const N: usize>(headers: [&str; N], rows: &[[String; N]], right: &[usize]) -> String {
+    let widths: Vec<usize> = (0..N)
+        .map(|c| {
+            rows.iter()
+                .map(|r| r[c].chars().count())
+                .chain([headers[c].chars().count()])
+                .max()
+                .unwrap_or(0)
+        })
+        .collect();
+    let mut out = String::new();
+    let header: [String; N] = headers.map(String::from);
+    for cells in std::iter::once(&header).chain(rows) {
+        let mut line = String::new();
+        for (c, cell) in cells.iter().enumerate() {
+            let pad = " ".repeat(widths[c] - cell.chars().count());
+            if right.contains(&c) {
+                line += &format!("{pad}{cell}  ");
+            } else {
+                line += &format!("{cell}{pad}  ");
+            }
+        }
+        out += line.trim_end();
+        out.push('\n');
+    }
+    out
+}

@@ -217,37 +217,7 @@ fn table(
         sum(&|c| c.l3.len()),
         sum(&|c| c.l3.iter().filter_map(|f| f.tokens).sum()),
     ]);
-    let widths: Vec<usize> = (0..7)
-        .map(|col| {
-            rows.iter()
-                .map(|r| r[col].chars().count())
-                .chain([headers[col].len()])
-                .max()
-                .unwrap_or(0)
-        })
-        .collect();
-    let mut out = String::new();
-    let line = |cells: [&str; 7], out: &mut String| {
-        let mut text = String::new();
-        for (col, cell) in cells.iter().enumerate() {
-            let pad = widths[col] - cell.chars().count();
-            if col >= 3 {
-                text += &format!("{}{cell}  ", " ".repeat(pad));
-            } else {
-                text += &format!("{cell}{}  ", " ".repeat(pad));
-            }
-        }
-        let _ = writeln!(out, "{}", text.trim_end());
-    };
-    line(headers, &mut out);
-    for row in &rows {
-        line(
-            [
-                &row[0], &row[1], &row[2], &row[3], &row[4], &row[5], &row[6],
-            ],
-            &mut out,
-        );
-    }
+    let mut out = super::skills::table(headers, &rows, &[3, 4, 5, 6]);
     let percent = (l1_total * 100).checked_div(budget).unwrap_or(0);
     let _ = writeln!(
         out,
