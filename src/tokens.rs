@@ -115,6 +115,71 @@ pub fn catalog(reports: &[crate::lint::SkillReport]) -> Vec<usize> {
     chosen
 }
 
+/// One file of the L3 layer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct L3File {
+    /// Relative to the skill, `/`-separated.
+    pub path: String,
+    pub bytes: u64,
+    /// `None` for a binary file (NUL bytes or not UTF-8) or one over the size limit.
+    pub tokens: Option<usize>,
+}
+
+/// A skill's costs in the three layers.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Costs {
+    pub l1: usize,
+    pub l2: usize,
+    pub l3: Vec<L3File>,
+}
+
+/// Counts a checked skill's L1 entry, its body (L2), and each other file (L3; files are read
+/// here, once, up to `max_file_size`).
+pub fn costs(
+    report: &crate::lint::SkillReport,
+    tokenizer: &dyn Tokenizer,
+    max_file_size: u64,
+) -> Costs {
+    let l1 = tokenizer.count(&l1_entry(
+        report.key.as_deref().unwrap_or(""),
+        report.description.as_deref().unwrap_or(""),
+    ));
+    let l2 = match (&report.file, report.body) {
+        (Some(file), Some(body)) => tokenizer.count(file.slice(body)),
+        _ => 0,
+    };
+    let skill_file = report
+        .dir
+        .file
+        .as_ref()
+        .and_then(|f| f.file_name())
+        .and_then(|n| n.to_str());
+    let mut l3 = Vec::new();
+    for entry in &report.tree.entries {
+        if !entry.is_file() || Some(entry.rel.as_str()) == skill_file {
+            continue;
+        }
+        let bytes = match entry.kind {
+            crate::files::Kind::File { size, .. }
+            | crate::files::Kind::Symlink(crate::files::LinkTarget::InsideFile(size)) => size,
+            _ => 0,
+        };
+        let tokens =
+            match crate::lint::read_limited(&report.dir.real.join(&entry.rel), max_file_size) {
+                Ok(crate::lint::Read::Bytes(data)) if !data.contains(&0) => String::from_utf8(data)
+                    .ok()
+                    .map(|text| tokenizer.count(&text)),
+                _ => None,
+            };
+        l3.push(L3File {
+            path: entry.rel.clone(),
+            bytes,
+            tokens,
+        });
+    }
+    Costs { l1, l2, l3 }
+}
+
 /// One catalog entry for the budget.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Entry {

@@ -16,7 +16,6 @@ mod unpack;
 mod validate;
 mod verify;
 
-use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -60,10 +59,6 @@ impl ColorChoice {
                 is_terminal && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
             }
         }
-    }
-
-    pub fn stdout(self) -> bool {
-        self.enabled(std::io::stdout().is_terminal())
     }
 }
 

@@ -111,70 +111,29 @@ fn describe(
             par::Trigger::Auto.explain()
         );
     }
-    let l1 = tokenizer.count(&tokens::l1_entry(
-        r.key.as_deref().unwrap_or(""),
-        r.description.as_deref().unwrap_or(""),
-    ));
-    let l2 = match (&r.file, r.body) {
-        (Some(file), Some(body)) => tokenizer.count(file.slice(body)),
-        _ => 0,
-    };
-    let files: Vec<&crate::files::Entry> = r.tree.entries.iter().filter(|e| e.is_file()).collect();
-    let _ = writeln!(out, "  files:       {}", files.len());
-    let mut l3 = 0;
-    for entry in &files {
-        let text = crate::lint::read_limited(&r.dir.real.join(&entry.rel), settings.max_file_size)
-            .ok()
-            .and_then(|read| match read {
-                crate::lint::Read::Bytes(data) if !data.contains(&0) => {
-                    String::from_utf8(data).ok()
-                }
-                _ => None,
-            });
-        let size = std::fs::metadata(r.dir.real.join(&entry.rel)).map_or(0, |m| m.len());
-        match text {
-            Some(text)
-                if Some(entry.rel.as_str())
-                    != r.dir
-                        .file
-                        .as_ref()
-                        .and_then(|f| f.file_name())
-                        .and_then(|n| n.to_str()) =>
-            {
-                let n = tokenizer.count(&text);
-                l3 += n;
-                let _ = writeln!(
-                    out,
-                    "    {} ({} bytes, {} tokens)",
-                    entry.rel,
-                    thousands(size as usize),
-                    thousands(n)
-                );
-            }
-            Some(_) => {
-                let _ = writeln!(
-                    out,
-                    "    {} ({} bytes, the skill file)",
-                    entry.rel,
-                    thousands(size as usize)
-                );
-            }
-            None => {
-                let _ = writeln!(
-                    out,
-                    "    {} ({} bytes, binary)",
-                    entry.rel,
-                    thousands(size as usize)
-                );
-            }
-        }
+    let costs = tokens::costs(r, tokenizer, settings.max_file_size);
+    let _ = writeln!(
+        out,
+        "  files:       {} beside the skill file",
+        costs.l3.len()
+    );
+    for file in &costs.l3 {
+        let tokens = file
+            .tokens
+            .map_or("binary".to_string(), |n| format!("{} tokens", thousands(n)));
+        let _ = writeln!(
+            out,
+            "    {} ({} bytes, {tokens})",
+            file.path,
+            thousands(file.bytes as usize)
+        );
     }
     let _ = writeln!(
         out,
         "  tokens:      L1 {} · L2 {} · L3 {} ({})",
-        thousands(l1),
-        thousands(l2),
-        thousands(l3),
+        thousands(costs.l1),
+        thousands(costs.l2),
+        thousands(costs.l3.iter().filter_map(|f| f.tokens).sum()),
         tokens::encoding_name(settings.encoding)
     );
     let count = |s: Severity| r.diagnostics.iter().filter(|d| d.severity == s).count();

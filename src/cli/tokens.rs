@@ -7,10 +7,9 @@ use serde_json::json;
 use super::skills::{SkillArgs, thousands};
 use super::{Outcome, fail};
 use crate::config::Settings;
-use crate::files::Kind;
-use crate::lint::{Read, SkillReport, read_limited};
+use crate::lint::SkillReport;
 use crate::render::slash_path;
-use crate::tokens::{self, Tokenizer};
+use crate::tokens::{self, Costs};
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -25,21 +24,6 @@ pub struct Args {
 enum TokensFormat {
     Table,
     Json,
-}
-
-/// One file of the L3 layer.
-struct L3File {
-    path: String,
-    bytes: u64,
-    /// `None` for a binary file (or one over `max-file-size`).
-    tokens: Option<usize>,
-}
-
-/// A skill's costs.
-struct Costs {
-    l1: usize,
-    l2: usize,
-    l3: Vec<L3File>,
 }
 
 pub fn run(args: &Args) -> Outcome {
@@ -68,17 +52,18 @@ pub fn run(args: &Args) -> Outcome {
             "warning: {skipped} skill(s) without a string key and description are not in the catalog; run `skillc validate`"
         );
     }
-    let costs: Vec<Costs> =
-        crate::parallel::map(&catalog, |&i| costs(&reports[i], tokenizer, settings))
-            .into_iter()
-            .map(|c| {
-                c.unwrap_or(Costs {
-                    l1: 0,
-                    l2: 0,
-                    l3: Vec::new(),
-                })
-            })
-            .collect();
+    let costs: Vec<Costs> = crate::parallel::map(&catalog, |&i| {
+        tokens::costs(&reports[i], tokenizer, settings.max_file_size)
+    })
+    .into_iter()
+    .map(|c| {
+        c.unwrap_or(Costs {
+            l1: 0,
+            l2: 0,
+            l3: Vec::new(),
+        })
+    })
+    .collect();
     let entries: Vec<tokens::Entry> = catalog
         .iter()
         .zip(&costs)
@@ -131,46 +116,6 @@ pub fn run(args: &Args) -> Outcome {
     } else {
         Outcome::Problems
     }
-}
-
-fn costs(report: &SkillReport, tokenizer: &dyn Tokenizer, settings: &Settings) -> Costs {
-    let l1 = tokenizer.count(&tokens::l1_entry(
-        report.key.as_deref().unwrap_or(""),
-        report.description.as_deref().unwrap_or(""),
-    ));
-    let l2 = match (&report.file, report.body) {
-        (Some(file), Some(body)) => tokenizer.count(file.slice(body)),
-        _ => 0,
-    };
-    let skill_file = report
-        .dir
-        .file
-        .as_ref()
-        .and_then(|f| f.file_name())
-        .map(|n| n.to_string_lossy().into_owned());
-    let mut l3 = Vec::new();
-    for entry in &report.tree.entries {
-        if !entry.is_file() || Some(&entry.rel) == skill_file.as_ref() {
-            continue;
-        }
-        let bytes = match entry.kind {
-            Kind::File { size, .. } => size,
-            Kind::Symlink(crate::files::LinkTarget::InsideFile(size)) => size,
-            _ => 0,
-        };
-        let tokens = match read_limited(&report.dir.real.join(&entry.rel), settings.max_file_size) {
-            Ok(Read::Bytes(data)) if !data.contains(&0) => String::from_utf8(data)
-                .ok()
-                .map(|text| tokenizer.count(&text)),
-            _ => None,
-        };
-        l3.push(L3File {
-            path: entry.rel.clone(),
-            bytes,
-            tokens,
-        });
-    }
-    Costs { l1, l2, l3 }
 }
 
 fn table(
