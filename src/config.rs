@@ -189,11 +189,15 @@ impl Settings {
                     column: None,
                     message: format!("cannot read the config file: {message}"),
                 };
-                let text = match crate::lint::read_limited(path, CONFIG_MAX_BYTES) {
-                    Ok(crate::lint::Read::Bytes(bytes)) => {
+                let text = match crate::input::read_capped(
+                    path,
+                    CONFIG_MAX_BYTES,
+                    crate::input::Links::Follow,
+                ) {
+                    Ok(crate::input::Read::Bytes(bytes)) => {
                         String::from_utf8(bytes).map_err(|_| unreadable("not UTF-8".into()))?
                     }
-                    Ok(crate::lint::Read::TooLarge(size)) => {
+                    Ok(crate::input::Read::TooLarge(size)) => {
                         return Err(unreadable(format!(
                             "{size} bytes is too large for a config file"
                         )));

@@ -9,6 +9,7 @@ pub mod diagnostic;
 pub mod dialect;
 pub mod discover;
 pub mod files;
+pub mod input;
 pub mod json;
 pub mod lint;
 pub mod markdown;

@@ -9,6 +9,7 @@ use crate::diagnostic::{Diagnostic, Region, Span};
 use crate::dialect::Dialect;
 use crate::discover::SkillDir;
 use crate::files::SkillTree;
+use crate::input::{Links, Read, read_capped};
 use crate::markdown;
 use crate::rules::{self, Rule};
 use crate::source::{Layout, SkillFile};
@@ -245,7 +246,7 @@ pub fn lint_skill(dir: SkillDir, settings: &Settings) -> SkillReport {
         return report;
     };
     let mut out = Reporter::new(None, path.clone(), report.dir.dir.clone());
-    let bytes = match read_limited(&path, settings.max_file_size) {
+    let bytes = match read_capped(&path, settings.max_file_size, Links::Follow) {
         Ok(Read::Bytes(bytes)) => bytes,
         Ok(Read::TooLarge(size)) => {
             rules::structure::file_too_large(size, settings.max_file_size, &mut out);
@@ -401,36 +402,6 @@ fn check_file(dir: &SkillDir, file: &SkillFile, settings: &Settings, out: &mut R
         Dialect::AgentSkills => rules::agentskills_fields::check(&skill, out),
     }
     facts
-}
-
-/// A file read under a size limit.
-pub enum Read {
-    Bytes(Vec<u8>),
-    TooLarge(u64),
-}
-
-/// Reads a file unless it is larger than `limit` (checked before reading and while reading, so
-/// a file that grows or lies about its size costs no more than `limit`).
-pub fn read_limited(path: &Path, limit: u64) -> std::io::Result<Read> {
-    use std::io::Read as _;
-    // Opening a FIFO for reading would block until a writer comes: only regular files.
-    let meta = std::fs::metadata(path)?;
-    if !meta.is_file() {
-        return Err(std::io::Error::new(
-            std::io::ErrorKind::InvalidInput,
-            "not a regular file",
-        ));
-    }
-    if meta.len() > limit {
-        return Ok(Read::TooLarge(meta.len()));
-    }
-    let file = std::fs::File::open(path)?;
-    let mut bytes = Vec::with_capacity(meta.len() as usize);
-    file.take(limit + 1).read_to_end(&mut bytes)?;
-    if bytes.len() as u64 > limit {
-        return Ok(Read::TooLarge(bytes.len() as u64));
-    }
-    Ok(Read::Bytes(bytes))
 }
 
 /// Applies selection, per-file ignores, severities and suppressions; sorts and dedups.

@@ -164,13 +164,16 @@ pub fn costs(
             | crate::files::Kind::Symlink(crate::files::LinkTarget::InsideFile(size)) => size,
             _ => 0,
         };
-        let tokens =
-            match crate::lint::read_limited(&report.dir.real.join(&entry.rel), max_file_size) {
-                Ok(crate::lint::Read::Bytes(data)) if !data.contains(&0) => String::from_utf8(data)
-                    .ok()
-                    .map(|text| tokenizer.count(&text)),
-                _ => None,
-            };
+        let tokens = match crate::input::read_capped(
+            &report.dir.real.join(&entry.rel),
+            max_file_size,
+            crate::input::Links::Follow,
+        ) {
+            Ok(crate::input::Read::Bytes(data)) if !data.contains(&0) => String::from_utf8(data)
+                .ok()
+                .map(|text| tokenizer.count(&text)),
+            _ => None,
+        };
         l3.push(L3File {
             path: entry.rel.clone(),
             bytes,

@@ -9,8 +9,9 @@ use crate::config::Settings;
 use crate::diagnostic::{Diagnostic, Region, Span};
 use crate::discover::SkillDir;
 use crate::files::SkillTree;
+use crate::input::{Links, Read, read_capped};
 use crate::json::{self, Step};
-use crate::lint::{Read, Reporter, read_limited};
+use crate::lint::Reporter;
 use crate::source::SkillFile;
 
 /// The files that hold tool definitions.
@@ -50,7 +51,7 @@ pub fn check(
         }
         let path = dir.dir.join(name);
         let mut out = Reporter::new(None, path.clone(), dir.dir.clone());
-        let text = match read_limited(&dir.real.join(name), settings.max_file_size) {
+        let text = match read_capped(&dir.real.join(name), settings.max_file_size, Links::Follow) {
             Ok(Read::Bytes(bytes)) => match String::from_utf8(bytes) {
                 Ok(text) => text,
                 Err(e) => {

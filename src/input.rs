@@ -1,0 +1,134 @@
+//! Reading files that strangers control: regular files only, under a size cap, and never
+//! blocking on a FIFO or a device. Every file skillc reads from a skill, an archive's
+//! surroundings or a repository goes through [`read_capped`].
+
+use std::io::Read as _;
+use std::path::Path;
+
+/// A file read under a size limit.
+#[derive(Debug)]
+pub enum Read {
+    Bytes(Vec<u8>),
+    /// The file is larger than the limit (its size, or the limit plus one when it grew).
+    TooLarge(u64),
+}
+
+/// Whether the last component of a path may be a symbolic link.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Links {
+    Follow,
+    /// A symbolic link is refused (as git does for `.gitignore`).
+    Refuse,
+}
+
+/// Reads a file unless it is larger than `limit`: the file is opened without blocking (a FIFO
+/// opens at once), then checked to be a regular file through its open handle (no race with a
+/// rename), and read through a cap (a file that grows or lies about its size costs no more
+/// than `limit`).
+pub fn read_capped(path: &Path, limit: u64, links: Links) -> std::io::Result<Read> {
+    let file = open(path, links)?;
+    let meta = file.metadata()?;
+    if !meta.is_file() {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            "not a regular file",
+        ));
+    }
+    if meta.len() > limit {
+        return Ok(Read::TooLarge(meta.len()));
+    }
+    let mut bytes = Vec::with_capacity(meta.len() as usize);
+    file.take(limit.saturating_add(1)).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > limit {
+        return Ok(Read::TooLarge(bytes.len() as u64));
+    }
+    Ok(Read::Bytes(bytes))
+}
+
+/// Reads a file as [`read_capped`] does, turning a file over the cap into an error that names
+/// the cap (for files that have no diagnostic of their own: manifests, bundles, keys).
+pub fn read_bounded(path: &Path, limit: u64, links: Links) -> std::io::Result<Vec<u8>> {
+    match read_capped(path, limit, links)? {
+        Read::Bytes(bytes) => Ok(bytes),
+        Read::TooLarge(size) => Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            format!("the file is {size} bytes; the limit is {limit}"),
+        )),
+    }
+}
+
+#[cfg(unix)]
+fn open(path: &Path, links: Links) -> std::io::Result<std::fs::File> {
+    use std::os::unix::fs::OpenOptionsExt;
+    let mut flags = libc::O_NONBLOCK | libc::O_NOCTTY;
+    if links == Links::Refuse {
+        flags |= libc::O_NOFOLLOW;
+    }
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(flags)
+        .open(path)
+        .map_err(|e| {
+            if links == Links::Refuse && e.raw_os_error() == Some(libc::ELOOP) {
+                std::io::Error::new(
+                    std::io::ErrorKind::InvalidInput,
+                    "a symbolic link (not followed)",
+                )
+            } else {
+                e
+            }
+        })?;
+    Ok(file)
+}
+
+#[cfg(not(unix))]
+fn open(path: &Path, links: Links) -> std::io::Result<std::fs::File> {
+    if links == Links::Refuse && std::fs::symlink_metadata(path)?.file_type().is_symlink() {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            "a symbolic link (not followed)",
+        ));
+    }
+    std::fs::File::open(path)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn refuses_fifos_without_blocking_and_caps_devices() {
+        let dir = tempfile::tempdir().unwrap();
+        let fifo = dir.path().join("fifo");
+        let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o644) }, 0);
+        let err = read_capped(&fifo, 10, Links::Follow).unwrap_err();
+        assert_eq!(err.to_string(), "not a regular file");
+        let err = read_capped(Path::new("/dev/zero"), 10, Links::Follow).unwrap_err();
+        assert_eq!(err.to_string(), "not a regular file");
+    }
+
+    #[test]
+    fn caps_and_links() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("f");
+        std::fs::write(&file, b"0123456789").unwrap();
+        assert!(matches!(
+            read_capped(&file, 9, Links::Follow).unwrap(),
+            Read::TooLarge(10)
+        ));
+        assert!(
+            matches!(read_capped(&file, 10, Links::Follow).unwrap(), Read::Bytes(b) if b == b"0123456789")
+        );
+        let link = dir.path().join("l");
+        std::os::unix::fs::symlink(&file, &link).unwrap();
+        assert!(matches!(
+            read_capped(&link, 10, Links::Follow).unwrap(),
+            Read::Bytes(_)
+        ));
+        let err = read_capped(&link, 10, Links::Refuse).unwrap_err();
+        assert_eq!(err.to_string(), "a symbolic link (not followed)");
+        let err = read_bounded(&file, 4, Links::Follow).unwrap_err();
+        assert_eq!(err.to_string(), "the file is 10 bytes; the limit is 4");
+    }
+}
