@@ -262,15 +262,16 @@ pub fn lint_skill(dir: SkillDir, settings: &Settings) -> SkillReport {
         Ok(text) => text,
         Err(e) => {
             let valid = e.utf8_error().valid_up_to();
+            // The first invalid sequence is shown as U+FFFD at the same offset: the region is
+            // that one character, its length the invalid bytes in the file.
+            let invalid = e.utf8_error().error_len();
             let bytes = e.into_bytes();
             let file = SkillFile::new(path, String::from_utf8_lossy(&bytes).into_owned());
-            let prefix = SkillFile::new(
-                PathBuf::new(),
-                String::from_utf8_lossy(&bytes[..valid]).into_owned(),
-            );
-            let mut region = prefix.region(Span::new(valid, valid));
-            region.length = 1;
-            region.end_column = region.column + 1;
+            let mut region = file.region(Span::new(
+                valid,
+                valid + char::REPLACEMENT_CHARACTER.len_utf8(),
+            ));
+            region.length = invalid.unwrap_or(bytes.len() - valid);
             rules::structure::invalid_utf8(
                 bytes.get(valid).copied().unwrap_or(0),
                 region,

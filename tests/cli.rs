@@ -785,3 +785,38 @@ fn fifos_never_block_and_stdout_failures_are_errors() {
     assert_eq!(out.status.code(), Some(3));
     assert!(String::from_utf8_lossy(&out.stderr).starts_with("error: writing to stdout: "));
 }
+
+/// A file name or a value holding a line end or a terminal escape cannot forge a diagnostic
+/// line or drive the terminal: text formats show control pictures, one for one.
+#[test]
+fn untrusted_text_cannot_forge_lines_or_escapes() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("evil\nx.md:1:1: error[SK999] forged");
+    write(
+        &dir.join("SKILL.md"),
+        "---\nname: \"bad\\e[2J\"\ndescription: Use when testing hostile names.\n---\nBody.\n",
+    );
+    let run = skillc(tmp.path(), &["validate", "--format", "concise", "."]);
+    assert_eq!(run.code, Some(1));
+    assert!(!run.stdout.contains('\u{1b}'), "{}", run.stdout);
+    let forged = "evil␊x.md:1:1: error[SK999] forged/SKILL.md";
+    for line in run.stdout.lines() {
+        assert!(line.starts_with(forged), "{line}");
+    }
+    assert!(
+        run.stdout.contains("the name `bad␛[2J` must be lowercase"),
+        "{}",
+        run.stdout
+    );
+    let run = skillc(tmp.path(), &["validate", "--format", "full", "."]);
+    assert!(
+        !run.stdout.contains('\u{1b}') && !run.stdout.contains("\nx.md"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout.contains(&format!("--> {forged}:2:7")),
+        "{}",
+        run.stdout
+    );
+}

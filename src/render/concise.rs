@@ -2,13 +2,15 @@
 
 use std::fmt::Write;
 
-use super::{diagnostics, slash_path};
+use super::{diagnostics, printable, slash_path};
 use crate::lint::SkillReport;
 
 pub fn render(reports: &[SkillReport]) -> String {
     let mut out = String::new();
     for d in diagnostics(reports) {
         let path = slash_path(&d.path);
+        let path = printable(&path);
+        let message = printable(&d.message);
         let _ = match d.region {
             Some(r) => writeln!(
                 out,
@@ -17,14 +19,14 @@ pub fn render(reports: &[SkillReport]) -> String {
                 r.column,
                 d.severity.as_str(),
                 d.rule.code,
-                d.message
+                message
             ),
             None => writeln!(
                 out,
                 "{path}: {}[{}] {}",
                 d.severity.as_str(),
                 d.rule.code,
-                d.message
+                message
             ),
         };
     }

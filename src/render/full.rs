@@ -7,7 +7,7 @@ use std::path::Path;
 
 use anstyle::{AnsiColor, Style};
 
-use super::{diagnostics, slash_path};
+use super::{diagnostics, printable, slash_path};
 use crate::diagnostic::{Diagnostic, Region, Severity};
 use crate::lint::SkillReport;
 use crate::source::SkillFile;
@@ -78,10 +78,11 @@ fn render_one(out: &mut String, d: &Diagnostic, file: Option<&SkillFile>, p: &Pa
         "{sev}{}[{}]{sev:#}{bold}: {}{bold:#}",
         d.severity.as_str(),
         d.rule.code,
-        d.message,
+        printable(&d.message),
         bold = p.bold
     );
     let path = slash_path(&d.path);
+    let path = printable(&path);
     let g = p.gutter;
     let (Some(region), Some(file)) = (d.region, file) else {
         let _ = writeln!(out, "  {g}-->{g:#} {path}");
@@ -116,9 +117,10 @@ fn render_one(out: &mut String, d: &Diagnostic, file: Option<&SkillFile>, p: &Pa
         }
         let span = file.line_span(r.line);
         let text = file.slice(span);
-        let start = r.offset.clamp(span.start, span.end) - span.start;
+        // Regions come from rules; snap them to characters so no region can split one.
+        let start = file.char_boundary(r.offset.clamp(span.start, span.end)) - span.start;
         let end = if r.end_line == r.line {
-            (r.offset + r.length).clamp(span.start, span.end) - span.start
+            file.char_boundary((r.offset + r.length).clamp(span.start, span.end)) - span.start
         } else {
             text.len()
         };
@@ -136,7 +138,10 @@ fn render_one(out: &mut String, d: &Diagnostic, file: Option<&SkillFile>, p: &Pa
             if from > 0 { "..." } else { "" },
             if to < text.len() { "..." } else { "" },
         );
-        let shown = format!("{open}{}{close}", text[from..to].replace('\t', " "));
+        let shown = format!(
+            "{open}{}{close}",
+            printable(&text[from..to].replace('\t', " "))
+        );
         let lead = open.len() + text[from..start.max(from)].chars().count();
         let marked = text[start.min(to)..end.clamp(start.min(to), to)]
             .chars()
@@ -149,7 +154,9 @@ fn render_one(out: &mut String, d: &Diagnostic, file: Option<&SkillFile>, p: &Pa
         let marker = if *primary { '^' } else { '-' };
         let style = if *primary { sev_style(p, d) } else { g };
         let underline: String = std::iter::repeat_n(marker, marked).collect();
-        let label = label.map(|l| format!(" {l}")).unwrap_or_default();
+        let label = label
+            .map(|l| format!(" {}", printable(l)))
+            .unwrap_or_default();
         let _ = writeln!(
             out,
             "{pad} {g}|{g:#} {}{style}{underline}{label}{style:#}",
@@ -168,6 +175,6 @@ fn write_help(out: &mut String, d: &Diagnostic, width: usize, p: &Palette) {
         let g = p.gutter;
         let h = p.help;
         let pad = " ".repeat(width);
-        let _ = writeln!(out, "{pad} {g}={g:#} {h}help{h:#}: {help}");
+        let _ = writeln!(out, "{pad} {g}={g:#} {h}help{h:#}: {}", printable(help));
     }
 }

@@ -2,7 +2,7 @@
 
 use std::fmt::Write;
 
-use super::{diagnostics, slash_path};
+use super::{diagnostics, printable, slash_path};
 use crate::diagnostic::Severity;
 use crate::lint::SkillReport;
 
@@ -27,7 +27,7 @@ pub fn render(reports: &[SkillReport]) -> String {
             ",title={}",
             property(&format!("skillc ({})", d.rule.code))
         );
-        let _ = writeln!(out, "::{command} {props}::{}", data(&d.message));
+        let _ = writeln!(out, "::{command} {props}::{}", data(&printable(&d.message)));
     }
     out
 }

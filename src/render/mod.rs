@@ -75,6 +75,25 @@ pub fn diagnostics(reports: &[SkillReport]) -> impl Iterator<Item = &Diagnostic>
     reports.iter().flat_map(|r| r.diagnostics.iter())
 }
 
+/// Text from a skill, a file name or an archive as it may be shown to a person: every control
+/// character becomes its Unicode control picture (`\n` → `␊`, ESC → `␛`; C1 controls → `�`), one
+/// character for one, so no input can forge an output line or drive the terminal, and columns
+/// still line up.
+pub fn printable(text: &str) -> std::borrow::Cow<'_, str> {
+    if !text.chars().any(char::is_control) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    text.chars()
+        .map(|c| match c as u32 {
+            n @ 0..=0x1f => char::from_u32(0x2400 + n).unwrap_or('\u{fffd}'),
+            0x7f => '\u{2421}',
+            _ if c.is_control() => '\u{fffd}',
+            _ => c,
+        })
+        .collect::<String>()
+        .into()
+}
+
 /// A path with `/` separators, as every format prints it.
 pub fn slash_path(path: &std::path::Path) -> String {
     let text = path.to_string_lossy();
@@ -82,5 +101,22 @@ pub fn slash_path(path: &std::path::Path) -> String {
         text.replace('\\', "/")
     } else {
         text.into_owned()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::printable;
+
+    #[test]
+    fn printable_replaces_controls_one_for_one() {
+        assert_eq!(
+            printable("a\nOK: b\u{1b}[2J\u{7f}\u{85}é\t"),
+            "a␊OK: b␛[2J␡�é␉"
+        );
+        assert!(matches!(
+            printable("plain é"),
+            std::borrow::Cow::Borrowed(_)
+        ));
     }
 }
