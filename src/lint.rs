@@ -426,4 +426,41 @@ fn finish(report: &mut SkillReport, settings: &Settings, cwd: &Path) {
     report.diagnostics.dedup_by(|a, b| {
         a.rule.code == b.rule.code && a.region == b.region && a.message == b.message
     });
+    cap_per_rule(&mut report.diagnostics);
+}
+
+/// At most this many diagnostics of one rule are kept for one skill; the rest are counted.
+pub const MAX_PER_RULE: usize = 100;
+
+/// Keeps the first [`MAX_PER_RULE`] diagnostics of each rule (in output order) and replaces
+/// the rest with one diagnostic that counts them, at the first one left out: output and memory
+/// stay proportional to what a person can act on, whatever a file holds.
+fn cap_per_rule(diagnostics: &mut Vec<Diagnostic>) {
+    let mut counts: HashMap<&'static str, usize> = HashMap::new();
+    for d in diagnostics.iter() {
+        *counts.entry(d.rule.code).or_default() += 1;
+    }
+    if counts.values().all(|&n| n <= MAX_PER_RULE) {
+        return;
+    }
+    let mut seen: HashMap<&'static str, usize> = HashMap::new();
+    let mut kept = Vec::with_capacity(diagnostics.len().min(counts.len() * (MAX_PER_RULE + 1)));
+    for mut d in diagnostics.drain(..) {
+        let n = seen.entry(d.rule.code).or_default();
+        *n += 1;
+        if *n <= MAX_PER_RULE {
+            kept.push(d);
+        } else if *n == MAX_PER_RULE + 1 {
+            let more = counts.get(d.rule.code).copied().unwrap_or(0) - MAX_PER_RULE;
+            d.message = format!(
+                "{more} more `{}` diagnostics in this skill are not shown (at most {MAX_PER_RULE} per rule and skill)",
+                d.rule.name
+            );
+            d.label = None;
+            d.help = Some("fix the ones shown and run skillc again to see the rest".into());
+            d.secondary.clear();
+            kept.push(d);
+        }
+    }
+    *diagnostics = kept;
 }

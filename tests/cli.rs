@@ -820,3 +820,26 @@ fn untrusted_text_cannot_forge_lines_or_escapes() {
         run.stdout
     );
 }
+
+/// One skill with 250 broken links: 100 are shown, then one diagnostic counts the rest.
+#[test]
+fn diagnostics_are_capped_per_rule_and_skill() {
+    let tmp = tempfile::tempdir().unwrap();
+    let links: String = (0..250).map(|i| format!("[x](missing{i}.md)\n")).collect();
+    write(
+        &tmp.path().join("many/SKILL.md"),
+        &format!("---\nname: many\ndescription: Use when testing many links.\n---\n{links}"),
+    );
+    let run = skillc(tmp.path(), &["validate", "--format", "concise", "many"]);
+    assert_eq!(run.code, Some(1));
+    let lines: Vec<&str> = run.stdout.lines().collect();
+    assert_eq!(lines.len(), 101);
+    assert_eq!(
+        lines[99],
+        "many/SKILL.md:104:5: error[SK404] link `missing99.md` names a file that does not exist in the skill"
+    );
+    assert_eq!(
+        lines[100],
+        "many/SKILL.md:105:5: error[SK404] 150 more `broken-link` diagnostics in this skill are not shown (at most 100 per rule and skill)"
+    );
+}
