@@ -258,6 +258,43 @@ pub fn lint_skill(dir: SkillDir, settings: &Settings) -> SkillReport {
             return report;
         }
     };
+    lint_bytes(report, path, bytes, settings)
+}
+
+/// Lints a skill whose skill file is already in memory (the files beside it are read from its
+/// directory): what `pack` uses to check exactly the bytes it packs, and fuzzing to check any
+/// bytes. `dir.file` is the path shown for the skill file.
+pub fn lint_skill_bytes(
+    dir: SkillDir,
+    bytes: Vec<u8>,
+    settings: &Settings,
+    cwd: &Path,
+) -> SkillReport {
+    let path = dir.file.clone().unwrap_or_else(|| dir.dir.join("SKILL.md"));
+    let mut report = SkillReport::empty(dir);
+    report.dir.file = Some(path.clone());
+    let size = bytes.len() as u64;
+    let mut report = if size > settings.max_file_size {
+        let mut out = Reporter::new(None, path, report.dir.dir.clone());
+        rules::structure::file_too_large(size, settings.max_file_size, &mut out);
+        report.diagnostics = out.diagnostics;
+        report
+    } else {
+        lint_bytes(report, path, bytes, settings)
+    };
+    rules::collection::check(std::slice::from_mut(&mut report), settings);
+    finish(&mut report, settings, cwd);
+    report
+}
+
+/// The rules of one skill over the skill file's bytes.
+fn lint_bytes(
+    mut report: SkillReport,
+    path: PathBuf,
+    bytes: Vec<u8>,
+    settings: &Settings,
+) -> SkillReport {
+    let mut out = Reporter::new(None, path.clone(), report.dir.dir.clone());
     let text = match String::from_utf8(bytes) {
         Ok(text) => text,
         Err(e) => {

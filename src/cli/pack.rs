@@ -40,6 +40,9 @@ pub struct Args {
     /// Replace an existing archive (and bundle).
     #[arg(long)]
     force: bool,
+    /// Pack files that look like private keys or secrets (SK411) instead of refusing.
+    #[arg(long)]
+    allow_secrets: bool,
     /// Pack even if the skill has validation errors.
     #[arg(long)]
     no_validate: bool,
@@ -66,6 +69,14 @@ pub fn run(args: &Args) -> Outcome {
             ),
         );
     }
+    // The key is read before anything is written: a wrong key or password leaves no archive.
+    let signing_key = match &args.key {
+        Some(path) if !args.dry_run && !args.list => match super::sign::read_key(path) {
+            Ok(key) => Some(key),
+            Err(outcome) => return outcome,
+        },
+        _ => None,
+    };
     let settings = match Settings::load(&Source::Discover, &cwd, &Overrides::default()) {
         Ok(settings) => settings,
         Err(e) => return fail(Outcome::Usage, e),
@@ -81,34 +92,10 @@ pub fn run(args: &Args) -> Outcome {
             return fail(Outcome::Usage, format!("path not found: {}", p.display()));
         }
     };
-    let reports = lint::lint_all(discovery.skills, &settings, &cwd);
-    let Some(report) = reports.first() else {
+    let Some(skill) = discovery.skills.into_iter().next() else {
         return fail(Outcome::Usage, format!("no skill in `{}`", dir.display()));
     };
-    if let Some(error) = &report.io_error {
-        return fail(Outcome::Failure, error);
-    }
-    let errors = report
-        .diagnostics
-        .iter()
-        .filter(|d| d.severity == Severity::Error)
-        .count();
-    if errors > 0 && !args.no_validate {
-        eprint!("{}", render::concise::render(&reports));
-        return fail(
-            Outcome::Problems,
-            format!(
-                "`{}` has {errors} validation error(s); fix them or pass --no-validate",
-                dir.display()
-            ),
-        );
-    }
-    for d in report.diagnostics.iter().filter(|d| d.rule.code == "SK410") {
-        eprintln!("warning: {}", d.message);
-    }
-    let key = report.key.clone().unwrap_or_else(|| report.dir.name());
-    let dialect = report.dialect.map_or("agentskills", |d| d.as_str());
-    let files = match package::file_set(
+    let mut files = match package::file_set(
         &dir,
         Limits {
             max_size: args.max_size,
@@ -122,6 +109,75 @@ pub fn run(args: &Args) -> Outcome {
             );
         }
     };
+    // Validation reads the skill file's bytes from the file set: what is checked is what is
+    // packed.
+    let Some(skill_file) = skill
+        .file
+        .as_ref()
+        .and_then(|f| f.file_name())
+        .and_then(|name| name.to_str())
+        .and_then(|name| files.iter().find(|f| f.path == name))
+    else {
+        return fail(
+            Outcome::Usage,
+            format!(
+                "`{}` holds no SKILL.md or skill.md; pack takes a skill directory",
+                dir.display()
+            ),
+        );
+    };
+    let report = lint::lint_skill_bytes(skill, skill_file.bytes.clone(), &settings, &cwd);
+    if let Some(error) = &report.io_error {
+        return fail(Outcome::Failure, error);
+    }
+    let errors = report
+        .diagnostics
+        .iter()
+        .filter(|d| d.severity == Severity::Error)
+        .count();
+    if errors > 0 && !args.no_validate {
+        eprint!("{}", render::concise::render(std::slice::from_ref(&report)));
+        return fail(
+            Outcome::Problems,
+            format!(
+                "`{}` has {errors} validation error(s); fix them or pass --no-validate",
+                dir.display()
+            ),
+        );
+    }
+    for d in report.diagnostics.iter().filter(|d| d.rule.code == "SK410") {
+        eprintln!("warning: {}", render::printable(&d.message));
+    }
+    let key = report.key.clone().unwrap_or_else(|| report.dir.name());
+    let dialect = report.dialect.map_or("agentskills", |d| d.as_str());
+    let output = args
+        .output
+        .clone()
+        .unwrap_or_else(|| PathBuf::from(args.format.file_name(&key)));
+    let bundle_path = super::sign::default_bundle(&output);
+    // skillc's own output (this archive, an earlier one in either format, their bundles) and
+    // the signing key never go into the archive.
+    let mut artifacts = vec![output.clone(), bundle_path.clone()];
+    for format in [Format::TarGz, Format::Zip] {
+        let default = PathBuf::from(format.file_name(&key));
+        artifacts.push(super::sign::default_bundle(&default));
+        artifacts.push(default);
+    }
+    artifacts.extend(args.key.clone());
+    package::exclude(&mut files, &dir, &artifacts);
+    if !args.allow_secrets
+        && let Some((path, why)) = files
+            .iter()
+            .find_map(|f| package::secret(f).map(|why| (&f.path, why)))
+    {
+        return fail(
+            Outcome::Problems,
+            format!(
+                "refusing to pack `{}`: {why}; remove it, list it in .skillignore, or pass --allow-secrets",
+                render::printable(path)
+            ),
+        );
+    }
     if args.list {
         let text: String = files.iter().map(|f| format!("{}\n", f.path)).collect();
         return super::emit(&text).unwrap_or(Outcome::Success);
@@ -132,28 +188,44 @@ pub fn run(args: &Args) -> Outcome {
         Ok(bytes) => bytes,
         Err(e) => return fail(Outcome::Failure, format!("building the archive: {e}")),
     };
-    let output = args
-        .output
-        .clone()
-        .unwrap_or_else(|| PathBuf::from(args.format.file_name(&key)));
+    // What pack writes, verify must accept: the archive is read back with verify's own reader
+    // (every cap, name and layout rule) before anything is written.
+    if let Err(e) = package::verify::check_archive(&bytes) {
+        return fail(
+            Outcome::Problems,
+            format!(
+                "cannot pack `{}`: the archive would not verify: {e}",
+                dir.display()
+            ),
+        );
+    }
     let digest = hex(&<sha2::Sha256 as sha2::Digest>::digest(&bytes));
     let unpacked: u64 = files.iter().map(|f| f.bytes.len() as u64).sum();
     if !args.dry_run {
-        if let Err(e) = archive::write_atomic(&output, &bytes, args.force, 0o644) {
+        let bundle = signing_key.map(|k| crate::sign::sign(&k, &bytes).to_bytes());
+        if bundle.is_some() && !args.force && (bundle_path.exists() || bundle_path.is_symlink()) {
+            return fail(
+                Outcome::Usage,
+                format!(
+                    "`{}` already exists; pass --force to replace it",
+                    bundle_path.display()
+                ),
+            );
+        }
+        let written =
+            archive::write_atomic(&output, &bytes, args.force, 0o644).and_then(
+                |()| match &bundle {
+                    Some(b) => archive::write_atomic(&bundle_path, b, args.force, 0o644),
+                    None => Ok(()),
+                },
+            );
+        if let Err(e) = written {
             let outcome = if e.contains("already exists") {
                 Outcome::Usage
             } else {
                 Outcome::Failure
             };
             return fail(outcome, e);
-        }
-        if let Some(key_path) = &args.key {
-            let bundle_path = super::sign::default_bundle(&output);
-            if let Err(outcome) =
-                super::sign::sign_file(&output, key_path, &bundle_path, args.force)
-            {
-                return outcome;
-            }
         }
     }
     if args.json {
@@ -188,10 +260,7 @@ pub fn run(args: &Args) -> Outcome {
     eprintln!("archive size:  {} bytes", thousands(bytes.len()));
     eprintln!("sha256:{digest}");
     if args.key.is_some() && !args.dry_run {
-        eprintln!(
-            "signed:        {}",
-            super::sign::default_bundle(&output).display()
-        );
+        eprintln!("signed:        {}", bundle_path.display());
     }
     Outcome::Success
 }

@@ -91,6 +91,13 @@ pub fn file_set(root: &Path, limits: Limits) -> Result<Vec<PackFile>, FileSetErr
             if name.ends_with(".pyc") || name.ends_with(".pyo") {
                 continue;
             }
+            if files.len() >= reader::MAX_ENTRIES - 1 {
+                return Err(FileSetError(format!(
+                    "the skill holds more than {} files; an archive holds at most {} entries with its manifest",
+                    reader::MAX_ENTRIES - 1,
+                    reader::MAX_ENTRIES
+                )));
+            }
             let (source, meta) = if meta.is_symlink() {
                 let target = std::fs::canonicalize(&path)
                     .map_err(|_| FileSetError(format!("symlink `{rel}` is dangling (SK408)")))?;
@@ -122,8 +129,9 @@ pub fn file_set(root: &Path, limits: Limits) -> Result<Vec<PackFile>, FileSetErr
                     limits.max_size
                 )));
             }
-            let bytes = std::fs::read(&source)
-                .map_err(|e| FileSetError(format!("reading `{rel}`: {e}")))?;
+            let bytes =
+                crate::input::read_bounded(&source, limits.max_size, crate::input::Links::Follow)
+                    .map_err(|e| FileSetError(format!("reading `{rel}`: {e}")))?;
             files.push(PackFile {
                 path: rel,
                 bytes,
@@ -133,6 +141,44 @@ pub fn file_set(root: &Path, limits: Limits) -> Result<Vec<PackFile>, FileSetErr
     }
     files.sort_by(|a, b| a.path.as_bytes().cmp(b.path.as_bytes()));
     Ok(files)
+}
+
+/// Leaves out of `files` (read from `root`) the files that are one of `paths`.
+pub fn exclude(files: &mut Vec<PackFile>, root: &Path, paths: &[PathBuf]) {
+    let paths: Vec<PathBuf> = paths.iter().filter_map(|p| p.canonicalize().ok()).collect();
+    if paths.is_empty() {
+        return;
+    }
+    files.retain(|f| {
+        root.join(&f.path)
+            .canonicalize()
+            .map_or(true, |p| !paths.contains(&p))
+    });
+}
+
+/// Why a file looks like a secret that must not be published (SK411's names, or a PEM private
+/// key whatever its name); `None` for an ordinary file.
+pub fn secret(file: &PackFile) -> Option<&'static str> {
+    const PRIVATE_KEY: &[u8] = b"PRIVATE KEY-----";
+    let name = file.path.rsplit('/').next().unwrap_or(&file.path);
+    if file
+        .bytes
+        .windows(PRIVATE_KEY.len())
+        .any(|w| w == PRIVATE_KEY)
+    {
+        return Some("it holds a private key");
+    }
+    if crate::rules::files::sensitive(
+        name,
+        &crate::files::Kind::File {
+            size: 0,
+            executable: false,
+        },
+    ) && !name.ends_with(".pem")
+    {
+        return Some("its name looks like a secret (SK411)");
+    }
+    None
 }
 
 fn skillignore(root: &Path) -> Result<Gitignore, FileSetError> {

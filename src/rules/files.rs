@@ -71,7 +71,8 @@ pub fn check(dir: &SkillDir, tree: &SkillTree, out: &mut Reporter) {
 
 /// SK411's patterns: `.env*`, `*.pem`, `*.key`, `id_rsa*`, `id_ed25519*`, `.git/`, `.npmrc`,
 /// `.pypirc`.
-fn sensitive(name: &str, kind: &Kind) -> bool {
+/// Whether a file or directory name looks like a secret or version-control data (SK411).
+pub fn sensitive(name: &str, kind: &Kind) -> bool {
     if name == ".git" {
         return true;
     }

@@ -1,0 +1,145 @@
+//! `pack` publishes only what the author meant: never its own output, bundle or signing key,
+//! never a private key without `--allow-secrets`, nothing written before the key is read, and
+//! nothing its own `verify` would refuse.
+
+mod common;
+
+use common::{skill, skillc, write};
+
+/// The paths listed in an archive's manifest, via `pack --list`-like JSON output.
+fn packed_paths(dir: &std::path::Path, args: &[&str]) -> Vec<String> {
+    let mut all = vec!["pack", "--json"];
+    all.extend_from_slice(args);
+    let run = skillc(dir, &all);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    let doc: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    doc["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["path"].as_str().unwrap().to_string())
+        .collect()
+}
+
+/// Packing in the skill directory itself: the key pair, then an archive, then another.
+#[test]
+fn own_output_bundle_and_key_are_never_packed() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = skill(tmp.path(), "demo");
+    assert_eq!(skillc(&dir, &["keygen"]).code, Some(0));
+    assert_eq!(
+        packed_paths(&dir, &["--key", "skillc.key"]),
+        ["SKILL.md", "skillc.pub"]
+    );
+    assert!(dir.join("demo.skill.tar.gz.sigstore.json").is_file());
+    // A second pack sees the first archive and its bundle in the directory: neither is packed.
+    assert_eq!(
+        packed_paths(&dir, &["--key", "skillc.key", "--force"]),
+        ["SKILL.md", "skillc.pub"]
+    );
+    // The same with an explicit output name and the zip format.
+    assert_eq!(
+        packed_paths(
+            &dir,
+            &["--format", "zip", "-o", "out.zip", "--key", "./skillc.key"]
+        ),
+        ["SKILL.md", "skillc.pub"]
+    );
+    assert_eq!(
+        packed_paths(&dir, &["--format", "zip", "--force", "--key", "skillc.key"]),
+        ["SKILL.md", "out.zip", "out.zip.sigstore.json", "skillc.pub"]
+    );
+}
+
+#[test]
+fn private_keys_are_refused_unless_allowed() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = skill(tmp.path(), "demo");
+    std::fs::create_dir(dir.join("assets")).unwrap();
+    assert_eq!(
+        skillc(&dir, &["keygen", "--out", "assets/release"]).code,
+        Some(0)
+    );
+    std::fs::rename(dir.join("assets/release.key"), dir.join("assets/notes.txt")).unwrap();
+    let run = skillc(&dir, &["pack"]);
+    assert_eq!(run.code, Some(1));
+    assert_eq!(
+        run.stderr,
+        "error: refusing to pack `assets/notes.txt`: it holds a private key; remove it, list it in .skillignore, or pass --allow-secrets\n"
+    );
+    assert!(!dir.join("demo.skill.tar.gz").exists());
+    write(&dir.join("id_rsa_backup"), "not really\n");
+    std::fs::remove_file(dir.join("assets/notes.txt")).unwrap();
+    let run = skillc(&dir, &["pack"]);
+    assert_eq!(
+        run.stderr,
+        "error: refusing to pack `id_rsa_backup`: its name looks like a secret (SK411); remove it, list it in .skillignore, or pass --allow-secrets\n"
+    );
+    assert_eq!(
+        packed_paths(&dir, &["--allow-secrets"]),
+        ["SKILL.md", "assets/release.pub", "id_rsa_backup"]
+    );
+    // A certificate is not a secret.
+    std::fs::remove_file(dir.join("id_rsa_backup")).unwrap();
+    write(
+        &dir.join("assets/ca.pem"),
+        "-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n",
+    );
+    assert_eq!(
+        packed_paths(&dir, &["--force"]),
+        ["SKILL.md", "assets/ca.pem", "assets/release.pub"]
+    );
+}
+
+#[test]
+fn a_bad_key_leaves_no_archive() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = skill(tmp.path(), "demo");
+    write(&tmp.path().join("bad.key"), "junk\n");
+    let run = skillc(&dir, &["pack", "--key", "../bad.key"]);
+    assert_eq!(run.code, Some(2), "{}", run.stderr);
+    assert!(
+        run.stderr.starts_with("error: `../bad.key`: "),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(
+        std::fs::read_dir(&dir).unwrap().count(),
+        1,
+        "only SKILL.md may remain"
+    );
+}
+
+#[test]
+fn pack_refuses_what_verify_would_refuse() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = skill(tmp.path(), "demo");
+    // 2 MB of zeros compress over 100:1, which the reader refuses as an expansion bomb.
+    write(&dir.join("assets/zeros.bin"), vec![0u8; 2 << 20]);
+    let run = skillc(&dir, &["pack"]);
+    assert_eq!(run.code, Some(1));
+    assert!(
+        run.stderr
+            .starts_with("error: cannot pack `.`: the archive would not verify: "),
+        "{}",
+        run.stderr
+    );
+    assert!(!dir.join("demo.skill.tar.gz").exists());
+}
+
+#[test]
+fn pack_refuses_more_files_than_an_archive_may_hold() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = skill(tmp.path(), "demo");
+    let assets = dir.join("assets");
+    std::fs::create_dir_all(&assets).unwrap();
+    for i in 0..10_000 {
+        std::fs::write(assets.join(format!("{i}.txt")), "x").unwrap();
+    }
+    let run = skillc(&dir, &["pack", "--no-validate"]);
+    assert_eq!(run.code, Some(1));
+    assert_eq!(
+        run.stderr,
+        "error: cannot pack `.`: the skill holds more than 9999 files; an archive holds at most 10000 entries with its manifest\n"
+    );
+}
