@@ -346,3 +346,40 @@ fn init_adds_a_skill_file_named_after_the_directory() {
     assert_eq!(code, Some(0));
     assert!(par.join("skill.md").is_file());
 }
+
+/// A write that fails half-way (here: a file-size limit of 0 kills the process at its first
+/// write) leaves no skill file behind, so the next `init` works.
+#[test]
+fn init_interrupted_leaves_no_skill_file() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("my-tool");
+    std::fs::create_dir(&dir).unwrap();
+    let status = Command::new("sh")
+        .current_dir(tmp.path())
+        .arg("-c")
+        .arg(format!(
+            "ulimit -f 0; exec '{}' init my-tool --yes --description 'Use when testing init.'",
+            env!("CARGO_BIN_EXE_skillc")
+        ))
+        .status()
+        .unwrap();
+    assert!(!status.success());
+    assert!(!dir.join("SKILL.md").exists());
+    let out = Command::new(env!("CARGO_BIN_EXE_skillc"))
+        .current_dir(tmp.path())
+        .args([
+            "init",
+            "my-tool",
+            "--yes",
+            "--description",
+            "Use when testing init.",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert!(
+        std::fs::read_to_string(dir.join("SKILL.md"))
+            .unwrap()
+            .starts_with("---\nname: my-tool\n")
+    );
+}

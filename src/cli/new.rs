@@ -221,16 +221,17 @@ pub fn run_init(args: InitArgs) -> Outcome {
         return fail(Outcome::Failure, "the built-in template has no skill file");
     };
     let path = dir.join(&skill_file.path);
-    let written = std::fs::OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .open(&path)
-        .and_then(|mut f| f.write_all(skill_file.contents.as_bytes()));
-    if let Err(e) = written {
-        return fail(
-            Outcome::Failure,
-            format!("writing `{}`: {e}", path.display()),
-        );
+    // Written beside and renamed into place, never over an existing file: a failed write (a full
+    // disk) leaves no empty skill file behind to block the next `init`.
+    if let Err(e) =
+        crate::package::archive::write_atomic(&path, skill_file.contents.as_bytes(), false, 0o644)
+    {
+        let outcome = if e.contains("already exists") {
+            Outcome::Usage
+        } else {
+            Outcome::Failure
+        };
+        return fail(outcome, e);
     }
     eprintln!("Created {}", path.display());
     eprintln!(
