@@ -180,8 +180,8 @@ impl Settings {
             Source::File(path) => Some(cwd.join(path)),
             Source::Discover => find_config(cwd),
         };
-        let (file_config, text) = match &path {
-            None => (FileConfig::default(), String::new()),
+        let text = match &path {
+            None => None,
             Some(path) => {
                 let unreadable = |message: String| ConfigError {
                     path: Some(path.clone()),
@@ -189,28 +189,46 @@ impl Settings {
                     column: None,
                     message: format!("cannot read the config file: {message}"),
                 };
-                let text = match crate::input::read_capped(
-                    path,
-                    CONFIG_MAX_BYTES,
-                    crate::input::Links::Follow,
-                ) {
-                    Ok(crate::input::Read::Bytes(bytes)) => {
-                        String::from_utf8(bytes).map_err(|_| unreadable("not UTF-8".into()))?
-                    }
-                    Ok(crate::input::Read::TooLarge(size)) => {
-                        return Err(unreadable(format!(
-                            "{size} bytes is too large for a config file"
-                        )));
-                    }
-                    Err(e) => return Err(unreadable(e.to_string())),
-                };
+                Some(
+                    match crate::input::read_capped(
+                        path,
+                        CONFIG_MAX_BYTES,
+                        crate::input::Links::Follow,
+                    ) {
+                        Ok(crate::input::Read::Bytes(bytes)) => {
+                            String::from_utf8(bytes).map_err(|_| unreadable("not UTF-8".into()))?
+                        }
+                        Ok(crate::input::Read::TooLarge(size)) => {
+                            return Err(unreadable(format!(
+                                "{size} bytes is too large for a config file"
+                            )));
+                        }
+                        Err(e) => return Err(unreadable(e.to_string())),
+                    },
+                )
+            }
+        };
+        Settings::from_text(path, text, cwd, overrides)
+    }
+
+    /// Settings from a config file's text (`None`: no config file), as [`Settings::load`]
+    /// reads it.
+    pub fn from_text(
+        path: Option<PathBuf>,
+        text: Option<String>,
+        cwd: &Path,
+        overrides: &Overrides,
+    ) -> Result<Settings, ConfigError> {
+        let (file_config, text) = match text {
+            None => (FileConfig::default(), String::new()),
+            Some(text) => {
                 let parsed: FileConfig = toml::from_str(&text).map_err(|e| {
                     let (line, column) = e
                         .span()
                         .map(|s| line_column(&text, s.start))
                         .map_or((None, None), |(l, c)| (Some(l), Some(c)));
                     ConfigError {
-                        path: Some(path.clone()),
+                        path: path.clone(),
                         line,
                         column,
                         message: e.message().trim_end().to_string(),

@@ -9,6 +9,7 @@ pub mod diagnostic;
 pub mod dialect;
 pub mod discover;
 pub mod files;
+pub mod fuzz;
 pub mod input;
 pub mod json;
 pub mod lint;

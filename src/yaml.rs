@@ -440,13 +440,15 @@ fn check_yaml11(text: &str, span: Span, findings: &mut Vec<Finding>) {
 
 /// Converts a node to JSON for schema validation, resolving aliases. Only nodes reached
 /// through aliases count against `budget` (the rest is bounded by the file size); past it an
-/// alias expands to null, so that an alias bomb stays cheap.
+/// alias expands to null, so that an alias bomb stays cheap. Nesting deeper than
+/// [`MAX_DEPTH`] — only reachable through aliases, such as an anchor that contains an alias to
+/// itself — is null too, so the recursion stays shallow.
 pub fn to_json(
     node: &Node,
     anchors: &HashMap<usize, Node>,
     budget: &mut usize,
 ) -> serde_json::Value {
-    convert(node, anchors, budget, false)
+    convert(node, anchors, budget, false, 0)
 }
 
 fn convert(
@@ -454,8 +456,12 @@ fn convert(
     anchors: &HashMap<usize, Node>,
     budget: &mut usize,
     aliased: bool,
+    depth: usize,
 ) -> serde_json::Value {
     use serde_json::Value as J;
+    if depth > MAX_DEPTH {
+        return J::Null;
+    }
     if aliased {
         if *budget == 0 {
             return J::Null;
@@ -471,7 +477,7 @@ fn convert(
         Value::Seq(items) => J::Array(
             items
                 .iter()
-                .map(|n| convert(n, anchors, budget, aliased))
+                .map(|n| convert(n, anchors, budget, aliased, depth + 1))
                 .collect(),
         ),
         Value::Map(entries) => {
@@ -479,14 +485,14 @@ fn convert(
             for (k, v) in entries {
                 let Some(key) = k.key_text() else { continue };
                 if !map.contains_key(&key) {
-                    let value = convert(v, anchors, budget, aliased);
+                    let value = convert(v, anchors, budget, aliased, depth + 1);
                     map.insert(key, value);
                 }
             }
             J::Object(map)
         }
         Value::Alias(id) => match anchors.get(id) {
-            Some(target) => convert(target, anchors, budget, true),
+            Some(target) => convert(target, anchors, budget, true, depth + 1),
             None => J::Null,
         },
     }

@@ -85,13 +85,25 @@ pub fn check(
                 continue;
             }
         };
-        let file = SkillFile::new(path.clone(), text);
-        let mut out = Reporter::new(Some(&file), path.clone(), dir.dir.clone());
-        check_file(&file, &path, key, body, &mut out, &mut bundle.tools);
-        bundle.diagnostics.extend(out.diagnostics);
-        bundle.files.push(file);
+        check_source(SkillFile::new(path, text), &dir.dir, key, body, &mut bundle);
     }
     bundle
+}
+
+/// Checks one tool schema file already in memory (`skill`: the skill directory shown),
+/// adding its diagnostics, its tools and the file itself to `bundle`.
+pub fn check_source(
+    file: SkillFile,
+    skill: &std::path::Path,
+    key: Option<&str>,
+    body: &str,
+    bundle: &mut Bundle,
+) {
+    let path = file.path.clone();
+    let mut out = Reporter::new(Some(&file), path.clone(), skill.to_path_buf());
+    check_file(&file, &path, key, body, &mut out, &mut bundle.tools);
+    bundle.diagnostics.extend(out.diagnostics);
+    bundle.files.push(file);
 }
 
 fn check_file(

@@ -1,0 +1,99 @@
+//! Fuzz targets: each takes any bytes and must return without panicking, hanging or
+//! allocating without bound. `fuzz/` runs them under cargo-fuzz (libFuzzer); `tests/fuzz_seeds.rs`
+//! runs them over their seed corpora on stable, so every seed is a regression test.
+
+use std::path::{Path, PathBuf};
+
+use crate::config::{Overrides, Settings};
+use crate::discover::{SkillDir, Tier};
+use crate::lint::SkillReport;
+use crate::render;
+use crate::source::SkillFile;
+
+/// The fuzz targets by name, as `fuzz/fuzz_targets/` and the seed corpora name them.
+pub const TARGETS: &[(&str, fn(&[u8]))] = &[
+    ("skill_file", skill_file),
+    ("config", config),
+    ("tool_schema", tool_schema),
+    ("archive", archive),
+    ("signing", signing),
+];
+
+/// A skill directory that does not exist on disk: the skill file's bytes are all there is.
+fn phantom_skill() -> SkillDir {
+    let dir = PathBuf::from("/nonexistent/skillc-fuzz/fuzz-skill");
+    SkillDir {
+        file: Some(dir.join("SKILL.md")),
+        real: dir.clone(),
+        dir,
+        tier: Tier::Project,
+        near_miss: None,
+    }
+}
+
+/// Every renderer over the reports.
+fn render_all(reports: &[SkillReport]) {
+    let _ = render::full::render(reports, true);
+    let _ = render::concise::render(reports);
+    let _ = render::json::render(reports);
+    let _ = render::sarif::render(reports);
+    let _ = render::github::render(reports);
+    let _ = render::statistics::render(reports);
+}
+
+/// The skill-file pipeline: frontmatter split, YAML, dialects, every rule (Markdown links,
+/// suppressions, token counts), then every renderer.
+pub fn skill_file(data: &[u8]) {
+    let settings = Settings::default();
+    let report =
+        crate::lint::lint_skill_bytes(phantom_skill(), data.to_vec(), &settings, Path::new("/"));
+    render_all(std::slice::from_ref(&report));
+}
+
+/// `skillc.toml`: parsing, selection and its error positions.
+pub fn config(data: &[u8]) {
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
+    let result = Settings::from_text(
+        Some(PathBuf::from("skillc.toml")),
+        Some(text.to_string()),
+        Path::new("/"),
+        &Overrides::default(),
+    );
+    if let Err(e) = result {
+        let _ = e.to_string();
+    }
+}
+
+/// A bundled tool schema (`tools.json`): JSON positions, meta-schema checks, then every
+/// renderer over its diagnostics.
+pub fn tool_schema(data: &[u8]) {
+    let skill = phantom_skill();
+    let file = SkillFile::new(
+        skill.dir.join("tools.json"),
+        String::from_utf8_lossy(data).into_owned(),
+    );
+    let mut bundle = crate::rules::tools::Bundle::default();
+    crate::rules::tools::check_source(file, &skill.dir, Some("fuzz-skill"), "", &mut bundle);
+    let mut report = SkillReport::empty(skill);
+    report.diagnostics = bundle.diagnostics;
+    report.other_files = bundle.files;
+    render_all(std::slice::from_ref(&report));
+}
+
+/// The archive reader and the manifest check `verify` and `unpack` run.
+pub fn archive(data: &[u8]) {
+    let _ = crate::package::reader::read(data);
+    let _ = crate::package::verify::check_archive(data);
+}
+
+/// The parsers of what `verify` and `sign` read: bundles, manifests, keys.
+pub fn signing(data: &[u8]) {
+    let _ = crate::sign::Bundle::parse(data);
+    let _ = crate::package::manifest::Manifest::parse(data);
+    let text = String::from_utf8_lossy(data);
+    // No password: a hostile key's key-derivation cost is not what is fuzzed here.
+    let _ = crate::sign::signing_key(&text, None);
+    let _ = crate::sign::verifying_key(&text);
+}
