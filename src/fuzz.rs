@@ -10,8 +10,11 @@ use crate::lint::SkillReport;
 use crate::render;
 use crate::source::SkillFile;
 
+/// A fuzz target: any bytes in, nothing out.
+pub type Target = fn(&[u8]);
+
 /// The fuzz targets by name, as `fuzz/fuzz_targets/` and the seed corpora name them.
-pub const TARGETS: &[(&str, fn(&[u8]))] = &[
+pub const TARGETS: &[(&str, Target)] = &[
     ("skill_file", skill_file),
     ("config", config),
     ("tool_schema", tool_schema),
