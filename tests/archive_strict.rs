@@ -912,11 +912,7 @@ fn zip_entry_flags_methods_and_names() {
         ),
     ];
     for (name, entry, reason) in cases {
-        assert_refused(
-            &format!("{name}.zip"),
-            &zip_of(&with(entry)),
-            &format!("{reason}"),
-        );
+        assert_refused(&format!("{name}.zip"), &zip_of(&with(entry)), reason);
     }
 }
 
