@@ -545,6 +545,25 @@ fn names_in_messages_are_escaped_and_truncated() {
 }
 
 #[test]
+fn manifest_errors_are_escaped() {
+    let bad = b"{\"manifest_version\": 1, \"\\u001b[2J\": 0}\n";
+    let mut tar = Tar::default();
+    tar.file(b"good/.skill-manifest.json", bad, GNU);
+    tar.file(b"good/SKILL.md", SKILL_MD, GNU);
+    let tmp = tempfile::tempdir().unwrap();
+    fs::write(tmp.path().join("m.tar.gz"), tar.gz()).unwrap();
+    let run = skillc(tmp.path(), &["unpack", "m.tar.gz", "-C", "dest"]);
+    assert_eq!(run.code, Some(1));
+    assert!(!run.stderr.contains('\u{1b}'), "{:?}", run.stderr);
+    assert!(
+        run.stderr
+            .starts_with("FAIL: m.tar.gz: the manifest is not valid: unknown field `\\u{1b}[2J`"),
+        "{:?}",
+        run.stderr
+    );
+}
+
+#[test]
 fn paths_that_collide_on_other_file_systems() {
     let mut tar = Tar::based();
     tar.file(b"good/skill.md", b"x", GNU);
