@@ -335,3 +335,37 @@ pub fn write_tree(dir: &std::path::Path, files: &[ArchiveFile]) -> Result<(), St
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shown_escapes_and_truncates() {
+        assert_eq!(shown("a\nb\u{1b}[2J"), "a\\nb\\u{1b}[2J");
+        let long = "x".repeat(300);
+        assert_eq!(shown(&long), format!("{}…", "x".repeat(200)));
+        assert_eq!(shown(&"x".repeat(200)), "x".repeat(200));
+        assert_eq!(shown_bytes(b"a\xffb"), "a\u{fffd}b");
+        assert_eq!(without_controls("`\u{7}` \"q\""), "`\\u{7}` \"q\"");
+    }
+
+    #[test]
+    fn keys() {
+        for good in ["pdf", "pdf-tools", "a1", &"k".repeat(64)] {
+            assert!(valid_key(good), "{good}");
+        }
+        for bad in [
+            "",
+            ".git",
+            "Pdf",
+            "-a",
+            "a-",
+            "a--b",
+            "caf\u{e9}",
+            &"k".repeat(65),
+        ] {
+            assert!(!valid_key(bad), "{bad}");
+        }
+    }
+}

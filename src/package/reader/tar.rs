@@ -276,3 +276,21 @@ fn skip_padding(gz: &mut Member<'_>, size: u64) -> Result<(), String> {
     let mut buf = [0u8; 512];
     read_exact(gz, &mut buf[..pad as usize])
 }
+
+#[cfg(test)]
+mod tests {
+    use super::octal;
+
+    #[test]
+    fn octal_fields_are_strict() {
+        assert_eq!(octal(b"0000644\0", false), Some(0o644));
+        assert_eq!(octal(b"  644 \0\0", false), Some(0o644));
+        assert_eq!(octal(b"000644\0 ", false), Some(0o644));
+        assert_eq!(octal(b"\0\0\0\0\0\0\0\0", false), None);
+        assert_eq!(octal(b"\0\0\0\0\0\0\0\0", true), Some(0));
+        assert_eq!(octal(b"0000648\0", false), None);
+        assert_eq!(octal(b"00006 4\0", false), None);
+        assert_eq!(octal(&[0x80, 0, 0, 0, 0, 0, 0, 1], false), None);
+        assert_eq!(octal(b"-000001\0", false), None);
+    }
+}
