@@ -468,10 +468,13 @@ fn tampering_is_detected() {
 /// correct gzip stream, and returns the new bytes.
 fn repack(original: &[u8], change: impl Fn(&mut Vec<(String, Vec<u8>)>)) -> Vec<u8> {
     let mut entries = Vec::new();
+    // Modes are kept, so that only the intended change differs from the manifest.
+    let mut modes = std::collections::HashMap::new();
     let mut archive = tar::Archive::new(flate2::read::GzDecoder::new(original));
     for entry in archive.entries().unwrap() {
         let mut entry = entry.unwrap();
         let name = entry.path().unwrap().to_string_lossy().into_owned();
+        modes.insert(name.clone(), entry.header().mode().unwrap());
         let mut data = Vec::new();
         std::io::Read::read_to_end(&mut entry, &mut data).unwrap();
         entries.push((name, data));
@@ -484,7 +487,7 @@ fn repack(original: &[u8], change: impl Fn(&mut Vec<(String, Vec<u8>)>)) -> Vec<
     for (name, data) in &entries {
         let mut header = tar::Header::new_gnu();
         header.set_size(data.len() as u64);
-        header.set_mode(0o644);
+        header.set_mode(modes.get(name).copied().unwrap_or(0o644));
         builder.append_data(&mut header, name, &data[..]).unwrap();
     }
     builder.into_inner().unwrap().finish().unwrap()

@@ -1,9 +1,11 @@
 //! `skillc unpack ARCHIVE [-C DEST]`: a defensive, all-or-nothing install.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 use super::verify::{self as verify_cmd, VerifyFormat};
 use super::{Outcome, fail};
+use crate::input::{Links, read_bounded};
 use crate::package::reader;
 use crate::package::verify::check_archive;
 use crate::sign;
@@ -68,7 +70,7 @@ pub fn run(args: &Args) -> Outcome {
         };
         archive
     } else {
-        let bytes = match std::fs::read(&args.archive) {
+        let bytes = match read_bounded(&args.archive, reader::MAX_ARCHIVE, Links::Follow) {
             Ok(bytes) => bytes,
             Err(e) => return fail(Outcome::Failure, format!("reading `{shown}`: {e}")),
         };
@@ -98,7 +100,8 @@ pub fn run(args: &Args) -> Outcome {
         );
     }
     let staging = match tempfile::Builder::new()
-        .prefix(".skillc-unpack-")
+        .prefix(STAGING_PREFIX)
+        .rand_bytes(STAGING_RAND)
         .tempdir_in(&args.dest)
     {
         Ok(dir) => dir,
@@ -112,6 +115,7 @@ pub fn run(args: &Args) -> Outcome {
             );
         }
     };
+    sweep_stale(&args.dest, staging.path());
     let tree = staging.path().join(&archive.key);
     if let Err(e) = reader::write_tree(&tree, &archive.files) {
         return fail(Outcome::Failure, e);
@@ -143,9 +147,78 @@ pub fn run(args: &Args) -> Outcome {
     drop(staging);
     eprintln!(
         "Unpacked `{}` ({} files and the manifest) into {}",
-        archive.key,
+        reader::shown(&archive.key),
         archive.files.len() - 1,
         target.display()
     );
     Outcome::Success
+}
+
+/// The staging directory's name: this prefix and [`STAGING_RAND`] random ASCII letters and
+/// digits (tempfile's alphabet).
+const STAGING_PREFIX: &str = ".skillc-unpack-";
+const STAGING_RAND: usize = 6;
+/// A staging directory older than this was left by an unpack that was killed.
+const STALE_AFTER: Duration = Duration::from_secs(60 * 60);
+
+/// Removes staging directories that an unpack killed before it could clean up (`kill -9`, a
+/// power cut) left in DEST: only real directories (a symbolic link is never followed) named
+/// exactly like ours, owned by the same user as the fresh one at `ours`, and untouched for
+/// [`STALE_AFTER`]. A failure to remove one is a warning, not an error.
+fn sweep_stale(dest: &Path, ours: &Path) {
+    let Ok(mine) = std::fs::symlink_metadata(ours) else {
+        return;
+    };
+    let Ok(entries) = std::fs::read_dir(dest) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let Some(rest) = name.to_str().and_then(|n| n.strip_prefix(STAGING_PREFIX)) else {
+            continue;
+        };
+        if rest.len() != STAGING_RAND || !rest.bytes().all(|b| b.is_ascii_alphanumeric()) {
+            continue;
+        }
+        let path = entry.path();
+        if path == ours {
+            continue;
+        }
+        let Ok(meta) = std::fs::symlink_metadata(&path) else {
+            continue;
+        };
+        if !meta.file_type().is_dir() || !same_owner(&meta, &mine) {
+            continue;
+        }
+        let stale = meta
+            .modified()
+            .ok()
+            .and_then(|m| m.elapsed().ok())
+            .is_some_and(|age| age >= STALE_AFTER);
+        if !stale {
+            continue;
+        }
+        // remove_dir_all removes links inside the tree, never what they point to.
+        match std::fs::remove_dir_all(&path) {
+            Ok(()) => eprintln!(
+                "removed `{}`, left by an interrupted unpack",
+                path.display()
+            ),
+            Err(e) => eprintln!(
+                "warning: could not remove `{}`, left by an interrupted unpack: {e}",
+                path.display()
+            ),
+        }
+    }
+}
+
+#[cfg(unix)]
+fn same_owner(a: &std::fs::Metadata, b: &std::fs::Metadata) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    a.uid() == b.uid()
+}
+
+#[cfg(not(unix))]
+fn same_owner(_: &std::fs::Metadata, _: &std::fs::Metadata) -> bool {
+    true
 }

@@ -1,70 +1,153 @@
-//! Archive integrity: the manifest comes first and accounts for every file exactly.
+//! Archive integrity: the manifest comes first and accounts for every file exactly: path,
+//! size, SHA-256 and execute bit.
 
 use sha2::{Digest, Sha256};
 
-use super::hex;
 use super::manifest::{MANIFEST, Manifest};
-use super::reader::{self, Archive};
+use super::reader::{self, Archive, ArchiveFile, shown};
+use super::{PackFile, hex};
 
 /// Reads an archive safely and checks it against its manifest: the first entry is the
-/// manifest, every other entry is listed with the same size and SHA-256, every listed file is
-/// present, nothing else is. The archive's files still include the manifest, first.
+/// manifest, every other entry is listed with the same size, SHA-256 and execute bit, every
+/// listed file is present, nothing else is. The archive's files still include the manifest,
+/// first.
 pub fn check_archive(bytes: &[u8]) -> Result<(Archive, Manifest), String> {
     let archive = reader::read(bytes)?;
     let first = archive.files.first().ok_or("the archive holds no files")?;
     if first.path != MANIFEST {
         return Err(format!(
             "the first entry is `{}/{}`, not the manifest `{MANIFEST}`",
-            archive.key, first.path
+            archive.key,
+            shown(&first.path)
         ));
     }
-    let manifest = Manifest::parse(&first.bytes)?;
+    if first.executable {
+        return Err(format!("the manifest `{MANIFEST}` is executable"));
+    }
+    let manifest = Manifest::parse(&first.bytes).map_err(|e| reader::without_controls(&e))?;
     if manifest.skill.key != archive.key {
         return Err(format!(
             "the manifest names the skill `{}` but the archive's directory is `{}/`",
-            manifest.skill.key, archive.key
+            shown(&manifest.skill.key),
+            archive.key
         ));
     }
-    check_files(
-        &manifest,
-        archive.files[1..]
-            .iter()
-            .map(|f| (f.path.as_str(), f.bytes.as_slice())),
-    )?;
+    check_files(&manifest, archive.files[1..].iter())?;
     Ok((archive, manifest))
 }
 
-/// Compares files (path, contents) with a manifest.
-pub fn check_files<'a>(
+/// A file to compare with its manifest entry.
+pub trait Checked {
+    /// The path below the skill directory, `/`-separated.
+    fn path(&self) -> &str;
+    /// The contents.
+    fn bytes(&self) -> &[u8];
+    /// Whether it is executable, when known (`None` skips the comparison).
+    fn executable(&self) -> Option<bool>;
+}
+
+impl Checked for (&str, &[u8]) {
+    fn path(&self) -> &str {
+        self.0
+    }
+    fn bytes(&self) -> &[u8] {
+        self.1
+    }
+    fn executable(&self) -> Option<bool> {
+        None
+    }
+}
+
+impl Checked for (&str, &[u8], bool) {
+    fn path(&self) -> &str {
+        self.0
+    }
+    fn bytes(&self) -> &[u8] {
+        self.1
+    }
+    fn executable(&self) -> Option<bool> {
+        Some(self.2)
+    }
+}
+
+impl Checked for &ArchiveFile {
+    fn path(&self) -> &str {
+        &self.path
+    }
+    fn bytes(&self) -> &[u8] {
+        &self.bytes
+    }
+    fn executable(&self) -> Option<bool> {
+        Some(self.executable)
+    }
+}
+
+impl Checked for &PackFile {
+    fn path(&self) -> &str {
+        &self.path
+    }
+    fn bytes(&self) -> &[u8] {
+        &self.bytes
+    }
+    fn executable(&self) -> Option<bool> {
+        Some(self.executable)
+    }
+}
+
+/// Compares files with a manifest: each listed once with the same size, SHA-256 and (when the
+/// file's execute bit is known) `executable` flag, and every listed file present.
+pub fn check_files<T: Checked>(
     manifest: &Manifest,
-    files: impl Iterator<Item = (&'a str, &'a [u8])>,
+    files: impl Iterator<Item = T>,
 ) -> Result<(), String> {
     let mut listed: std::collections::HashMap<&str, &super::manifest::FileEntry> = manifest
         .files
         .iter()
         .map(|f| (f.path.as_str(), f))
         .collect();
-    for (path, bytes) in files {
+    for file in files {
+        let path = file.path();
+        let bytes = file.bytes();
         let Some(entry) = listed.remove(path) else {
-            return Err(format!("`{path}` is not listed in the manifest"));
+            return Err(format!("`{}` is not listed in the manifest", shown(path)));
         };
         if entry.size != bytes.len() as u64 {
             return Err(format!(
-                "`{path}` is {} bytes; the manifest says {}",
+                "`{}` is {} bytes; the manifest says {}",
+                shown(path),
                 bytes.len(),
                 entry.size
             ));
         }
         if entry.sha256 != hex(&Sha256::digest(bytes)) {
             return Err(format!(
-                "`{path}` does not match its SHA-256 in the manifest"
+                "`{}` does not match its SHA-256 in the manifest",
+                shown(path)
             ));
+        }
+        match file.executable() {
+            Some(true) if !entry.executable => {
+                return Err(format!(
+                    "`{}` is executable but the manifest says it is not",
+                    shown(path)
+                ));
+            }
+            Some(false) if entry.executable => {
+                return Err(format!(
+                    "`{}` is not executable but the manifest says it is",
+                    shown(path)
+                ));
+            }
+            _ => {}
         }
     }
     let mut missing: Vec<&str> = listed.into_keys().collect();
     missing.sort_unstable();
     match missing.first() {
-        Some(path) => Err(format!("`{path}` is listed in the manifest but missing")),
+        Some(path) => Err(format!(
+            "`{}` is listed in the manifest but missing",
+            shown(path)
+        )),
         None => Ok(()),
     }
 }

@@ -1,14 +1,38 @@
 //! Reading archives from strangers: only regular files (and directories) inside one top-level
-//! `{key}/` directory, clean relative paths, bounded counts and sizes, no expansion bombs.
+//! `{key}/` directory named like a skill, clean relative paths, bounded counts and sizes, no
+//! expansion bombs.
+//!
+//! `verify` is a gate in front of other extractors (GNU tar, bsdtar, Python, unzip), so the
+//! reader accepts only constructions that every one of them reads the same way: what skillc's
+//! own writer produces, parsed here byte by byte ([`gzip`], [`tar`], [`zip`]) rather than through
+//! general-purpose parsers whose leniency differs from tool to tool.
 
-use std::collections::HashSet;
-use std::io::Read;
+mod gzip;
+mod tar;
+mod zip;
 
-/// Caps on what an archive may hold.
+use std::collections::{HashMap, HashSet};
+
+use unicode_normalization::UnicodeNormalization;
+
+/// At most this many entries.
 pub const MAX_ENTRIES: usize = 10_000;
+/// At most this many bytes in one file.
 pub const MAX_FILE: u64 = 64 * 1024 * 1024;
+/// At most this many bytes in all files together.
 pub const MAX_TOTAL: u64 = 256 * 1024 * 1024;
+/// The files may add up to at most this many times the archive's size.
 pub const MAX_RATIO: u64 = 100;
+/// At most this many bytes in an entry path (a GNU long name is refused above it before it is
+/// read).
+pub const MAX_NAME: usize = 4096;
+/// The most bytes an archive can have and still be read: [`MAX_TOTAL`] plus, for every entry,
+/// room for its headers and name (tar: header, long-name header and name, padding; zip: local
+/// and central headers and two copies of the name), plus slack for compression overhead.
+pub const MAX_ARCHIVE: u64 =
+    MAX_TOTAL + (MAX_ENTRIES as u64) * (3 * 512 + 2 * MAX_NAME as u64) + 1024 * 1024;
+/// Names quoted in messages are cut to this many characters.
+pub const SHOWN_MAX: usize = 200;
 
 /// A file read from an archive.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -22,7 +46,7 @@ pub struct ArchiveFile {
 /// A safely read archive.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Archive {
-    /// The single top-level directory.
+    /// The single top-level directory, a valid skill name.
     pub key: String,
     /// Regular files in archive order.
     pub files: Vec<ArchiveFile>,
@@ -41,11 +65,60 @@ pub fn sniff(bytes: &[u8]) -> Option<super::archive::Format> {
 
 /// Reads an archive (tar.gz or zip) defensively; any violation refuses the whole archive.
 pub fn read(bytes: &[u8]) -> Result<Archive, String> {
+    if bytes.len() as u64 > MAX_ARCHIVE {
+        return Err(format!(
+            "the archive is {} bytes; the limit is {MAX_ARCHIVE}",
+            bytes.len()
+        ));
+    }
     match sniff(bytes) {
-        Some(super::archive::Format::TarGz) => read_tar_gz(bytes),
-        Some(super::archive::Format::Zip) => read_zip(bytes),
+        Some(super::archive::Format::TarGz) => tar::read(bytes),
+        Some(super::archive::Format::Zip) => zip::read(bytes),
         None => Err("not a tar.gz or zip archive".into()),
     }
+}
+
+/// A name from an archive or manifest as it may be printed: escaped (no control characters or
+/// terminal escapes reach the output) and cut to [`SHOWN_MAX`] characters with `…`.
+pub fn shown(text: &str) -> String {
+    let mut out: String = text.escape_debug().take(SHOWN_MAX + 1).collect();
+    if out.chars().count() > SHOWN_MAX {
+        out = out.chars().take(SHOWN_MAX).collect();
+        out.push('…');
+    }
+    out
+}
+
+/// A message that may quote untrusted text (a parser's error): control characters escaped,
+/// nothing else changed.
+pub fn without_controls(text: &str) -> String {
+    text.chars()
+        .flat_map(|c| {
+            let escaped: Vec<char> = if c.is_control() {
+                c.escape_debug().collect()
+            } else {
+                vec![c]
+            };
+            escaped
+        })
+        .collect()
+}
+
+/// [`shown`] for raw bytes that may not be UTF-8.
+pub fn shown_bytes(raw: &[u8]) -> String {
+    let cut = &raw[..raw.len().min(4 * SHOWN_MAX + 4)];
+    let mut out = shown(&String::from_utf8_lossy(cut));
+    if cut.len() < raw.len() && !out.ends_with('…') {
+        out.push('…');
+    }
+    out
+}
+
+/// Whether a top-level directory name is a valid skill key: 1-64 lowercase ASCII letters,
+/// digits and single hyphens, not at either end (the PAR id rule, which is also the portable
+/// subset of Agent Skills names). Anything else could be `.git`, `.cargo` or a terminal escape.
+pub fn valid_key(name: &str) -> bool {
+    crate::rules::identity::id_problem(name).is_none()
 }
 
 /// Tracks the caps while entries are read.
@@ -53,7 +126,9 @@ struct Budget {
     compressed: u64,
     total: u64,
     entries: usize,
-    seen: HashSet<String>,
+    /// Paths seen, folded (lowercase, NFC), to the path as written: two entries that land on
+    /// the same file on a case-insensitive or normalizing file system are refused.
+    seen: HashMap<String, String>,
     key: Option<String>,
 }
 
@@ -63,7 +138,7 @@ impl Budget {
             compressed: compressed as u64,
             total: 0,
             entries: 0,
-            seen: HashSet::new(),
+            seen: HashMap::new(),
             key: None,
         }
     }
@@ -111,11 +186,23 @@ impl Budget {
 
     /// Checks an entry path and returns the part below `{key}/` (`None` for the directory itself).
     fn path(&mut self, raw: &[u8], is_dir: bool) -> Result<Option<String>, String> {
-        let text =
-            std::str::from_utf8(raw).map_err(|_| "an entry path is not UTF-8".to_string())?;
-        let shown = text.escape_debug().to_string();
+        if raw.len() > MAX_NAME {
+            return Err(format!(
+                "entry `{}` has a path of {} bytes; the limit is {MAX_NAME}",
+                shown_bytes(raw),
+                raw.len()
+            ));
+        }
+        let text = std::str::from_utf8(raw)
+            .map_err(|_| format!("entry `{}` has a path that is not UTF-8", shown_bytes(raw)))?;
+        let shown = shown(text);
         if text.contains('\0') {
             return Err(format!("entry `{shown}` has a NUL in its path"));
+        }
+        if text.chars().any(char::is_control) {
+            return Err(format!(
+                "entry `{shown}` has a control character in its path"
+            ));
         }
         if text.contains('\\') {
             return Err(format!("entry `{shown}` has a backslash in its path"));
@@ -139,7 +226,15 @@ impl Budget {
         }
         let top = parts[0].to_string();
         match &self.key {
-            None => self.key = Some(top.clone()),
+            None => {
+                if !valid_key(&top) {
+                    return Err(format!(
+                        "the top-level directory `{}` is not a valid skill name (1-64 lowercase letters, digits and single hyphens)",
+                        self::shown(&top)
+                    ));
+                }
+                self.key = Some(top.clone());
+            }
             Some(key) if *key != top => {
                 return Err(format!(
                     "entry `{shown}` is outside the top-level `{key}/` directory"
@@ -157,135 +252,26 @@ impl Budget {
             };
         }
         let rest = parts[1..].join("/");
-        if !is_dir && !self.seen.insert(rest.clone()) {
-            return Err(format!("entry `{shown}` appears twice"));
+        if !is_dir {
+            let folded: String = rest.nfc().flat_map(char::to_lowercase).collect();
+            if let Some(first) = self.seen.get(&folded) {
+                return Err(if *first == rest {
+                    format!("entry `{shown}` appears twice")
+                } else {
+                    format!(
+                        "entry `{shown}` and `{}/{}` differ only in case or Unicode normalization",
+                        top,
+                        self::shown(first)
+                    )
+                });
+            }
+            self.seen.insert(folded, rest.clone());
         }
         Ok(Some(rest))
     }
 }
 
-fn read_tar_gz(bytes: &[u8]) -> Result<Archive, String> {
-    let mut budget = Budget::new(bytes.len());
-    let gz = flate2::read::GzDecoder::new(bytes);
-    // The decoder is capped too, so that a gzip bomb is refused however the tar looks.
-    let capped = gz.take(MAX_TOTAL + 64 * 1024 * 1024);
-    let mut archive = tar::Archive::new(capped);
-    let mut files = Vec::new();
-    let mut dirs: HashSet<String> = HashSet::new();
-    let entries = archive
-        .entries()
-        .map_err(|e| format!("reading the archive: {e}"))?;
-    for entry in entries {
-        let mut entry = entry.map_err(|e| format!("reading the archive: {e}"))?;
-        budget.entry()?;
-        let kind = entry.header().entry_type();
-        let raw = entry.path_bytes().into_owned();
-        let shown = String::from_utf8_lossy(&raw).escape_debug().to_string();
-        let is_dir = match kind {
-            tar::EntryType::Regular | tar::EntryType::Continuous => false,
-            tar::EntryType::Directory => true,
-            tar::EntryType::Symlink => return Err(format!("entry `{shown}` is a symbolic link")),
-            tar::EntryType::Link => return Err(format!("entry `{shown}` is a hard link")),
-            tar::EntryType::Char | tar::EntryType::Block => {
-                return Err(format!("entry `{shown}` is a device"));
-            }
-            tar::EntryType::Fifo => return Err(format!("entry `{shown}` is a FIFO")),
-            other => {
-                return Err(format!(
-                    "entry `{shown}` has an unsupported type ({other:?})"
-                ));
-            }
-        };
-        let Some(path) = budget.path(&raw, is_dir)? else {
-            continue;
-        };
-        if is_dir {
-            dirs.insert(path);
-            continue;
-        }
-        let declared = entry
-            .header()
-            .size()
-            .map_err(|e| format!("entry `{shown}`: {e}"))?;
-        budget.declared(&shown, declared)?;
-        let mut data = Vec::with_capacity(declared as usize);
-        (&mut entry)
-            .take(declared + 1)
-            .read_to_end(&mut data)
-            .map_err(|e| format!("reading entry `{shown}`: {e}"))?;
-        if data.len() as u64 != declared {
-            return Err(format!(
-                "entry `{shown}` holds {} bytes but declares {declared}",
-                data.len()
-            ));
-        }
-        budget.add(declared)?;
-        let executable = entry.header().mode().is_ok_and(|m| m & 0o111 != 0);
-        files.push(ArchiveFile {
-            path,
-            bytes: data,
-            executable,
-        });
-    }
-    finish(budget, files, &dirs)
-}
-
-fn read_zip(bytes: &[u8]) -> Result<Archive, String> {
-    let mut budget = Budget::new(bytes.len());
-    let mut zip = zip::ZipArchive::new(std::io::Cursor::new(bytes))
-        .map_err(|e| format!("reading the archive: {e}"))?;
-    if zip.len() > MAX_ENTRIES {
-        return Err(format!("more than {MAX_ENTRIES} entries"));
-    }
-    let mut files = Vec::new();
-    let mut dirs: HashSet<String> = HashSet::new();
-    for i in 0..zip.len() {
-        budget.entry()?;
-        let mut file = zip
-            .by_index(i)
-            .map_err(|e| format!("reading the archive: {e}"))?;
-        let raw = file.name_raw().to_vec();
-        let shown = String::from_utf8_lossy(&raw).escape_debug().to_string();
-        let mode = file.unix_mode().unwrap_or(0);
-        let file_type = mode & 0o170000;
-        if file_type == 0o120000 {
-            return Err(format!("entry `{shown}` is a symbolic link"));
-        }
-        if file_type != 0 && file_type != 0o100000 && file_type != 0o040000 {
-            return Err(format!(
-                "entry `{shown}` is not a regular file or directory"
-            ));
-        }
-        let is_dir = file.is_dir();
-        let Some(path) = budget.path(&raw, is_dir)? else {
-            continue;
-        };
-        if is_dir {
-            dirs.insert(path);
-            continue;
-        }
-        let declared = file.size();
-        budget.declared(&shown, declared)?;
-        let mut data = Vec::with_capacity(declared as usize);
-        (&mut file)
-            .take(declared + 1)
-            .read_to_end(&mut data)
-            .map_err(|e| format!("reading entry `{shown}`: {e}"))?;
-        if data.len() as u64 != declared {
-            return Err(format!(
-                "entry `{shown}` holds more bytes than it declares ({declared})"
-            ));
-        }
-        budget.add(declared)?;
-        files.push(ArchiveFile {
-            path,
-            bytes: data,
-            executable: mode & 0o111 != 0,
-        });
-    }
-    finish(budget, files, &dirs)
-}
-
+/// Checks what only the whole archive shows, and names its key.
 fn finish(
     budget: Budget,
     files: Vec<ArchiveFile>,
@@ -298,14 +284,18 @@ fn finish(
     let names: HashSet<&str> = files.iter().map(|f| f.path.as_str()).collect();
     for f in &files {
         if dirs.contains(&f.path) {
-            return Err(format!("`{key}/{}` is both a file and a directory", f.path));
+            return Err(format!(
+                "`{key}/{}` is both a file and a directory",
+                shown(&f.path)
+            ));
         }
         let mut parent = f.path.as_str();
         while let Some((up, _)) = parent.rsplit_once('/') {
             if names.contains(up) {
                 return Err(format!(
-                    "`{key}/{}` lies below the file `{key}/{up}`",
-                    f.path
+                    "`{key}/{}` lies below the file `{key}/{}`",
+                    shown(&f.path),
+                    shown(up)
                 ));
             }
             parent = up;
@@ -344,4 +334,38 @@ pub fn write_tree(dir: &std::path::Path, files: &[ArchiveFile]) -> Result<(), St
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shown_escapes_and_truncates() {
+        assert_eq!(shown("a\nb\u{1b}[2J"), "a\\nb\\u{1b}[2J");
+        let long = "x".repeat(300);
+        assert_eq!(shown(&long), format!("{}…", "x".repeat(200)));
+        assert_eq!(shown(&"x".repeat(200)), "x".repeat(200));
+        assert_eq!(shown_bytes(b"a\xffb"), "a\u{fffd}b");
+        assert_eq!(without_controls("`\u{7}` \"q\""), "`\\u{7}` \"q\"");
+    }
+
+    #[test]
+    fn keys() {
+        for good in ["pdf", "pdf-tools", "a1", &"k".repeat(64)] {
+            assert!(valid_key(good), "{good}");
+        }
+        for bad in [
+            "",
+            ".git",
+            "Pdf",
+            "-a",
+            "a-",
+            "a--b",
+            "caf\u{e9}",
+            &"k".repeat(65),
+        ] {
+            assert!(!valid_key(bad), "{bad}");
+        }
+    }
 }
