@@ -294,12 +294,12 @@ fn sec1_signing_key(der: &[u8]) -> Result<SigningKey, KeyError> {
             32 => "P-256".into(),
             48 => "P-384".into(),
             66 => "P-521".into(),
-            n => format!("unknown ({n}-byte private key)"),
+            n => format!("on an unnamed curve ({n}-byte private key)"),
         },
     };
     if curve != "P-256" {
         return Err(KeyError::Invalid(format!(
-            "an EC key on the curve {curve}; {}",
+            "an ECDSA {curve} key; {}",
             expected(Want::Private)
         )));
     }
@@ -318,7 +318,7 @@ fn not_p256(algorithm: &AlgorithmIdentifierRef<'_>) -> Option<String> {
         let curve = algorithm
             .parameters_oid()
             .map(|oid| curve_name(&oid))
-            .unwrap_or_else(|_| "unnamed (explicit parameters)".into());
+            .unwrap_or_else(|_| "on an unnamed curve (explicit parameters)".into());
         return (curve != "P-256").then(|| format!("an ECDSA {curve}"));
     }
     Some(
@@ -348,7 +348,7 @@ fn curve_name(oid: &ObjectIdentifier) -> String {
         "1.3.36.3.3.2.8.1.1.7" => "brainpoolP256r1".into(),
         "1.3.36.3.3.2.8.1.1.11" => "brainpoolP384r1".into(),
         "1.2.156.10197.1.301" => "SM2".into(),
-        other => format!("with OID {other}"),
+        other => format!("on the curve with OID {other}"),
     }
 }
 
@@ -450,8 +450,9 @@ fn check_encryption(der: &[u8]) -> Result<(), KeyError> {
             let work = n.saturating_mul(r).saturating_mul(p);
             if memory > MAX_SCRYPT_MEMORY || work > MAX_SCRYPT_WORK {
                 return Err(KeyError::Invalid(format!(
-                    "encrypted with scrypt N={n}, r={r}, p={p}, which needs {} MiB and the \
-                     limit is {} MiB (N·r·p at most {MAX_SCRYPT_WORK}); {REENCRYPT}",
+                    "encrypted with scrypt parameters too costly to decrypt (N={n}, r={r}, \
+                     p={p}: {} MiB and N·r·p = {work}; the limits are {} MiB and \
+                     {MAX_SCRYPT_WORK}); {REENCRYPT}",
                     memory / (1024 * 1024),
                     MAX_SCRYPT_MEMORY / (1024 * 1024)
                 )));
