@@ -529,6 +529,18 @@ fn names_from_files_and_paths_cannot_forge_lines_or_escape_the_terminal() {
     let run = skillc(root, &["verify", "a\nOK: b", "--insecure-skip-signature"]);
     assert_eq!(run.code, Some(1));
     assert_eq!(run.stderr.lines().count(), 1, "{}", run.stderr);
+    let json = skillc(
+        root,
+        &[
+            "verify",
+            "a\nOK: b",
+            "--insecure-skip-signature",
+            "--format",
+            "json",
+        ],
+    );
+    let doc: serde_json::Value = serde_json::from_str(&json.stdout).unwrap();
+    assert_eq!(doc["artifact"], "a\nOK: b", "JSON carries the name as is");
     assert!(
         run.stderr
             .starts_with("FAIL: a\\u{a}OK: b: integrity check failed: nothing was checked: "),

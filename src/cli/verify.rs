@@ -444,15 +444,16 @@ pub fn run(args: &Args) -> Outcome {
         .clone()
         .unwrap_or_else(|| super::sign::default_bundle(&args.artifact));
     let verdict = check(&args.artifact, &bundle, args.bundle.is_some(), key.as_ref());
-    report(&verdict, &shown, args.format, key.is_some())
+    let named = args.artifact.display().to_string();
+    report(&verdict, &named, args.format, key.is_some())
 }
 
-/// Prints a verdict and returns the outcome. `shown` is the artifact as the user named it,
-/// already [`printable`].
-pub fn report(verdict: &Verdict, shown: &str, format: VerifyFormat, signed: bool) -> Outcome {
+/// Prints a verdict and returns the outcome. `named` is the artifact as the user named it:
+/// JSON carries it as is, text prints it [`printable`].
+pub fn report(verdict: &Verdict, named: &str, format: VerifyFormat, signed: bool) -> Outcome {
     if format == VerifyFormat::Json {
         let doc = json!({
-            "artifact": shown,
+            "artifact": named,
             "ok": verdict.ok(),
             "checks": verdict.checks.iter().map(|c| json!({"name": c.name, "ok": c.ok, "detail": c.detail})).collect::<Vec<_>>(),
             "key_hint": verdict.key_hint,
@@ -464,6 +465,7 @@ pub fn report(verdict: &Verdict, shown: &str, format: VerifyFormat, signed: bool
             return outcome;
         }
     }
+    let shown = printable(named);
     let skill = verdict.skill.as_deref().map(printable);
     match verdict.failure() {
         Some(check) => {
