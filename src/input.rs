@@ -57,8 +57,11 @@ pub fn read_bounded(path: &Path, limit: u64, links: Links) -> std::io::Result<Ve
     }
 }
 
+/// Opens a file for reading without blocking (a FIFO opens at once) and, with
+/// [`Links::Refuse`], without following a final symbolic link; the caller checks the handle's
+/// metadata (for callers that stream rather than read whole).
 #[cfg(unix)]
-fn open(path: &Path, links: Links) -> std::io::Result<std::fs::File> {
+pub fn open(path: &Path, links: Links) -> std::io::Result<std::fs::File> {
     use std::os::unix::fs::OpenOptionsExt;
     let mut flags = libc::O_NONBLOCK | libc::O_NOCTTY;
     if links == Links::Refuse {
@@ -82,7 +85,7 @@ fn open(path: &Path, links: Links) -> std::io::Result<std::fs::File> {
 }
 
 #[cfg(not(unix))]
-fn open(path: &Path, links: Links) -> std::io::Result<std::fs::File> {
+pub fn open(path: &Path, links: Links) -> std::io::Result<std::fs::File> {
     if links == Links::Refuse && std::fs::symlink_metadata(path)?.file_type().is_symlink() {
         return Err(std::io::Error::new(
             std::io::ErrorKind::InvalidInput,

@@ -2,6 +2,7 @@
 
 use std::path::PathBuf;
 
+use super::verify::printable;
 use super::{Outcome, fail};
 use crate::package::archive::write_atomic;
 use crate::sign;
@@ -22,7 +23,7 @@ pub fn run(args: &Args) -> Outcome {
                 Outcome::Usage,
                 format!(
                     "`{}` already exists; keygen never overwrites a key (choose another --out)",
-                    path.display()
+                    printable(&path.display().to_string())
                 ),
             );
         }
@@ -48,8 +49,11 @@ pub fn run(args: &Args) -> Outcome {
     } else {
         ""
     };
-    eprintln!("private key: {}{encrypted}", private.display());
-    eprintln!("public key:  {}", public.display());
+    eprintln!(
+        "private key: {}{encrypted}",
+        printable(&private.display().to_string())
+    );
+    eprintln!("public key:  {}", printable(&public.display().to_string()));
     eprintln!("key hint:    {hint}");
     Outcome::Success
 }

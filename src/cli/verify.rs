@@ -1,16 +1,34 @@
-//! `skillc verify ARTIFACT --key PUB`: signature, digest, and the archive's integrity.
+//! `skillc verify ARTIFACT --key PUB`: signature, digest, and the archive's integrity; and
+//! `skillc verify DIR`: an unpacked skill's files against its manifest.
+//!
+//! Everything read here is untrusted: the artifact is hashed while streamed (only an archive
+//! small enough for the reader is held in memory), the bundle, the key and the manifest are
+//! read under caps, and every string that came from them or from a path is printed escaped.
 
+use std::collections::BTreeSet;
+use std::io::Read as _;
 use std::path::{Path, PathBuf};
 
 use serde_json::json;
+use sha2::{Digest, Sha256};
 
 use super::{Outcome, fail};
 use crate::config::Settings;
 use crate::diagnostic::Severity;
+use crate::input::{self, Links};
 use crate::package::manifest::{MANIFEST, Manifest};
 use crate::package::reader::{self, Archive};
-use crate::package::verify::{check_archive, check_files};
-use crate::sign::{self, Bundle};
+use crate::package::verify::check_archive;
+use crate::sign::{self, Bundle, Kept, KeyError, MessageSignature};
+
+/// The largest archive read into memory: the reader's cap on unpacked bytes, plus room for
+/// tar/zip headers of `MAX_ENTRIES` entries and compression overhead. (Defined here until the
+/// reader exports its own `MAX_ARCHIVE`.)
+pub const MAX_ARCHIVE: u64 = reader::MAX_TOTAL + 32 * 1024 * 1024;
+
+/// The largest manifest read: one lists at most `MAX_ENTRIES` files, each entry about 150
+/// bytes of JSON plus its path, so 1 KiB an entry leaves room for long paths.
+pub const MAX_MANIFEST: u64 = reader::MAX_ENTRIES as u64 * 1024;
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -53,19 +71,41 @@ pub struct Verdict {
 }
 
 impl Verdict {
+    /// Whether at least one check ran and every check passed: a verdict with no passed check
+    /// vouches for nothing.
     pub fn ok(&self) -> bool {
-        self.checks.iter().all(|c| c.ok)
+        !self.checks.is_empty() && self.checks.iter().all(|c| c.ok)
     }
 
     fn failure(&self) -> Option<&Check> {
         self.checks.iter().find(|c| !c.ok)
     }
+
+    /// Records a check; returns whether it passed.
+    fn push(&mut self, name: &'static str, result: Result<String, String>) -> bool {
+        let ok = result.is_ok();
+        let detail = result.unwrap_or_else(|e| e);
+        self.checks.push(Check { name, ok, detail });
+        ok
+    }
 }
 
-/// Runs the checks of package.md. `key: None` skips checks 1 and 3 (integrity only).
+/// Runs the checks of package.md with the bundle at `bundle_path`, which must exist.
+/// `key: None` skips check 3 (integrity only).
 pub fn verify(
     artifact: &Path,
     bundle_path: &Path,
+    key: Option<&p256::ecdsa::VerifyingKey>,
+) -> Verdict {
+    check(artifact, bundle_path, true, key)
+}
+
+/// Runs the checks. Without a key and with `bundle_required` false, an absent bundle skips
+/// the digest check; if no check at all could run, that is the failure.
+fn check(
+    artifact: &Path,
+    bundle_path: &Path,
+    bundle_required: bool,
     key: Option<&p256::ecdsa::VerifyingKey>,
 ) -> Verdict {
     let mut v = Verdict {
@@ -74,78 +114,73 @@ pub fn verify(
         skill: None,
         archive: None,
     };
-    let push = |v: &mut Verdict, name, result: Result<String, String>| {
-        let ok = result.is_ok();
-        let detail = result.unwrap_or_else(|e| e);
-        v.checks.push(Check { name, ok, detail });
-        ok
-    };
-    let bytes = match std::fs::read(artifact) {
-        Ok(bytes) => bytes,
-        Err(e) => {
-            push(
-                &mut v,
-                "artifact",
-                Err(format!("cannot read the artifact: {e}")),
+    let read =
+        match sign::read_artifact(artifact, |head| reader::sniff(head).is_some(), MAX_ARCHIVE) {
+            Ok(read) => read,
+            Err(e) => {
+                v.push("artifact", Err(format!("cannot read the artifact: {e}")));
+                return v;
+            }
+        };
+    let bundle = match read_bundle(bundle_path, bundle_required || key.is_some()) {
+        Ok(Some((bundle, signature))) => {
+            v.push(
+                "bundle",
+                Ok(format!("{} with a message signature", bundle.media_type)),
             );
+            Some((bundle, signature))
+        }
+        Ok(None) => None,
+        Err(e) => {
+            v.push("bundle", Err(e));
             return v;
         }
     };
-    let bundle = std::fs::read(bundle_path)
-        .map_err(|e| format!("cannot read the bundle `{}`: {e}", bundle_path.display()))
-        .and_then(|b| Bundle::parse(&b));
-    match (key, bundle) {
-        (Some(key), bundle) => {
-            let Some((bundle, signature)) = (match bundle {
-                Ok(pair) => {
-                    push(
-                        &mut v,
-                        "bundle",
-                        Ok(format!("{} with a message signature", pair.0.media_type)),
-                    );
-                    Some(pair)
-                }
-                Err(e) => {
-                    push(&mut v, "bundle", Err(e));
-                    None
-                }
-            }) else {
-                return v;
-            };
-            if !push(
-                &mut v,
-                "digest",
-                sign::check_digest(&signature, &bytes).map(|()| "SHA-256 matches".into()),
-            ) {
-                return v;
-            }
-            if !push(
-                &mut v,
+    if let Some((bundle, signature)) = &bundle {
+        let sha256 = read.digest.clone().finalize();
+        if !v.push(
+            "digest",
+            sign::check_sha256(signature, &sha256).map(|()| "SHA-256 matches".into()),
+        ) {
+            return v;
+        }
+        if let Some(key) = key
+            && !v.push(
                 "signature",
-                sign::check_signature(&bundle, &signature, key, &bytes)
+                sign::check_signature_digest(bundle, signature, key, read.digest.clone())
                     .map(|()| "verifies with the public key".into()),
-            ) {
-                return v;
-            }
+            )
+        {
+            return v;
         }
-        (None, Ok((_, signature))) => {
-            if !push(
-                &mut v,
-                "digest",
-                sign::check_digest(&signature, &bytes).map(|()| "SHA-256 matches".into()),
-            ) {
-                return v;
-            }
-        }
-        (None, Err(_)) => {}
     }
-    if reader::sniff(&bytes).is_some() {
-        match check_archive(&bytes)
+    match read.kept {
+        Kept::Streamed if bundle.is_none() => {
+            v.push(
+                "integrity",
+                Err(format!(
+                    "nothing was checked: `{}` is not a skill archive and has no bundle \
+                     (`{}` does not exist); pass --bundle PATH, or --key PUB to check a signature",
+                    artifact.display(),
+                    bundle_path.display()
+                )),
+            );
+        }
+        Kept::Streamed => {}
+        Kept::TooLarge(size) => {
+            v.push(
+                "archive",
+                Err(format!(
+                    "the archive is {size} bytes; skillc reads archives of at most \
+                     {MAX_ARCHIVE} bytes"
+                )),
+            );
+        }
+        Kept::Bytes(bytes) => match check_archive(&bytes)
             .and_then(|(archive, manifest)| validate(&archive).map(|()| (archive, manifest)))
         {
             Ok((archive, manifest)) => {
-                push(
-                    &mut v,
+                v.push(
                     "archive",
                     Ok(format!(
                         "{} files match the manifest; the skill validates",
@@ -156,11 +191,21 @@ pub fn verify(
                 v.archive = Some(archive);
             }
             Err(e) => {
-                push(&mut v, "archive", Err(e));
+                v.push("archive", Err(e));
             }
-        }
+        },
     }
     v
+}
+
+/// Reads and parses the bundle under [`sign::MAX_BUNDLE`]. `Ok(None)`: it does not exist and
+/// was not required (the default path, integrity only).
+fn read_bundle(path: &Path, required: bool) -> Result<Option<(Bundle, MessageSignature)>, String> {
+    match input::read_bounded(path, sign::MAX_BUNDLE, Links::Follow) {
+        Ok(bytes) => Bundle::parse(&bytes).map(Some),
+        Err(e) if !required && e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(format!("cannot read the bundle `{}`: {e}", path.display())),
+    }
 }
 
 /// Extracts the archive into a temporary directory and lints the skill: no errors allowed.
@@ -192,62 +237,200 @@ fn validate(archive: &Archive) -> Result<(), String> {
     }
 }
 
-/// Integrity of an unpacked skill directory against its manifest.
+/// Integrity of an unpacked skill directory against its manifest: every regular file under
+/// DIR, hidden, ignored and cache files included, must be listed with its size and SHA-256,
+/// every listed file must be present, and nothing else (no symlink, no special file) may be.
 fn verify_dir(dir: &Path) -> Result<String, String> {
     let manifest_path = dir.join(MANIFEST);
-    let manifest = Manifest::parse(
-        &std::fs::read(&manifest_path)
-            .map_err(|e| format!("cannot read `{}`: {e}", manifest_path.display()))?,
-    )?;
-    let files = crate::package::file_set(
-        dir,
-        crate::package::Limits {
-            max_size: reader::MAX_TOTAL,
-        },
-    )
-    .map_err(|e| e.0)?;
-    check_files(
-        &manifest,
-        files.iter().map(|f| (f.path.as_str(), f.bytes.as_slice())),
-    )?;
-    Ok(manifest.skill.key)
+    let bytes = input::read_bounded(&manifest_path, MAX_MANIFEST, Links::Refuse)
+        .map_err(|e| format!("cannot read `{}`: {e}", manifest_path.display()))?;
+    let manifest = Manifest::parse(&bytes)?;
+    if manifest.files.len() > reader::MAX_ENTRIES {
+        return Err(format!(
+            "the manifest lists {} files; the limit is {}",
+            manifest.files.len(),
+            reader::MAX_ENTRIES
+        ));
+    }
+    let mut listed: std::collections::HashMap<&str, &crate::package::manifest::FileEntry> =
+        manifest
+            .files
+            .iter()
+            .map(|f| (f.path.as_str(), f))
+            .collect();
+    for path in files_under(dir)? {
+        let Some(entry) = listed.remove(path.as_str()) else {
+            return Err(format!("`{path}` is not listed in the manifest"));
+        };
+        check_file(&dir.join(&path), &path, entry.size, &entry.sha256)?;
+    }
+    let mut missing: Vec<&str> = listed.into_keys().collect();
+    missing.sort_unstable();
+    match missing.first() {
+        Some(path) => Err(format!("`{path}` is listed in the manifest but missing")),
+        None => Ok(manifest.skill.key),
+    }
+}
+
+/// Every regular file under `dir` except the top-level manifest, as sorted `/`-separated
+/// relative paths. A symlink, a special file or a non-UTF-8 name is an error, and so is a
+/// tree larger than any manifest can describe.
+fn files_under(dir: &Path) -> Result<BTreeSet<String>, String> {
+    let mut files = BTreeSet::new();
+    let mut seen: usize = 0;
+    let mut stack = vec![(dir.to_path_buf(), String::new())];
+    while let Some((path, prefix)) = stack.pop() {
+        let entries =
+            std::fs::read_dir(&path).map_err(|e| format!("reading `{}`: {e}", path.display()))?;
+        for entry in entries {
+            let entry = entry.map_err(|e| format!("reading `{}`: {e}", path.display()))?;
+            seen += 1;
+            if seen > 2 * reader::MAX_ENTRIES {
+                return Err(format!(
+                    "the directory holds more than {} entries; a manifest lists at most {} files",
+                    2 * reader::MAX_ENTRIES,
+                    reader::MAX_ENTRIES
+                ));
+            }
+            let name = entry.file_name();
+            let Some(name) = name.to_str() else {
+                return Err(format!(
+                    "`{}` is not a UTF-8 file name; manifests list UTF-8 paths",
+                    entry.path().display()
+                ));
+            };
+            let rel = if prefix.is_empty() {
+                name.to_string()
+            } else {
+                format!("{prefix}/{name}")
+            };
+            let kind = entry
+                .file_type()
+                .map_err(|e| format!("reading `{rel}`: {e}"))?;
+            if kind.is_dir() {
+                stack.push((entry.path(), rel));
+            } else if kind.is_symlink() {
+                return Err(format!(
+                    "`{rel}` is a symbolic link; an unpacked skill holds regular files only"
+                ));
+            } else if !kind.is_file() {
+                return Err(format!(
+                    "`{rel}` is a special file (FIFO, socket or device); an unpacked skill \
+                     holds regular files only"
+                ));
+            } else if rel != MANIFEST {
+                files.insert(rel);
+            }
+        }
+    }
+    Ok(files)
+}
+
+/// Checks one file's size, then its SHA-256 while streaming it (never following a link, never
+/// reading more than the manifest's size plus one byte).
+fn check_file(path: &Path, rel: &str, size: u64, sha256: &str) -> Result<(), String> {
+    let reading = |e: std::io::Error| format!("reading `{rel}`: {e}");
+    let file = input::open(path, Links::Refuse).map_err(reading)?;
+    let meta = file.metadata().map_err(reading)?;
+    if !meta.is_file() {
+        return Err(format!("`{rel}` is not a regular file"));
+    }
+    if meta.len() != size {
+        return Err(format!(
+            "`{rel}` is {} bytes; the manifest says {size}",
+            meta.len()
+        ));
+    }
+    let mut digest = Sha256::new();
+    let read =
+        std::io::copy(&mut file.take(size.saturating_add(1)), &mut digest).map_err(reading)?;
+    if read != size {
+        return Err(format!(
+            "`{rel}` changed while being read ({read} bytes; the manifest says {size})"
+        ));
+    }
+    if crate::package::hex(&digest.finalize()) != *sha256 {
+        return Err(format!(
+            "`{rel}` does not match its SHA-256 in the manifest"
+        ));
+    }
+    Ok(())
+}
+
+/// Reads a public key file: capped, then parsed, with a message that says what the file is
+/// when it is not a P-256 public key.
+pub fn read_public_key(path: &Path) -> Result<p256::ecdsa::VerifyingKey, Outcome> {
+    let shown = printable(&path.display().to_string());
+    let bytes = input::read_bounded(path, sign::MAX_KEY_FILE, Links::Follow).map_err(|e| {
+        fail(
+            Outcome::Usage,
+            format!("reading the public key `{shown}`: {e}"),
+        )
+    })?;
+    sign::verifying_key(&String::from_utf8_lossy(&bytes)).map_err(|e| {
+        let message = match (&e, super::sign::sibling(path, "key", "pub")) {
+            (KeyError::PrivateKey, Some(public)) => format!(
+                "`{shown}`: this is a private key; verify with the public key `{}`",
+                printable(&public.display().to_string())
+            ),
+            _ => format!("`{shown}`: {e}"),
+        };
+        fail(Outcome::Usage, message)
+    })
+}
+
+/// Text safe to print on a terminal line: control characters (newlines, escapes) and
+/// bidirectional overrides are written as Rust escapes, so a name cannot forge an output line
+/// or drive the terminal. Quotes and backslashes stay as they are, so text that was already
+/// escaped is not escaped twice.
+pub fn printable(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        let bidi = matches!(c, '\u{061c}' | '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}');
+        if c.is_control() || bidi {
+            out.extend(c.escape_unicode());
+        } else {
+            out.push(c);
+        }
+    }
+    out
 }
 
 pub fn run(args: &Args) -> Outcome {
-    let shown = args.artifact.display().to_string();
+    let shown = printable(&args.artifact.display().to_string());
     if args.artifact.is_dir() {
         return match verify_dir(&args.artifact) {
             Ok(key) => {
                 eprintln!(
-                    "INTEGRITY OK: {shown} (skill {key}; files match the manifest; no signature checked)"
+                    "INTEGRITY OK: {shown} (skill {}; files match the manifest; no signature checked)",
+                    printable(&key)
                 );
                 Outcome::Success
             }
             Err(e) => {
-                eprintln!("FAIL: {shown}: {e}");
+                eprintln!("FAIL: {shown}: {}", printable(&e));
                 Outcome::Problems
             }
         };
     }
-    if !args.artifact.is_file() {
-        return fail(Outcome::Usage, format!("path not found: {shown}"));
+    match std::fs::metadata(&args.artifact) {
+        Err(_) => return fail(Outcome::Usage, format!("path not found: {shown}")),
+        Ok(meta) if !meta.is_file() => {
+            return fail(
+                Outcome::Usage,
+                format!(
+                    "`{shown}` is not a regular file; verify checks a file or an unpacked \
+                     skill directory"
+                ),
+            );
+        }
+        Ok(_) => {}
     }
     let key = match (&args.key, args.insecure_skip_signature) {
-        (Some(path), _) => {
-            let pem = match std::fs::read_to_string(path) {
-                Ok(pem) => pem,
-                Err(e) => {
-                    return fail(
-                        Outcome::Usage,
-                        format!("reading the public key `{}`: {e}", path.display()),
-                    );
-                }
-            };
-            match sign::verifying_key(&pem) {
-                Ok(key) => Some(key),
-                Err(e) => return fail(Outcome::Usage, format!("`{}`: {e}", path.display())),
-            }
-        }
+        (Some(path), _) => match read_public_key(path) {
+            Ok(key) => Some(key),
+            Err(outcome) => return outcome,
+        },
         (None, true) => None,
         (None, false) => {
             return fail(
@@ -260,15 +443,17 @@ pub fn run(args: &Args) -> Outcome {
         .bundle
         .clone()
         .unwrap_or_else(|| super::sign::default_bundle(&args.artifact));
-    let verdict = verify(&args.artifact, &bundle, key.as_ref());
-    report(&verdict, &shown, args.format, key.is_some())
+    let verdict = check(&args.artifact, &bundle, args.bundle.is_some(), key.as_ref());
+    let named = args.artifact.display().to_string();
+    report(&verdict, &named, args.format, key.is_some())
 }
 
-/// Prints a verdict and returns the outcome.
-pub fn report(verdict: &Verdict, shown: &str, format: VerifyFormat, signed: bool) -> Outcome {
+/// Prints a verdict and returns the outcome. `named` is the artifact as the user named it:
+/// JSON carries it as is, text prints it [`printable`].
+pub fn report(verdict: &Verdict, named: &str, format: VerifyFormat, signed: bool) -> Outcome {
     if format == VerifyFormat::Json {
         let doc = json!({
-            "artifact": shown,
+            "artifact": named,
             "ok": verdict.ok(),
             "checks": verdict.checks.iter().map(|c| json!({"name": c.name, "ok": c.ok, "detail": c.detail})).collect::<Vec<_>>(),
             "key_hint": verdict.key_hint,
@@ -280,30 +465,55 @@ pub fn report(verdict: &Verdict, shown: &str, format: VerifyFormat, signed: bool
             return outcome;
         }
     }
+    let shown = printable(named);
+    let skill = verdict.skill.as_deref().map(printable);
     match verdict.failure() {
         Some(check) => {
             eprintln!(
                 "FAIL: {shown}: {} check failed: {}",
-                check.name, check.detail
+                check.name,
+                printable(&check.detail)
             );
+            Outcome::Problems
+        }
+        None if !verdict.ok() => {
+            eprintln!("FAIL: {shown}: no check ran");
             Outcome::Problems
         }
         None if signed => {
             let hint = verdict.key_hint.as_deref().unwrap_or("");
-            let skill = verdict
-                .skill
-                .as_deref()
-                .map_or(String::new(), |s| format!(", skill {s}"));
+            let skill = skill.map_or(String::new(), |s| format!(", skill {s}"));
             eprintln!("OK: {shown} (key hint {hint}{skill})");
             Outcome::Success
         }
         None => {
-            let skill = verdict
-                .skill
-                .as_deref()
-                .map_or(String::new(), |s| format!(" (skill {s})"));
-            eprintln!("INTEGRITY OK: {shown}{skill}; the signature was not checked");
+            let checked: Vec<&str> = verdict
+                .checks
+                .iter()
+                .map(|c| c.name)
+                .filter(|name| matches!(*name, "digest" | "archive"))
+                .collect();
+            let skill = skill.map_or(String::new(), |s| format!("; skill {s}"));
+            eprintln!(
+                "INTEGRITY OK: {shown} (checked: {}{skill}); the signature was not checked",
+                checked.join(", ")
+            );
             Outcome::Success
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn printable_escapes_controls_and_bidi_only() {
+        assert_eq!(
+            printable("a\nOK: b\u{1b}[31m\u{202e}`c`\\\"'"),
+            "a\\u{a}OK: b\\u{1b}[31m\\u{202e}`c`\\\"'"
+        );
+        assert_eq!(printable("SKILL.md"), "SKILL.md");
+        assert_eq!(printable("naïve/日本.md"), "naïve/日本.md");
     }
 }
