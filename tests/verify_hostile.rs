@@ -346,17 +346,17 @@ fn large_artifacts_are_streamed_not_loaded() {
         run.max_rss_kib
     );
     // An archive larger than any the reader accepts is refused without being loaded.
-    sparse(
-        &root.join("big.tar.gz"),
-        &[0x1f, 0x8b, 0x08],
-        256 * 1024 * 1024 + 32 * 1024 * 1024 + 1,
-    );
+    let limit = skillc::package::reader::MAX_ARCHIVE;
+    sparse(&root.join("big.tar.gz"), &[0x1f, 0x8b, 0x08], limit + 1);
     let run = skillc(root, &["verify", "big.tar.gz", "--insecure-skip-signature"]);
     assert_eq!(run.code, Some(1));
     assert_eq!(
         run.stderr,
-        "FAIL: big.tar.gz: archive check failed: the archive is 301989889 bytes; skillc reads \
-         archives of at most 301989888 bytes\n"
+        format!(
+            "FAIL: big.tar.gz: archive check failed: the archive is {} bytes; skillc reads \
+             archives of at most {limit} bytes\n",
+            limit + 1
+        )
     );
     assert!(
         run.max_rss_kib < 64 * 1024,

@@ -2,9 +2,9 @@
 
 use std::path::PathBuf;
 
-use super::verify::printable;
 use super::{Outcome, fail};
 use crate::package::archive::write_atomic;
+use crate::render::escaped;
 use crate::sign;
 
 #[derive(Debug, clap::Args)]
@@ -23,7 +23,7 @@ pub fn run(args: &Args) -> Outcome {
                 Outcome::Usage,
                 format!(
                     "`{}` already exists; keygen never overwrites a key (choose another --out)",
-                    printable(&path.display().to_string())
+                    escaped(&path.display().to_string())
                 ),
             );
         }
@@ -51,9 +51,9 @@ pub fn run(args: &Args) -> Outcome {
     };
     eprintln!(
         "private key: {}{encrypted}",
-        printable(&private.display().to_string())
+        escaped(&private.display().to_string())
     );
-    eprintln!("public key:  {}", printable(&public.display().to_string()));
+    eprintln!("public key:  {}", escaped(&public.display().to_string()));
     eprintln!("key hint:    {hint}");
     Outcome::Success
 }

@@ -146,7 +146,7 @@ pub fn run(args: &Args) -> Outcome {
         );
     }
     for d in report.diagnostics.iter().filter(|d| d.rule.code == "SK410") {
-        eprintln!("warning: {}", render::printable(&d.message));
+        eprintln!("warning: {}", render::escaped(&d.message));
     }
     let key = report.key.clone().unwrap_or_else(|| report.dir.name());
     let dialect = report.dialect.map_or("agentskills", |d| d.as_str());
@@ -174,7 +174,7 @@ pub fn run(args: &Args) -> Outcome {
             Outcome::Problems,
             format!(
                 "refusing to pack `{}`: {why}; remove it, list it in .skillignore, or pass --allow-secrets",
-                render::printable(path)
+                render::escaped(path)
             ),
         );
     }

@@ -4,9 +4,9 @@ use std::path::{Path, PathBuf};
 
 use p256::elliptic_curve::zeroize::Zeroizing;
 
-use super::verify::printable;
 use super::{Outcome, fail};
 use crate::package::archive::write_atomic;
+use crate::render::escaped;
 use crate::sign::{self, KeyError};
 
 #[derive(Debug, clap::Args)]
@@ -33,7 +33,7 @@ pub fn default_bundle(artifact: &Path) -> PathBuf {
 /// blocking), then parsed, with a message that says what the file is when it is not a
 /// P-256 private key.
 pub fn read_key(path: &Path) -> Result<p256::ecdsa::SigningKey, Outcome> {
-    let shown = printable(&path.display().to_string());
+    let shown = escaped(&path.display().to_string());
     let bytes = crate::input::read_bounded(path, sign::MAX_KEY_FILE, crate::input::Links::Follow)
         .map(Zeroizing::new)
         .map_err(|e| fail(Outcome::Usage, format!("reading the key `{shown}`: {e}")))?;
@@ -48,7 +48,7 @@ pub fn read_key(path: &Path) -> Result<p256::ecdsa::SigningKey, Outcome> {
             KeyError::PublicKey => match sibling(path, "pub", "key") {
                 Some(private) => format!(
                     "`{shown}`: this is a public key; sign with the private key `{}`",
-                    printable(&private.display().to_string())
+                    escaped(&private.display().to_string())
                 ),
                 None => format!("`{shown}`: {e}"),
             },
@@ -71,7 +71,7 @@ pub fn sibling(path: &Path, from: &str, to: &str) -> Option<PathBuf> {
 /// Signs `artifact` into `bundle`: the artifact is hashed while streamed, never held whole.
 pub fn sign_file(artifact: &Path, key: &Path, bundle: &Path, force: bool) -> Result<(), Outcome> {
     let key = read_key(key)?;
-    let shown = printable(&artifact.display().to_string());
+    let shown = escaped(&artifact.display().to_string());
     let read = sign::read_artifact(artifact, |_| false, 0).map_err(|e| {
         let outcome = if e.kind() == std::io::ErrorKind::InvalidInput {
             Outcome::Usage
@@ -87,12 +87,12 @@ pub fn sign_file(artifact: &Path, key: &Path, bundle: &Path, force: bool) -> Res
         } else {
             Outcome::Failure
         };
-        fail(outcome, printable(&e))
+        fail(outcome, escaped(&e))
     })
 }
 
 pub fn run(args: &Args) -> Outcome {
-    let shown = printable(&args.artifact.display().to_string());
+    let shown = escaped(&args.artifact.display().to_string());
     match std::fs::metadata(&args.artifact) {
         Err(_) => return fail(Outcome::Usage, format!("path not found: {shown}")),
         Ok(meta) if !meta.is_file() => {
@@ -111,7 +111,7 @@ pub fn run(args: &Args) -> Outcome {
         Ok(()) => {
             eprintln!(
                 "signed {shown} -> {}",
-                printable(&bundle.display().to_string())
+                escaped(&bundle.display().to_string())
             );
             Outcome::Success
         }

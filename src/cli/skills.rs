@@ -80,7 +80,7 @@ impl SkillArgs {
             },
         )?;
         for warning in &discovery.warnings {
-            eprintln!("warning: {}", crate::render::printable(warning));
+            eprintln!("warning: {}", crate::render::escaped(warning));
         }
         if discovery.empty_default && !quiet {
             eprintln!(
@@ -91,7 +91,7 @@ impl SkillArgs {
         let mut io_failed = false;
         for report in &reports {
             if let Some(error) = &report.io_error {
-                eprintln!("error: {}", crate::render::printable(error));
+                eprintln!("error: {}", crate::render::escaped(error));
                 io_failed = true;
             }
         }

@@ -8,7 +8,6 @@ use super::{Outcome, fail};
 use crate::input::{Links, read_bounded};
 use crate::package::reader;
 use crate::package::verify::check_archive;
-use crate::sign;
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -34,23 +33,14 @@ pub struct Args {
 }
 
 pub fn run(args: &Args) -> Outcome {
-    let shown = args.archive.display().to_string();
+    let shown = crate::render::escaped(&args.archive.display().to_string());
     if !args.archive.is_file() {
         return fail(Outcome::Usage, format!("path not found: {shown}"));
     }
     let archive = if let Some(key_path) = &args.key {
-        let pem = match std::fs::read_to_string(key_path) {
-            Ok(pem) => pem,
-            Err(e) => {
-                return fail(
-                    Outcome::Usage,
-                    format!("reading the public key `{}`: {e}", key_path.display()),
-                );
-            }
-        };
-        let key = match sign::verifying_key(&pem) {
+        let key = match verify_cmd::read_public_key(key_path) {
             Ok(key) => key,
-            Err(e) => return fail(Outcome::Usage, format!("`{}`: {e}", key_path.display())),
+            Err(outcome) => return outcome,
         };
         let bundle = args
             .bundle
@@ -77,7 +67,7 @@ pub fn run(args: &Args) -> Outcome {
         match check_archive(&bytes) {
             Ok((archive, _)) => archive,
             Err(e) => {
-                eprintln!("FAIL: {shown}: {e}");
+                eprintln!("FAIL: {shown}: {}", crate::render::escaped(&e));
                 eprintln!("nothing was unpacked");
                 return Outcome::Problems;
             }

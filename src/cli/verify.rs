@@ -19,12 +19,8 @@ use crate::input::{self, Links};
 use crate::package::manifest::{MANIFEST, Manifest};
 use crate::package::reader::{self, Archive};
 use crate::package::verify::check_archive;
+use crate::render::escaped;
 use crate::sign::{self, Bundle, Kept, KeyError, MessageSignature};
-
-/// The largest archive read into memory: the reader's cap on unpacked bytes, plus room for
-/// tar/zip headers of `MAX_ENTRIES` entries and compression overhead. (Defined here until the
-/// reader exports its own `MAX_ARCHIVE`.)
-pub const MAX_ARCHIVE: u64 = reader::MAX_TOTAL + 32 * 1024 * 1024;
 
 /// The largest manifest read: one lists at most `MAX_ENTRIES` files, each entry about 150
 /// bytes of JSON plus its path, so 1 KiB an entry leaves room for long paths.
@@ -114,14 +110,17 @@ fn check(
         skill: None,
         archive: None,
     };
-    let read =
-        match sign::read_artifact(artifact, |head| reader::sniff(head).is_some(), MAX_ARCHIVE) {
-            Ok(read) => read,
-            Err(e) => {
-                v.push("artifact", Err(format!("cannot read the artifact: {e}")));
-                return v;
-            }
-        };
+    let read = match sign::read_artifact(
+        artifact,
+        |head| reader::sniff(head).is_some(),
+        reader::MAX_ARCHIVE,
+    ) {
+        Ok(read) => read,
+        Err(e) => {
+            v.push("artifact", Err(format!("cannot read the artifact: {e}")));
+            return v;
+        }
+    };
     let bundle = match read_bundle(bundle_path, bundle_required || key.is_some()) {
         Ok(Some((bundle, signature))) => {
             v.push(
@@ -172,7 +171,8 @@ fn check(
                 "archive",
                 Err(format!(
                     "the archive is {size} bytes; skillc reads archives of at most \
-                     {MAX_ARCHIVE} bytes"
+                     {} bytes",
+                    reader::MAX_ARCHIVE
                 )),
             );
         }
@@ -360,7 +360,7 @@ fn check_file(path: &Path, rel: &str, size: u64, sha256: &str) -> Result<(), Str
 /// Reads a public key file: capped, then parsed, with a message that says what the file is
 /// when it is not a P-256 public key.
 pub fn read_public_key(path: &Path) -> Result<p256::ecdsa::VerifyingKey, Outcome> {
-    let shown = printable(&path.display().to_string());
+    let shown = escaped(&path.display().to_string());
     let bytes = input::read_bounded(path, sign::MAX_KEY_FILE, Links::Follow).map_err(|e| {
         fail(
             Outcome::Usage,
@@ -371,7 +371,7 @@ pub fn read_public_key(path: &Path) -> Result<p256::ecdsa::VerifyingKey, Outcome
         let message = match (&e, super::sign::sibling(path, "key", "pub")) {
             (KeyError::PrivateKey, Some(public)) => format!(
                 "`{shown}`: this is a private key; verify with the public key `{}`",
-                printable(&public.display().to_string())
+                escaped(&public.display().to_string())
             ),
             _ => format!("`{shown}`: {e}"),
         };
@@ -379,36 +379,19 @@ pub fn read_public_key(path: &Path) -> Result<p256::ecdsa::VerifyingKey, Outcome
     })
 }
 
-/// Text safe to print on a terminal line: control characters (newlines, escapes) and
-/// bidirectional overrides are written as Rust escapes, so a name cannot forge an output line
-/// or drive the terminal. Quotes and backslashes stay as they are, so text that was already
-/// escaped is not escaped twice.
-pub fn printable(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        let bidi = matches!(c, '\u{061c}' | '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}');
-        if c.is_control() || bidi {
-            out.extend(c.escape_unicode());
-        } else {
-            out.push(c);
-        }
-    }
-    out
-}
-
 pub fn run(args: &Args) -> Outcome {
-    let shown = printable(&args.artifact.display().to_string());
+    let shown = escaped(&args.artifact.display().to_string());
     if args.artifact.is_dir() {
         return match verify_dir(&args.artifact) {
             Ok(key) => {
                 eprintln!(
                     "INTEGRITY OK: {shown} (skill {}; files match the manifest; no signature checked)",
-                    printable(&key)
+                    escaped(&key)
                 );
                 Outcome::Success
             }
             Err(e) => {
-                eprintln!("FAIL: {shown}: {}", printable(&e));
+                eprintln!("FAIL: {shown}: {}", escaped(&e));
                 Outcome::Problems
             }
         };
@@ -465,14 +448,14 @@ pub fn report(verdict: &Verdict, named: &str, format: VerifyFormat, signed: bool
             return outcome;
         }
     }
-    let shown = printable(named);
-    let skill = verdict.skill.as_deref().map(printable);
+    let shown = escaped(named);
+    let skill = verdict.skill.as_deref().map(escaped);
     match verdict.failure() {
         Some(check) => {
             eprintln!(
                 "FAIL: {shown}: {} check failed: {}",
                 check.name,
-                printable(&check.detail)
+                escaped(&check.detail)
             );
             Outcome::Problems
         }
@@ -500,20 +483,5 @@ pub fn report(verdict: &Verdict, named: &str, format: VerifyFormat, signed: bool
             );
             Outcome::Success
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn printable_escapes_controls_and_bidi_only() {
-        assert_eq!(
-            printable("a\nOK: b\u{1b}[31m\u{202e}`c`\\\"'"),
-            "a\\u{a}OK: b\\u{1b}[31m\\u{202e}`c`\\\"'"
-        );
-        assert_eq!(printable("SKILL.md"), "SKILL.md");
-        assert_eq!(printable("naïve/日本.md"), "naïve/日本.md");
     }
 }

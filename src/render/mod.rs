@@ -76,22 +76,44 @@ pub fn diagnostics(reports: &[SkillReport]) -> impl Iterator<Item = &Diagnostic>
 }
 
 /// Text from a skill, a file name or an archive as it may be shown to a person: every control
-/// character becomes its Unicode control picture (`\n` → `␊`, ESC → `␛`; C1 controls → `�`), one
+/// character becomes its Unicode control picture (`\n` → `␊`, ESC → `␛`; C1 controls and
+/// bidirectional overrides → `�`), one
 /// character for one, so no input can forge an output line or drive the terminal, and columns
 /// still line up.
 pub fn printable(text: &str) -> std::borrow::Cow<'_, str> {
-    if !text.chars().any(char::is_control) {
+    if !text.chars().any(|c| c.is_control() || is_bidi(c)) {
         return std::borrow::Cow::Borrowed(text);
     }
     text.chars()
         .map(|c| match c as u32 {
             n @ 0..=0x1f => char::from_u32(0x2400 + n).unwrap_or('\u{fffd}'),
             0x7f => '\u{2421}',
-            _ if c.is_control() => '\u{fffd}',
+            _ if c.is_control() || is_bidi(c) => '\u{fffd}',
             _ => c,
         })
         .collect::<String>()
         .into()
+}
+
+/// Text safe to print in a message on a terminal line: control characters (newlines, escapes) and
+/// bidirectional overrides are written as Rust escapes, so a name cannot forge an output line
+/// or drive the terminal. Quotes and backslashes stay as they are, so text that was already
+/// escaped is not escaped twice.
+pub fn escaped(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if c.is_control() || is_bidi(c) {
+            out.extend(c.escape_unicode());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// Whether a character reorders the text around it (a bidirectional override or isolate).
+fn is_bidi(c: char) -> bool {
+    matches!(c, '\u{061c}' | '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
 }
 
 /// A path with `/` separators, as every format prints it.
@@ -106,7 +128,17 @@ pub fn slash_path(path: &std::path::Path) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::printable;
+    use super::{escaped, printable};
+
+    #[test]
+    fn escaped_escapes_controls_and_bidi_only() {
+        assert_eq!(
+            escaped("a\nOK: b\u{1b}[31m\u{202e}`c`\\\"'"),
+            "a\\u{a}OK: b\\u{1b}[31m\\u{202e}`c`\\\"'"
+        );
+        assert_eq!(escaped("SKILL.md"), "SKILL.md");
+        assert_eq!(escaped("naïve/日本.md"), "naïve/日本.md");
+    }
 
     #[test]
     fn printable_replaces_controls_one_for_one() {
