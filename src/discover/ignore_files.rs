@@ -11,6 +11,7 @@ use std::rc::Rc;
 use ignore::Match;
 use ignore::gitignore::{Gitignore, GitignoreBuilder};
 
+use super::clean;
 use crate::input::{self, Links};
 
 /// The largest ignore file read; a committed `.gitignore` is rarely over a few KiB.
@@ -104,23 +105,14 @@ impl Ignores {
             if !wanted {
                 return None;
             }
-            read_rules(
-                abs,
-                &abs.join(name),
-                Links::Refuse,
-                &shown.join(name),
-                warnings,
-            )
+            let shown = clean(&shown.join(name));
+            read_rules(abs, &abs.join(name), Links::Refuse, &shown, warnings)
         };
         let ignore = read(".ignore", present.ignore);
         let gitignore = read(".gitignore", present.gitignore);
         let exclude = if present.git {
             git_common_dir(abs, shown, warnings).and_then(|git_dir| {
-                let shown_dir = if git_dir.is_absolute() {
-                    git_dir.clone()
-                } else {
-                    shown.join(&git_dir)
-                };
+                let shown_dir = clean(&shown.join(&git_dir));
                 read_rules(
                     abs,
                     &abs.join(&git_dir).join("info/exclude"),
@@ -217,7 +209,10 @@ fn git_common_dir(dir: &Path, shown: &Path, warnings: &mut Vec<String>) -> Optio
         Err(err) => {
             warnings.push(format!(
                 "skipping `{}`: {err}",
-                shown.join(".git").display().to_string().escape_debug()
+                clean(&shown.join(".git"))
+                    .display()
+                    .to_string()
+                    .escape_debug()
             ));
             return None;
         }

@@ -155,7 +155,7 @@ impl Walker<'_> {
                 };
                 let abs = dir.abs.join(&name);
                 let depth = dir.depth + 1;
-                if file_type.is_symlink() && !std::fs::metadata(&path).is_ok_and(|m| m.is_dir()) {
+                if file_type.is_symlink() && !self.leads_to_dir(&path) {
                     continue;
                 }
                 if self
@@ -283,6 +283,21 @@ impl Walker<'_> {
             rules: rules.clone(),
             key,
         });
+    }
+
+    /// Whether the link `path` leads to a directory; a dangling link is passed over quietly,
+    /// one that cannot be resolved (a loop of links, or more than the system resolves in one
+    /// path) with a warning.
+    fn leads_to_dir(&mut self, path: &Path) -> bool {
+        match std::fs::metadata(path) {
+            Ok(meta) => meta.is_dir(),
+            Err(err) if err.kind() == std::io::ErrorKind::NotFound => false,
+            Err(err) => {
+                self.warnings
+                    .push(format!("skipping `{}`: {err}", shown(path)));
+                false
+            }
+        }
     }
 
     /// Whether `path` is below the depth limit (warned about once per search).
