@@ -338,3 +338,37 @@ fn ignore_semantics_are_kept() {
     assert_eq!(run.paths, ["sub/gen/s3", "sub/keep", "vendor/ours"]);
     assert_eq!(run.stderr, "");
 }
+
+#[test]
+fn the_global_excludes_file_is_honoured() {
+    let (_tmp, repo) = sandbox();
+    skill(&repo.join("global-a/s1"));
+    skill(&repo.join("global-b/s2"));
+    // The default place: $XDG_CONFIG_HOME/git/ignore.
+    write(&repo.join("no-home/config/git/ignore"), "global-a/\n");
+    let run = validate(&repo, &[]);
+    assert_eq!(run.paths, ["global-b/s2"]);
+    assert_eq!(run.stderr, "");
+    // core.excludesFile replaces it; `~` is the home directory.
+    write(
+        &repo.join("no-home/gitconfig"),
+        "[core]\n\texcludesFile = ~/my-excludes\n",
+    );
+    write(&repo.join("no-home/my-excludes"), "global-b/\n");
+    let run = validate(&repo, &[]);
+    assert_eq!(run.paths, ["global-a/s1"]);
+    assert_eq!(run.stderr, "");
+    // The user's own file may be a link (dotfile managers make them), but it is still capped.
+    fs::remove_file(repo.join("no-home/my-excludes")).unwrap();
+    write(&repo.join("no-home/big"), &"global-a/\n".repeat(200_000));
+    symlink("big", repo.join("no-home/my-excludes")).unwrap();
+    let run = validate(&repo, &[]);
+    assert_eq!(run.paths, ["global-a/s1", "global-b/s2"]);
+    assert_eq!(
+        run.stderr,
+        format!(
+            "warning: skipping ignore file `{}/no-home/my-excludes`: the file is 2000000 bytes; the limit is 1048576\n",
+            repo.display()
+        )
+    );
+}

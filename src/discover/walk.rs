@@ -66,6 +66,7 @@ struct Walker<'a> {
     /// skill is found at its path without symlink components when there is one), in path order.
     links: BTreeMap<PathBuf, Pending>,
     entries: usize,
+    max_entries: usize,
     stopped: bool,
     too_deep: bool,
     found: Vec<(PathBuf, PathBuf)>,
@@ -82,6 +83,36 @@ pub fn walk(
     ignores: Option<&Ignores>,
     warnings: &mut Vec<String>,
 ) -> Vec<(PathBuf, PathBuf)> {
+    let context = Context {
+        settings,
+        cwd,
+        options,
+        ignores,
+    };
+    walk_within(root, &context, MAX_ENTRIES, warnings)
+}
+
+/// What a walk needs besides its root.
+struct Context<'a> {
+    settings: &'a Settings,
+    cwd: &'a Path,
+    options: Options,
+    ignores: Option<&'a Ignores>,
+}
+
+/// [`walk`], listing at most `max_entries` directory entries.
+fn walk_within(
+    root: &Path,
+    context: &Context,
+    max_entries: usize,
+    warnings: &mut Vec<String>,
+) -> Vec<(PathBuf, PathBuf)> {
+    let Context {
+        settings,
+        cwd,
+        options,
+        ignores,
+    } = *context;
     let (root_real, meta) = match root.canonicalize().and_then(|real| {
         let meta = std::fs::metadata(&real)?;
         Ok((real, meta))
@@ -110,6 +141,7 @@ pub fn walk(
         visited: HashSet::new(),
         links: BTreeMap::new(),
         entries: 0,
+        max_entries,
         stopped: false,
         too_deep: false,
         found: Vec::new(),
@@ -212,10 +244,11 @@ impl Walker<'_> {
         let mut entries = Vec::new();
         for entry in listing {
             self.entries += 1;
-            if self.entries > MAX_ENTRIES {
+            if self.entries > self.max_entries {
                 self.warnings.push(format!(
-                    "stopped searching `{}` after {MAX_ENTRIES} directory entries (pass a narrower PATH)",
-                    shown(self.root)
+                    "stopped searching `{}` after {} directory entries (pass a narrower PATH)",
+                    shown(self.root),
+                    self.max_entries
                 ));
                 self.stopped = true;
                 return None;
@@ -336,4 +369,44 @@ fn is_skipped(name: &std::ffi::OsStr) -> bool {
 /// A path for a warning line: escaped, so a hostile name cannot forge output or send escapes.
 fn shown(path: &Path) -> String {
     path.display().to_string().escape_debug().to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_entry_budget_stops_the_walk_with_a_warning() {
+        let tmp = tempfile::tempdir().unwrap();
+        for name in ["a", "b", "c", "d"] {
+            let dir = tmp.path().join(name).join("s");
+            std::fs::create_dir_all(&dir).unwrap();
+            std::fs::write(dir.join("SKILL.md"), "---\nname: s\n---\n").unwrap();
+        }
+        let settings = Settings::default();
+        let context = Context {
+            settings: &settings,
+            cwd: tmp.path(),
+            options: Options::default(),
+            ignores: None,
+        };
+        let mut warnings = Vec::new();
+        let root = tmp.path();
+        let found = walk_within(root, &context, 6, &mut warnings);
+        // The root lists 4 entries, `a` and `b` one each (their skill); `c`'s would be the 7th.
+        assert_eq!(
+            found
+                .iter()
+                .map(|(d, _)| d.strip_prefix(root).unwrap().to_path_buf())
+                .collect::<Vec<_>>(),
+            [PathBuf::from("a/s"), PathBuf::from("b/s")]
+        );
+        assert_eq!(
+            warnings,
+            [format!(
+                "stopped searching `{}` after 6 directory entries (pass a narrower PATH)",
+                root.display()
+            )]
+        );
+    }
 }
