@@ -4,8 +4,7 @@
 //! stops at a depth and an entry budget.
 
 use std::collections::{BTreeMap, HashSet};
-use std::ffi::OsString;
-use std::fs::FileType;
+use std::fs::{DirEntry, FileType};
 use std::path::{Path, PathBuf};
 
 use super::ignore_files::{Ignores, Present, Rules};
@@ -179,7 +178,8 @@ impl Walker<'_> {
                 None => None,
             };
             let mut children = Vec::new();
-            for (name, file_type, meta) in entries {
+            for (entry, file_type) in entries {
+                let name = entry.file_name();
                 let path = if dir.path == Path::new(".") {
                     PathBuf::from(&name)
                 } else {
@@ -208,7 +208,9 @@ impl Walker<'_> {
                 if self.deep(&path, depth) {
                     continue;
                 }
-                let key = meta.as_ref().and_then(|m| key_of(m, &path));
+                // The directory's identity, from the listing's own handle (no path lookup); only
+                // for directories searched, not for the (many) skill directories.
+                let key = entry.metadata().ok().and_then(|m| key_of(&m, &path));
                 children.push(Pending {
                     path,
                     abs,
@@ -224,14 +226,7 @@ impl Walker<'_> {
 
     /// The subdirectories and links of `dir` (not the skipped ones), sorted by name, and which
     /// ignore files it holds; `None` when it cannot be read (with a warning).
-    #[allow(clippy::type_complexity)]
-    fn list(
-        &mut self,
-        dir: &Path,
-    ) -> Option<(
-        Vec<(OsString, FileType, Option<std::fs::Metadata>)>,
-        Present,
-    )> {
+    fn list(&mut self, dir: &Path) -> Option<(Vec<(DirEntry, FileType)>, Present)> {
         let listing = match std::fs::read_dir(dir) {
             Ok(listing) => listing,
             Err(err) => {
@@ -269,15 +264,9 @@ impl Walker<'_> {
             if !(file_type.is_dir() || file_type.is_symlink()) || is_skipped(&name) {
                 continue;
             }
-            // The directory's identity, from the listing's own handle (no path lookup).
-            let meta = if file_type.is_dir() {
-                entry.metadata().ok()
-            } else {
-                None
-            };
-            entries.push((name, file_type, meta));
+            entries.push((entry, file_type));
         }
-        entries.sort_by(|a, b| a.0.cmp(&b.0));
+        entries.sort_by_key(|(entry, _)| entry.file_name());
         Some((entries, present))
     }
 
