@@ -31,6 +31,9 @@ pub struct SkillArgs {
     /// Do not honour .gitignore and .ignore files.
     #[arg(long)]
     pub no_ignore: bool,
+    /// Follow symbolic links to directories outside the searched PATH.
+    #[arg(long)]
+    pub follow_links: bool,
 }
 
 /// The skills of a run, checked once, with the settings in force.
@@ -70,6 +73,7 @@ impl SkillArgs {
             Settings::load(&source, &cwd, &overrides).map_err(|e| fail(Outcome::Usage, e))?;
         let options = discover::Options {
             no_ignore: self.no_ignore,
+            follow_links: self.follow_links,
         };
         let discovery = discover::discover(&self.paths, &settings, &cwd, options).map_err(
             |NotFound(path)| {

@@ -1,13 +1,14 @@
 //! From the PATHs on the command line to the skill directories of a run (cli.md, Discovery).
 
-use std::collections::HashSet;
+mod ignore_files;
+mod walk;
+
+use std::collections::HashMap;
 use std::path::{Component, Path, PathBuf};
-use std::sync::{Arc, Mutex};
 
 use crate::config::Settings;
 
-/// Directories never searched.
-const SKIPPED_DIRS: &[&str] = &[".git", "node_modules", "target", "__pycache__", ".venv"];
+pub use walk::UNPACK_TEMP_PREFIX;
 
 /// The skill file names, in preference order.
 pub const SKILL_FILE_NAMES: [&str; 2] = ["SKILL.md", "skill.md"];
@@ -72,7 +73,11 @@ pub struct NotFound(pub PathBuf);
 /// Discovery options beyond the settings.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Options {
+    /// Do not read `.gitignore`, `.ignore` and the git exclude files.
     pub no_ignore: bool,
+    /// Follow symbolic links to directories outside the searched PATH (still visiting each
+    /// real directory once).
+    pub follow_links: bool,
 }
 
 /// Finds the skills that `paths` name (no PATH means `.`).
@@ -90,6 +95,8 @@ pub fn discover(
         .and_then(|p| p.canonicalize().ok());
     let mut out = Discovery::default();
     let mut found: Vec<(PathBuf, Option<PathBuf>, Option<String>)> = Vec::new();
+    // The global excludes file is read once, by the first search that needs it.
+    let mut ignores: Option<ignore_files::Ignores> = None;
     for path in paths {
         let display = display_path(path, cwd);
         let Ok(meta) = std::fs::metadata(path) else {
@@ -111,13 +118,21 @@ pub fn discover(
         }
         let before = found.len();
         let near_miss = near_miss_in(&display);
-        walk(
+        if ignores.is_none() && !options.no_ignore {
+            ignores = Some(ignore_files::Ignores::new(cwd, &mut out.warnings));
+        }
+        let skills = walk::walk(
             &display,
             settings,
             cwd,
             options,
-            &mut found,
+            ignores.as_ref(),
             &mut out.warnings,
+        );
+        found.extend(
+            skills
+                .into_iter()
+                .map(|(dir, file)| (dir, Some(file), None)),
         );
         if near_miss.is_some() || (found.len() == before && !default) {
             found.push((display, None, near_miss));
@@ -126,12 +141,22 @@ pub fn discover(
         }
     }
     found.sort_by(|a, b| a.0.cmp(&b.0));
-    let mut seen = HashSet::new();
+    // One entry per real skill: the first path without symlink components, else the first.
+    let mut seen: HashMap<(PathBuf, bool), usize> = HashMap::new();
+    let mut direct: Vec<bool> = Vec::new();
     for (dir, file, near_miss) in found {
         let real = dir.canonicalize().unwrap_or_else(|_| cwd.join(&dir));
-        if !seen.insert((real.clone(), file.is_some())) {
+        let is_direct = absolute(cwd, &dir) == real;
+        if let Some(&at) = seen.get(&(real.clone(), file.is_some())) {
+            if is_direct && !direct[at] {
+                direct[at] = true;
+                out.skills[at].dir = dir;
+                out.skills[at].file = file;
+            }
             continue;
         }
+        seen.insert((real.clone(), file.is_some()), out.skills.len());
+        direct.push(is_direct);
         let tier = match &user_root {
             Some(root) if real.starts_with(root) => Tier::User,
             _ => Tier::Project,
@@ -144,77 +169,11 @@ pub fn discover(
             near_miss,
         });
     }
+    out.skills.sort_by(|a, b| a.dir.cmp(&b.dir));
+    // The same unreadable ignore file above several PATHs is reported once.
+    let mut said = std::collections::HashSet::new();
+    out.warnings.retain(|w| said.insert(w.clone()));
     Ok(out)
-}
-
-fn walk(
-    root: &Path,
-    settings: &Settings,
-    cwd: &Path,
-    options: Options,
-    found: &mut Vec<(PathBuf, Option<PathBuf>, Option<String>)>,
-    warnings: &mut Vec<String>,
-) {
-    let skills: Arc<Mutex<Vec<(PathBuf, PathBuf)>>> = Arc::default();
-    let sink = Arc::clone(&skills);
-    let exclude = settings.exclude.clone();
-    let base = settings.base.clone();
-    let cwd_abs = cwd.to_path_buf();
-    let mut builder = ignore::WalkBuilder::new(root);
-    builder
-        .hidden(false)
-        .follow_links(true)
-        .git_ignore(!options.no_ignore)
-        .git_exclude(!options.no_ignore)
-        .git_global(!options.no_ignore)
-        .ignore(!options.no_ignore)
-        .parents(!options.no_ignore)
-        .require_git(false)
-        .filter_entry(move |entry| {
-            if !entry.file_type().is_some_and(|t| t.is_dir()) {
-                return false;
-            }
-            let name = entry.file_name().to_str().unwrap_or("");
-            if SKIPPED_DIRS.contains(&name) {
-                return false;
-            }
-            let path = entry.path();
-            if !exclude.is_empty()
-                && let Ok(rel) = absolute(&cwd_abs, path).strip_prefix(&base)
-                && exclude.is_match(rel)
-            {
-                return false;
-            }
-            if let Some(file) = skill_file_in(path) {
-                if let Ok(mut list) = sink.lock() {
-                    list.push((clean(path), file));
-                }
-                return false;
-            }
-            true
-        });
-    for result in builder.build() {
-        if let Err(err) = result {
-            // A symlink loop is expected in odd trees; it is skipped, not an error.
-            if !is_loop(&err) {
-                warnings.push(format!("skipping part of {}: {err}", root.display()));
-            }
-        }
-    }
-    let mut list = skills
-        .lock()
-        .map(|mut l| std::mem::take(&mut *l))
-        .unwrap_or_default();
-    list.sort();
-    found.extend(list.into_iter().map(|(dir, file)| (dir, Some(file), None)));
-}
-
-fn is_loop(err: &ignore::Error) -> bool {
-    match err {
-        ignore::Error::Loop { .. } => true,
-        ignore::Error::WithPath { err, .. } | ignore::Error::WithDepth { err, .. } => is_loop(err),
-        _ => false,
-    }
 }
 
 /// The skill file in `dir`, by its exact name.

@@ -1,0 +1,401 @@
+//! The search of one root directory for skill directories. The walk is ours (not the `ignore`
+//! crate's) so that it can promise to end: it visits each real directory at most once, follows
+//! a symbolic link only to a directory inside the search root (unless asked to leave it), and
+//! stops at a depth and an entry budget.
+
+use std::collections::{BTreeMap, HashSet};
+use std::fs::{DirEntry, FileType};
+use std::path::{Path, PathBuf};
+
+use super::ignore_files::{Ignores, Present, Rules};
+use super::{Options, absolute, clean, skill_file_in};
+use crate::config::Settings;
+
+/// Directories never searched.
+const SKIPPED_DIRS: &[&str] = &[".git", "node_modules", "target", "__pycache__", ".venv"];
+
+/// The prefix of the temporary directories `skillc unpack` works in; one left behind by a
+/// killed run is not a skill of the repository.
+pub const UNPACK_TEMP_PREFIX: &str = ".skillc-unpack-";
+
+/// How many directories deep below a search root the walk goes.
+pub const MAX_DEPTH: usize = 64;
+
+/// How many directory entries one search lists before it gives up.
+pub const MAX_ENTRIES: usize = 2_000_000;
+
+/// What identifies a real directory, whatever path reaches it.
+#[cfg(unix)]
+type Key = (u64, u64);
+#[cfg(not(unix))]
+type Key = PathBuf;
+
+#[cfg(unix)]
+fn key_of(meta: &std::fs::Metadata, _path: &Path) -> Option<Key> {
+    use std::os::unix::fs::MetadataExt;
+    Some((meta.dev(), meta.ino()))
+}
+
+#[cfg(not(unix))]
+fn key_of(_meta: &std::fs::Metadata, path: &Path) -> Option<Key> {
+    path.canonicalize().ok()
+}
+
+/// A directory still to be searched.
+struct Pending {
+    /// The path as displayed (relative to the current directory when the root is).
+    path: PathBuf,
+    /// The path below the canonical root, as the walk reached it (ignore globs match this).
+    abs: PathBuf,
+    depth: usize,
+    /// The ignore rules of its parent directory.
+    rules: Rules,
+    key: Option<Key>,
+}
+
+struct Walker<'a> {
+    settings: &'a Settings,
+    cwd: &'a Path,
+    options: Options,
+    ignores: Option<&'a Ignores>,
+    root: &'a Path,
+    root_real: PathBuf,
+    visited: HashSet<Key>,
+    /// Links to directories, searched after every directory reachable without links (so a
+    /// skill is found at its path without symlink components when there is one), in path order.
+    links: BTreeMap<PathBuf, Pending>,
+    entries: usize,
+    max_entries: usize,
+    stopped: bool,
+    too_deep: bool,
+    found: Vec<(PathBuf, PathBuf)>,
+    warnings: &'a mut Vec<String>,
+}
+
+/// The skill directories below `root` (a directory without a skill file), with their skill
+/// files, sorted; problems met go to `warnings`.
+pub fn walk(
+    root: &Path,
+    settings: &Settings,
+    cwd: &Path,
+    options: Options,
+    ignores: Option<&Ignores>,
+    warnings: &mut Vec<String>,
+) -> Vec<(PathBuf, PathBuf)> {
+    let context = Context {
+        settings,
+        cwd,
+        options,
+        ignores,
+    };
+    walk_within(root, &context, MAX_ENTRIES, warnings)
+}
+
+/// What a walk needs besides its root.
+struct Context<'a> {
+    settings: &'a Settings,
+    cwd: &'a Path,
+    options: Options,
+    ignores: Option<&'a Ignores>,
+}
+
+/// [`walk`], listing at most `max_entries` directory entries.
+fn walk_within(
+    root: &Path,
+    context: &Context,
+    max_entries: usize,
+    warnings: &mut Vec<String>,
+) -> Vec<(PathBuf, PathBuf)> {
+    let Context {
+        settings,
+        cwd,
+        options,
+        ignores,
+    } = *context;
+    let (root_real, meta) = match root.canonicalize().and_then(|real| {
+        let meta = std::fs::metadata(&real)?;
+        Ok((real, meta))
+    }) {
+        Ok(found) => found,
+        Err(err) => {
+            warnings.push(format!("skipping `{}`: {err}", shown(root)));
+            return Vec::new();
+        }
+    };
+    let rules = ignores.and_then(|ignores| ignores.parents(&root_real, warnings));
+    let start = Pending {
+        path: root.to_path_buf(),
+        abs: root_real.clone(),
+        depth: 0,
+        rules,
+        key: key_of(&meta, &root_real),
+    };
+    let mut walker = Walker {
+        settings,
+        cwd,
+        options,
+        ignores,
+        root,
+        root_real,
+        visited: HashSet::new(),
+        links: BTreeMap::new(),
+        entries: 0,
+        max_entries,
+        stopped: false,
+        too_deep: false,
+        found: Vec::new(),
+        warnings,
+    };
+    walker.search(start);
+    while let Some((_, link)) = walker.links.pop_first() {
+        walker.search(link);
+    }
+    let mut found = walker.found;
+    found.sort();
+    found
+}
+
+impl Walker<'_> {
+    /// Searches `start` and the real directories below it, depth first.
+    fn search(&mut self, start: Pending) {
+        let mut stack = vec![start];
+        while let Some(dir) = stack.pop() {
+            if self.stopped {
+                return;
+            }
+            if let Some(key) = dir.key
+                && !self.visited.insert(key)
+            {
+                continue;
+            }
+            let Some((entries, present)) = self.list(&dir.path) else {
+                continue;
+            };
+            let rules = match self.ignores {
+                Some(ignores) => {
+                    ignores.child(&dir.rules, &dir.abs, &dir.path, present, self.warnings)
+                }
+                None => None,
+            };
+            let mut children = Vec::new();
+            for (entry, file_type) in entries {
+                let name = entry.file_name();
+                let path = if dir.path == Path::new(".") {
+                    PathBuf::from(&name)
+                } else {
+                    dir.path.join(&name)
+                };
+                let abs = dir.abs.join(&name);
+                let depth = dir.depth + 1;
+                if file_type.is_symlink() && !self.leads_to_dir(&path) {
+                    continue;
+                }
+                if self
+                    .ignores
+                    .is_some_and(|ignores| ignores.is_ignored(&rules, &abs, true))
+                    || self.excluded(&path)
+                {
+                    continue;
+                }
+                if file_type.is_symlink() {
+                    self.link(path, abs, depth, &rules);
+                    continue;
+                }
+                if let Some(file) = skill_file_in(&path) {
+                    self.found.push((clean(&path), file));
+                    continue;
+                }
+                if self.deep(&path, depth) {
+                    continue;
+                }
+                // The directory's identity, from the listing's own handle (no path lookup); only
+                // for directories searched, not for the (many) skill directories.
+                let key = entry.metadata().ok().and_then(|m| key_of(&m, &path));
+                children.push(Pending {
+                    path,
+                    abs,
+                    depth,
+                    rules: rules.clone(),
+                    key,
+                });
+            }
+            // Reversed, so the stack pops them in name order.
+            stack.extend(children.into_iter().rev());
+        }
+    }
+
+    /// The subdirectories and links of `dir` (not the skipped ones), sorted by name, and which
+    /// ignore files it holds; `None` when it cannot be read (with a warning).
+    fn list(&mut self, dir: &Path) -> Option<(Vec<(DirEntry, FileType)>, Present)> {
+        let listing = match std::fs::read_dir(dir) {
+            Ok(listing) => listing,
+            Err(err) => {
+                self.warnings
+                    .push(format!("skipping `{}`: {err}", shown(dir)));
+                return None;
+            }
+        };
+        let mut present = Present::default();
+        let mut entries = Vec::new();
+        for entry in listing {
+            self.entries += 1;
+            if self.entries > self.max_entries {
+                self.warnings.push(format!(
+                    "stopped searching `{}` after {} directory entries (pass a narrower PATH)",
+                    shown(self.root),
+                    self.max_entries
+                ));
+                self.stopped = true;
+                return None;
+            }
+            let entry = match entry {
+                Ok(entry) => entry,
+                Err(err) => {
+                    self.warnings
+                        .push(format!("skipping part of `{}`: {err}", shown(dir)));
+                    break;
+                }
+            };
+            let name = entry.file_name();
+            present.note(&name);
+            let Ok(file_type) = entry.file_type() else {
+                continue;
+            };
+            if !(file_type.is_dir() || file_type.is_symlink()) || is_skipped(&name) {
+                continue;
+            }
+            entries.push((entry, file_type));
+        }
+        entries.sort_by_key(|(entry, _)| entry.file_name());
+        Some((entries, present))
+    }
+
+    /// A symbolic link to a directory: a skill, a directory to search later (once), or a way
+    /// out of the root that is not taken.
+    fn link(&mut self, path: PathBuf, abs: PathBuf, depth: usize, rules: &Rules) {
+        let Ok(real) = path.canonicalize() else {
+            return;
+        };
+        if !self.options.follow_links && !real.starts_with(&self.root_real) {
+            self.warnings.push(format!(
+                "skipping `{}`: a symbolic link to `{}`, outside `{}` (pass it as a PATH, or use --follow-links)",
+                shown(&path),
+                shown(&real),
+                shown(self.root)
+            ));
+            return;
+        }
+        if let Some(file) = skill_file_in(&path) {
+            self.found.push((clean(&path), file));
+            return;
+        }
+        if self.deep(&path, depth) {
+            return;
+        }
+        let key = std::fs::metadata(&real)
+            .ok()
+            .and_then(|m| key_of(&m, &real));
+        if key.as_ref().is_some_and(|k| self.visited.contains(k)) {
+            return;
+        }
+        self.links.entry(path.clone()).or_insert(Pending {
+            path,
+            abs,
+            depth,
+            rules: rules.clone(),
+            key,
+        });
+    }
+
+    /// Whether the link `path` leads to a directory; a dangling link is passed over quietly,
+    /// one that cannot be resolved (a loop of links, or more than the system resolves in one
+    /// path) with a warning.
+    fn leads_to_dir(&mut self, path: &Path) -> bool {
+        match std::fs::metadata(path) {
+            Ok(meta) => meta.is_dir(),
+            Err(err) if err.kind() == std::io::ErrorKind::NotFound => false,
+            Err(err) => {
+                self.warnings
+                    .push(format!("skipping `{}`: {err}", shown(path)));
+                false
+            }
+        }
+    }
+
+    /// Whether `path` is below the depth limit (warned about once per search).
+    fn deep(&mut self, path: &Path, depth: usize) -> bool {
+        if depth <= MAX_DEPTH {
+            return false;
+        }
+        if !self.too_deep {
+            self.too_deep = true;
+            self.warnings.push(format!(
+                "skipping `{}` and anything else more than {MAX_DEPTH} directories below `{}`",
+                shown(path),
+                shown(self.root)
+            ));
+        }
+        true
+    }
+
+    /// Whether the config's `exclude` globs match `path`.
+    fn excluded(&self, path: &Path) -> bool {
+        let exclude = &self.settings.exclude;
+        !exclude.is_empty()
+            && absolute(self.cwd, path)
+                .strip_prefix(&self.settings.base)
+                .is_ok_and(|rel| exclude.is_match(rel))
+    }
+}
+
+/// Directories skipped by name: tool and dependency directories, and skillc's own temporary
+/// directories.
+fn is_skipped(name: &std::ffi::OsStr) -> bool {
+    let name = name.to_str().unwrap_or("");
+    SKIPPED_DIRS.contains(&name) || name.starts_with(UNPACK_TEMP_PREFIX)
+}
+
+/// A path for a warning line: escaped, so a hostile name cannot forge output or send escapes.
+fn shown(path: &Path) -> String {
+    path.display().to_string().escape_debug().to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_entry_budget_stops_the_walk_with_a_warning() {
+        let tmp = tempfile::tempdir().unwrap();
+        for name in ["a", "b", "c", "d"] {
+            let dir = tmp.path().join(name).join("s");
+            std::fs::create_dir_all(&dir).unwrap();
+            std::fs::write(dir.join("SKILL.md"), "---\nname: s\n---\n").unwrap();
+        }
+        let settings = Settings::default();
+        let context = Context {
+            settings: &settings,
+            cwd: tmp.path(),
+            options: Options::default(),
+            ignores: None,
+        };
+        let mut warnings = Vec::new();
+        let root = tmp.path();
+        let found = walk_within(root, &context, 6, &mut warnings);
+        // The root lists 4 entries, `a` and `b` one each (their skill); `c`'s would be the 7th.
+        assert_eq!(
+            found
+                .iter()
+                .map(|(d, _)| d.strip_prefix(root).unwrap().to_path_buf())
+                .collect::<Vec<_>>(),
+            [PathBuf::from("a/s"), PathBuf::from("b/s")]
+        );
+        assert_eq!(
+            warnings,
+            [format!(
+                "stopped searching `{}` after 6 directory entries (pass a narrower PATH)",
+                root.display()
+            )]
+        );
+    }
+}

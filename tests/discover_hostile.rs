@@ -1,0 +1,374 @@
+//! Discovery against hostile trees (cli.md, Discovery): symbolic-link ladders and loops end
+//! quickly, links never lead the search out of its root unless asked, ignore files are read
+//! capped and never through links or FIFOs, skillc's own unpack temp directories are not
+//! skills; and the usual ignore semantics (nested files, `!`, `.ignore` over `.gitignore`,
+//! parent directories, `.git/info/exclude`) still hold. Every run is killed after 20 s.
+
+use std::fs;
+use std::os::unix::fs::symlink;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+const TIMEOUT: Duration = Duration::from_secs(20);
+
+struct Run {
+    code: Option<i32>,
+    /// The `path` of each skill in `validate --format json`'s report.
+    paths: Vec<String>,
+    stderr: String,
+}
+
+/// Runs `skillc validate --format json ARGS` in `dir`, with no user git config, and fails the
+/// test if it has not ended after [`TIMEOUT`].
+fn validate(dir: &Path, args: &[&str]) -> Run {
+    let home = dir.join("no-home");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_skillc"))
+        .current_dir(dir)
+        .env("HOME", &home)
+        .env("XDG_CONFIG_HOME", home.join("config"))
+        .env("GIT_CONFIG_GLOBAL", home.join("gitconfig"))
+        .env("GIT_CONFIG_SYSTEM", home.join("gitconfig-system"))
+        .env_remove("SKILLC_FORMAT")
+        .args(["validate", "--no-config", "--format", "json"])
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if start.elapsed() > TIMEOUT {
+            child.kill().unwrap();
+            child.wait().unwrap();
+            panic!(
+                "skillc validate {args:?} in {} ran over {TIMEOUT:?}",
+                dir.display()
+            );
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let out = child.wait_with_output().unwrap();
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let doc: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    let paths = doc["skills"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["path"].as_str().unwrap().to_string())
+        .collect();
+    Run {
+        code: out.status.code(),
+        paths,
+        stderr: String::from_utf8(out.stderr).unwrap(),
+    }
+}
+
+/// A valid skill in `dir`, named after it.
+fn skill(dir: &Path) -> PathBuf {
+    let name = dir.file_name().unwrap().to_str().unwrap();
+    fs::create_dir_all(dir).unwrap();
+    fs::write(
+        dir.join("SKILL.md"),
+        format!("---\nname: {name}\ndescription: Use when testing {name}.\n---\n\nBody.\n"),
+    )
+    .unwrap();
+    dir.to_path_buf()
+}
+
+fn write(path: &Path, text: &str) {
+    fs::create_dir_all(path.parent().unwrap()).unwrap();
+    fs::write(path, text).unwrap();
+}
+
+fn mkfifo(path: &Path) {
+    let c = std::ffi::CString::new(path.to_str().unwrap()).unwrap();
+    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o644) }, 0);
+}
+
+/// A temporary directory with a `repo` inside, returned canonical (links are compared with
+/// canonical paths).
+fn sandbox() -> (tempfile::TempDir, PathBuf) {
+    let tmp = tempfile::tempdir().unwrap();
+    let repo = tmp.path().canonicalize().unwrap().join("repo");
+    fs::create_dir(&repo).unwrap();
+    (tmp, repo)
+}
+
+#[test]
+fn a_ladder_of_double_links_ends_quickly_and_finds_the_skill_once() {
+    // L0/x and L0/y both lead to L1, and so on: 2^41 paths through 41 real directories.
+    let (_tmp, repo) = sandbox();
+    for i in 0..41 {
+        let dir = repo.join(format!("L{i}"));
+        fs::create_dir(&dir).unwrap();
+        symlink(format!("../L{}", i + 1), dir.join("x")).unwrap();
+        symlink(format!("../L{}", i + 1), dir.join("y")).unwrap();
+    }
+    skill(&repo.join("L41/deep"));
+    let start = Instant::now();
+    let run = validate(&repo, &[]);
+    assert!(
+        start.elapsed() < Duration::from_secs(10),
+        "{:?}",
+        start.elapsed()
+    );
+    assert_eq!(run.paths, ["L41/deep"]);
+    assert_eq!(run.stderr, "");
+    assert_eq!(run.code, Some(0));
+
+    // A ladder reachable only through links (its real directories are in `node_modules`,
+    // which is not searched): the skill is reported once, at the first path in sorted order.
+    // 30 rungs: Linux resolves at most 40 links in one path.
+    let (_tmp, repo) = sandbox();
+    fs::create_dir(repo.join("top")).unwrap();
+    let hidden = repo.join("top/node_modules");
+    for i in 0..30 {
+        let dir = hidden.join(format!("L{i}"));
+        fs::create_dir_all(&dir).unwrap();
+        symlink(format!("../L{}", i + 1), dir.join("x")).unwrap();
+        symlink(format!("../L{}", i + 1), dir.join("y")).unwrap();
+    }
+    skill(&hidden.join("L30/deep"));
+    symlink("node_modules/L0", repo.join("top/in")).unwrap();
+    let run = validate(&repo, &[]);
+    let first = format!("top/in{}/deep", "/x".repeat(30));
+    assert_eq!(run.paths, [first]);
+    assert_eq!(run.stderr, "");
+}
+
+#[test]
+fn links_out_of_the_root_are_not_followed() {
+    let (tmp, repo) = sandbox();
+    let outside = tmp.path().canonicalize().unwrap().join("outside");
+    skill(&outside.join("elsewhere"));
+    skill(&repo.join("mine"));
+    symlink("/", repo.join("rootlink")).unwrap();
+    symlink("../outside/elsewhere", repo.join("ext")).unwrap();
+    symlink("../outside", repo.join("up")).unwrap();
+    // A hostile name cannot forge a line of its own or send a terminal escape.
+    symlink("/", repo.join("evil\n\u{1b}[2Jwarning: forged")).unwrap();
+    let run = validate(&repo, &[]);
+    assert_eq!(run.paths, ["mine"]);
+    let out = outside.display();
+    assert_eq!(
+        run.stderr,
+        format!(
+            "warning: skipping `evil\\n\\u{{1b}}[2Jwarning: forged`: a symbolic link to `/`, outside `.` (pass it as a PATH, or use --follow-links)\n\
+             warning: skipping `ext`: a symbolic link to `{out}/elsewhere`, outside `.` (pass it as a PATH, or use --follow-links)\n\
+             warning: skipping `rootlink`: a symbolic link to `/`, outside `.` (pass it as a PATH, or use --follow-links)\n\
+             warning: skipping `up`: a symbolic link to `{out}`, outside `.` (pass it as a PATH, or use --follow-links)\n"
+        )
+    );
+    assert_eq!(run.code, Some(0));
+
+    // Named as a PATH, a link is followed: the user asked for it.
+    let run = validate(&repo, &["up"]);
+    assert_eq!(run.paths, ["up/elsewhere"]);
+    assert_eq!(run.stderr, "");
+    let run = validate(&repo, &["ext"]);
+    assert_eq!(run.paths, ["ext"]);
+    assert_eq!(run.stderr, "");
+
+    // --follow-links leaves the root, still visiting each real directory once.
+    fs::remove_file(repo.join("rootlink")).unwrap();
+    fs::remove_file(repo.join("evil\n\u{1b}[2Jwarning: forged")).unwrap();
+    symlink("..", outside.join("elsewhere/loop")).unwrap();
+    let run = validate(&repo, &["--follow-links"]);
+    assert_eq!(run.paths, ["ext", "mine"]);
+    assert_eq!(run.stderr, "");
+}
+
+#[test]
+fn links_inside_the_root_report_each_skill_once_at_its_real_path() {
+    let (_tmp, repo) = sandbox();
+    skill(&repo.join("z/real"));
+    symlink("z/real", repo.join("a-link")).unwrap();
+    symlink("z", repo.join("b-dir")).unwrap();
+    symlink(".", repo.join("self")).unwrap();
+    symlink("..", repo.join("z/parent")).unwrap();
+    symlink("gone", repo.join("dangling")).unwrap();
+    symlink("loop2", repo.join("loop1")).unwrap();
+    symlink("loop1", repo.join("loop2")).unwrap();
+    let run = validate(&repo, &[]);
+    assert_eq!(run.paths, ["z/real"]);
+    assert_eq!(
+        run.stderr,
+        "warning: skipping `loop1`: Too many levels of symbolic links (os error 40)\n\
+         warning: skipping `loop2`: Too many levels of symbolic links (os error 40)\n"
+    );
+}
+
+#[test]
+fn hostile_ignore_files_are_skipped_with_a_warning_and_the_rest_is_checked() {
+    let (_tmp, repo) = sandbox();
+    skill(&repo.join("kept"));
+    skill(&repo.join("sub/also"));
+    skill(&repo.join("big/inner"));
+    symlink("/dev/zero", repo.join(".gitignore")).unwrap();
+    mkfifo(&repo.join(".ignore"));
+    mkfifo(&repo.join("sub/.gitignore"));
+    symlink("../kept/SKILL.md", repo.join("sub/.ignore")).unwrap();
+    // 2 MiB of rules that would ignore everything.
+    let big = "*\n".repeat(1 << 20);
+    write(&repo.join("big/.gitignore"), &big);
+    let run = validate(&repo, &[]);
+    assert_eq!(run.paths, ["big/inner", "kept", "sub/also"]);
+    assert_eq!(
+        run.stderr,
+        "warning: skipping ignore file `.ignore`: not a regular file\n\
+         warning: skipping ignore file `.gitignore`: a symbolic link (not followed)\n\
+         warning: skipping ignore file `big/.gitignore`: the file is 2097152 bytes; the limit is 1048576\n\
+         warning: skipping ignore file `sub/.ignore`: a symbolic link (not followed)\n\
+         warning: skipping ignore file `sub/.gitignore`: not a regular file\n"
+    );
+    assert_eq!(run.code, Some(0));
+
+    // An ignore file in a parent directory is read the same way.
+    let run = validate(&repo.join("sub"), &[]);
+    assert_eq!(run.paths, ["also"]);
+    assert_eq!(
+        run.stderr,
+        format!(
+            "warning: skipping ignore file `{r}/.ignore`: not a regular file\n\
+             warning: skipping ignore file `{r}/.gitignore`: a symbolic link (not followed)\n\
+             warning: skipping ignore file `.ignore`: a symbolic link (not followed)\n\
+             warning: skipping ignore file `.gitignore`: not a regular file\n",
+            r = repo.display()
+        )
+    );
+
+    // --no-ignore reads none of them.
+    let run = validate(&repo, &["--no-ignore"]);
+    assert_eq!(run.paths, ["big/inner", "kept", "sub/also"]);
+    assert_eq!(run.stderr, "");
+}
+
+#[test]
+fn unpack_temp_directories_are_not_skills() {
+    let (_tmp, repo) = sandbox();
+    skill(&repo.join("real"));
+    skill(&repo.join(".skillc-unpack-x1y2"));
+    skill(&repo.join("dest/.skillc-unpack-AbC/inner"));
+    let run = validate(&repo, &[]);
+    assert_eq!(run.paths, ["real"]);
+    assert_eq!(run.stderr, "");
+}
+
+#[test]
+fn the_walk_stops_at_a_depth_of_64() {
+    let (_tmp, repo) = sandbox();
+    let shallow = ["d"; 63].join("/");
+    let deep = ["d"; 65].join("/");
+    skill(&repo.join(&shallow).join("ok"));
+    skill(&repo.join(&deep).join("lost"));
+    let run = validate(&repo, &[]);
+    assert_eq!(run.paths, [format!("{shallow}/ok")]);
+    assert_eq!(
+        run.stderr,
+        format!(
+            "warning: skipping `{deep}` and anything else more than 64 directories below `.`\n"
+        )
+    );
+}
+
+#[test]
+fn ignore_semantics_are_kept() {
+    let (tmp, repo) = sandbox();
+    // Above the search root (the `parents` behaviour; no git repository needed).
+    write(&tmp.path().join(".gitignore"), "from-parent/\n");
+    write(
+        &repo.join(".gitignore"),
+        "build/\nvendor/*\n!vendor/ours/\ngen/\nextra/\n!tmp/\n",
+    );
+    write(&repo.join(".ignore"), "tmp/\n!extra/\n");
+    write(&repo.join("sub/.gitignore"), "local/\n!gen/\n");
+    write(&repo.join(".git/info/exclude"), "excluded/\n");
+    for dir in [
+        "build/s1",
+        "vendor/theirs",
+        "vendor/ours",
+        "gen/s2",
+        "sub/gen/s3",
+        "sub/local/s4",
+        "local/s5",
+        "sub/keep",
+        "tmp/s6",
+        "extra/s7",
+        "from-parent/s8",
+        "excluded/s9",
+    ] {
+        skill(&repo.join(dir));
+    }
+    // `.gitignore` keeps `tmp/` and drops `extra/`; `.ignore`, which wins, says the opposite.
+    let run = validate(&repo, &[]);
+    assert_eq!(
+        run.paths,
+        [
+            "extra/s7",
+            "local/s5",
+            "sub/gen/s3",
+            "sub/keep",
+            "vendor/ours"
+        ]
+    );
+    assert_eq!(run.stderr, "");
+
+    let run = validate(&repo, &["--no-ignore"]);
+    assert_eq!(
+        run.paths,
+        [
+            "build/s1",
+            "excluded/s9",
+            "extra/s7",
+            "from-parent/s8",
+            "gen/s2",
+            "local/s5",
+            "sub/gen/s3",
+            "sub/keep",
+            "sub/local/s4",
+            "tmp/s6",
+            "vendor/ours",
+            "vendor/theirs",
+        ]
+    );
+
+    // Searching below the root: the root's own ignore files are now parents' and still count.
+    let run = validate(&repo, &["sub", "vendor"]);
+    assert_eq!(run.paths, ["sub/gen/s3", "sub/keep", "vendor/ours"]);
+    assert_eq!(run.stderr, "");
+}
+
+#[test]
+fn the_global_excludes_file_is_honoured() {
+    let (_tmp, repo) = sandbox();
+    skill(&repo.join("global-a/s1"));
+    skill(&repo.join("global-b/s2"));
+    // The default place: $XDG_CONFIG_HOME/git/ignore.
+    write(&repo.join("no-home/config/git/ignore"), "global-a/\n");
+    let run = validate(&repo, &[]);
+    assert_eq!(run.paths, ["global-b/s2"]);
+    assert_eq!(run.stderr, "");
+    // core.excludesFile replaces it; `~` is the home directory.
+    write(
+        &repo.join("no-home/gitconfig"),
+        "[core]\n\texcludesFile = ~/my-excludes\n",
+    );
+    write(&repo.join("no-home/my-excludes"), "global-b/\n");
+    let run = validate(&repo, &[]);
+    assert_eq!(run.paths, ["global-a/s1"]);
+    assert_eq!(run.stderr, "");
+    // The user's own file may be a link (dotfile managers make them), but it is still capped.
+    fs::remove_file(repo.join("no-home/my-excludes")).unwrap();
+    write(&repo.join("no-home/big"), &"global-a/\n".repeat(200_000));
+    symlink("big", repo.join("no-home/my-excludes")).unwrap();
+    let run = validate(&repo, &[]);
+    assert_eq!(run.paths, ["global-a/s1", "global-b/s2"]);
+    assert_eq!(
+        run.stderr,
+        format!(
+            "warning: skipping ignore file `{}/no-home/my-excludes`: the file is 2000000 bytes; the limit is 1048576\n",
+            repo.display()
+        )
+    );
+}
