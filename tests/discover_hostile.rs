@@ -154,7 +154,7 @@ fn links_out_of_the_root_are_not_followed() {
     assert_eq!(
         run.stderr,
         format!(
-            "warning: skipping `evil\\n\\u{{1b}}[2Jwarning: forged`: a symbolic link to `/`, outside `.` (pass it as a PATH, or use --follow-links)\n\
+            "warning: skipping `evil\\u{{a}}\\u{{1b}}[2Jwarning: forged`: a symbolic link to `/`, outside `.` (pass it as a PATH, or use --follow-links)\n\
              warning: skipping `ext`: a symbolic link to `{out}/elsewhere`, outside `.` (pass it as a PATH, or use --follow-links)\n\
              warning: skipping `rootlink`: a symbolic link to `/`, outside `.` (pass it as a PATH, or use --follow-links)\n\
              warning: skipping `up`: a symbolic link to `{out}`, outside `.` (pass it as a PATH, or use --follow-links)\n"

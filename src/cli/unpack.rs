@@ -146,7 +146,8 @@ pub fn run(args: &Args) -> Outcome {
 
 /// The staging directory's name: this prefix and [`STAGING_RAND`] random ASCII letters and
 /// digits (tempfile's alphabet).
-const STAGING_PREFIX: &str = ".skillc-unpack-";
+/// The staging directory prefix, which discovery skips.
+const STAGING_PREFIX: &str = crate::discover::UNPACK_TEMP_PREFIX;
 const STAGING_RAND: usize = 6;
 /// A staging directory older than this was left by an unpack that was killed.
 const STALE_AFTER: Duration = Duration::from_secs(60 * 60);

@@ -173,10 +173,7 @@ fn read_rules(
         Ok(bytes) => bytes,
         Err(err) if err.kind() == std::io::ErrorKind::NotFound => return None,
         Err(err) => {
-            warnings.push(format!(
-                "skipping ignore file `{}`: {err}",
-                shown.display().to_string().escape_debug()
-            ));
+            warnings.push(format!("skipping ignore file `{}`: {err}", shown.display()));
             return None;
         }
     };
@@ -209,10 +206,7 @@ fn git_common_dir(dir: &Path, shown: &Path, warnings: &mut Vec<String>) -> Optio
         Err(err) => {
             warnings.push(format!(
                 "skipping `{}`: {err}",
-                clean(&shown.join(".git"))
-                    .display()
-                    .to_string()
-                    .escape_debug()
+                clean(&shown.join(".git")).display()
             ));
             return None;
         }

@@ -60,7 +60,8 @@ impl SkillDir {
 #[derive(Debug, Default)]
 pub struct Discovery {
     pub skills: Vec<SkillDir>,
-    /// Problems met while walking (unreadable directories), for stderr.
+    /// Problems met while walking (unreadable directories, links not followed, ignore files
+    /// skipped), for stderr: raw text, escaped by whoever prints it.
     pub warnings: Vec<String>,
     /// The default `.` held no skill.
     pub empty_default: bool,

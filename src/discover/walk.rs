@@ -355,9 +355,9 @@ fn is_skipped(name: &std::ffi::OsStr) -> bool {
     SKIPPED_DIRS.contains(&name) || name.starts_with(UNPACK_TEMP_PREFIX)
 }
 
-/// A path for a warning line: escaped, so a hostile name cannot forge output or send escapes.
+/// A path for a warning line (the CLI escapes warnings when it prints them).
 fn shown(path: &Path) -> String {
-    path.display().to_string().escape_debug().to_string()
+    path.display().to_string()
 }
 
 #[cfg(test)]
