@@ -7,73 +7,15 @@
 //! Every run is bounded by a timeout (a hang fails the test), and the large-artifact runs are
 //! measured: their peak memory must stay far below the artifact's size.
 
+mod common;
+
 use std::fs;
 use std::io::Write;
-use std::os::unix::process::ExitStatusExt;
 use std::path::Path;
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
 
 use sha2::{Digest, Sha256};
 
-struct Run {
-    code: Option<i32>,
-    stdout: String,
-    stderr: String,
-    /// Peak resident memory of the run, in KiB.
-    max_rss_kib: i64,
-}
-
-/// Runs skillc in `dir`, failing the test if it runs for over 60 s.
-#[allow(
-    clippy::zombie_processes,
-    reason = "the child is reaped by wait4, which std cannot see"
-)]
-fn skillc(dir: &Path, args: &[&str]) -> Run {
-    let stdout = tempfile::tempfile().unwrap();
-    let stderr = tempfile::tempfile().unwrap();
-    let child = Command::new(env!("CARGO_BIN_EXE_skillc"))
-        .current_dir(dir)
-        .env("HOME", dir.join("home"))
-        .env_remove("SKILLC_KEY_PASSWORD")
-        .env_remove("SKILLC_FORMAT")
-        .args(args)
-        .stdin(Stdio::null())
-        .stdout(stdout.try_clone().unwrap())
-        .stderr(stderr.try_clone().unwrap())
-        .spawn()
-        .unwrap();
-    let pid = child.id() as libc::pid_t;
-    let started = Instant::now();
-    let mut status = 0;
-    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-    loop {
-        // wait4 reaps this child alone and reports its own peak memory.
-        let done = unsafe { libc::wait4(pid, &mut status, libc::WNOHANG, &mut usage) };
-        assert!(done >= 0, "wait4 failed");
-        if done == pid {
-            break;
-        }
-        if started.elapsed() > Duration::from_secs(60) {
-            unsafe { libc::kill(pid, libc::SIGKILL) };
-            panic!("skillc {args:?} hung");
-        }
-        std::thread::sleep(Duration::from_millis(10));
-    }
-    let read = |mut file: fs::File| {
-        use std::io::{Read, Seek};
-        let mut text = String::new();
-        file.seek(std::io::SeekFrom::Start(0)).unwrap();
-        file.read_to_string(&mut text).unwrap();
-        text
-    };
-    Run {
-        code: std::process::ExitStatus::from_raw(status).code(),
-        stdout: read(stdout),
-        stderr: read(stderr),
-        max_rss_kib: usage.ru_maxrss,
-    }
-}
+use common::skillc_watched as skillc;
 
 fn mkfifo(path: &Path) {
     let c = std::ffi::CString::new(path.to_str().unwrap()).unwrap();
@@ -320,55 +262,6 @@ fn artifacts_that_are_not_regular_files_are_refused() {
 }
 
 #[test]
-fn large_artifacts_are_streamed_not_loaded() {
-    let tmp = tempfile::tempdir().unwrap();
-    let root = tmp.path();
-    keygen(root);
-    // 300 MiB, sparse: signing and verifying it must not hold it in memory.
-    sparse(&root.join("big.bin"), b"data", 300 * 1024 * 1024);
-    let run = skillc(root, &["sign", "big.bin", "--key", "me.key"]);
-    assert_eq!(run.code, Some(0), "{}", run.stderr);
-    assert!(
-        run.max_rss_kib < 64 * 1024,
-        "sign used {} KiB",
-        run.max_rss_kib
-    );
-    let run = skillc(root, &["verify", "big.bin", "--key", "me.pub"]);
-    assert_eq!(run.code, Some(0), "{}", run.stderr);
-    assert!(
-        run.stderr.starts_with("OK: big.bin (key hint "),
-        "{}",
-        run.stderr
-    );
-    assert!(
-        run.max_rss_kib < 64 * 1024,
-        "verify used {} KiB",
-        run.max_rss_kib
-    );
-    // An archive larger than any the reader accepts is refused without being loaded.
-    let limit = skillc::package::reader::MAX_ARCHIVE;
-    sparse(&root.join("big.tar.gz"), &[0x1f, 0x8b, 0x08], limit + 1);
-    let run = skillc(root, &["verify", "big.tar.gz", "--insecure-skip-signature"]);
-    assert_eq!(run.code, Some(1));
-    assert_eq!(
-        run.stderr,
-        format!(
-            "FAIL: big.tar.gz: archive check failed: the archive is {} bytes; skillc reads \
-             archives of at most {limit} bytes\n",
-            limit + 1
-        )
-    );
-    assert!(
-        run.max_rss_kib < 64 * 1024,
-        "verify used {} KiB",
-        run.max_rss_kib
-    );
-}
-
-// ---------------------------------------------------------------------------------------------
-// verify DIR accounts for every file under DIR.
-
-#[test]
 fn verify_dir_accounts_for_hidden_ignored_and_cache_files() {
     type Change = Box<dyn Fn(&Path)>;
     let cases: Vec<(&str, Change, &str)> = vec![
@@ -484,7 +377,7 @@ fn names_from_files_and_paths_cannot_forge_lines_or_escape_the_terminal() {
     assert_eq!(run.code, Some(1));
     assert_eq!(
         run.stderr,
-        "FAIL: sk: `x\\u{a}OK: sk (key hint AAAA)` is listed in the manifest but missing\n"
+        "FAIL: sk: `x\\nOK: sk (key hint AAAA)` is listed in the manifest but missing\n"
     );
     // A file name holding a terminal escape.
     fs::write(

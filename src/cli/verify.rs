@@ -18,7 +18,7 @@ use crate::diagnostic::Severity;
 use crate::input::{self, Links};
 use crate::package::manifest::{MANIFEST, Manifest};
 use crate::package::reader::{self, Archive};
-use crate::package::verify::check_archive;
+use crate::package::verify::{Facts, check_archive, check_files};
 use crate::render::escaped;
 use crate::sign::{self, Bundle, Kept, KeyError, MessageSignature};
 
@@ -252,24 +252,13 @@ fn verify_dir(dir: &Path) -> Result<String, String> {
             reader::MAX_ENTRIES
         ));
     }
-    let mut listed: std::collections::HashMap<&str, &crate::package::manifest::FileEntry> =
-        manifest
-            .files
-            .iter()
-            .map(|f| (f.path.as_str(), f))
-            .collect();
-    for path in files_under(dir)? {
-        let Some(entry) = listed.remove(path.as_str()) else {
-            return Err(format!("`{path}` is not listed in the manifest"));
-        };
-        check_file(&dir.join(&path), &path, entry.size, &entry.sha256)?;
-    }
-    let mut missing: Vec<&str> = listed.into_keys().collect();
-    missing.sort_unstable();
-    match missing.first() {
-        Some(path) => Err(format!("`{path}` is listed in the manifest but missing")),
-        None => Ok(manifest.skill.key),
-    }
+    let files = files_under(dir)?;
+    check_files(
+        &manifest,
+        files.iter().map(|path| (path.as_str(), path)),
+        |path, entry| file_facts(&dir.join(path), path, entry.size),
+    )?;
+    Ok(manifest.skill.key)
 }
 
 /// Every regular file under `dir` except the top-level manifest, as sorted `/`-separated
@@ -326,35 +315,37 @@ fn files_under(dir: &Path) -> Result<BTreeSet<String>, String> {
     Ok(files)
 }
 
-/// Checks one file's size, then its SHA-256 while streaming it (never following a link, never
-/// reading more than the manifest's size plus one byte).
-fn check_file(path: &Path, rel: &str, size: u64, sha256: &str) -> Result<(), String> {
-    let reading = |e: std::io::Error| format!("reading `{rel}`: {e}");
+/// One file's size and execute bit, then its SHA-256 while streaming it when the size is the
+/// listed one (never following a link, never reading more than the listed size plus one byte).
+fn file_facts(path: &Path, rel: &str, size: u64) -> Result<Facts, String> {
+    let reading = |e: std::io::Error| format!("reading `{}`: {e}", escaped(rel));
     let file = input::open(path, Links::Refuse).map_err(reading)?;
     let meta = file.metadata().map_err(reading)?;
     if !meta.is_file() {
-        return Err(format!("`{rel}` is not a regular file"));
+        return Err(format!("`{}` is not a regular file", escaped(rel)));
     }
+    let executable = crate::files::is_executable(&meta);
     if meta.len() != size {
-        return Err(format!(
-            "`{rel}` is {} bytes; the manifest says {size}",
-            meta.len()
-        ));
+        return Ok(Facts {
+            size: meta.len(),
+            sha256: String::new(),
+            executable,
+        });
     }
     let mut digest = Sha256::new();
     let read =
         std::io::copy(&mut file.take(size.saturating_add(1)), &mut digest).map_err(reading)?;
     if read != size {
         return Err(format!(
-            "`{rel}` changed while being read ({read} bytes; the manifest says {size})"
+            "`{}` changed while being read ({read} bytes; the manifest says {size})",
+            escaped(rel)
         ));
     }
-    if crate::package::hex(&digest.finalize()) != *sha256 {
-        return Err(format!(
-            "`{rel}` does not match its SHA-256 in the manifest"
-        ));
-    }
-    Ok(())
+    Ok(Facts {
+        size,
+        sha256: crate::package::hex(&digest.finalize()),
+        executable,
+    })
 }
 
 /// Reads a public key file: capped, then parsed, with a message that says what the file is

@@ -3,9 +3,9 @@
 
 use sha2::{Digest, Sha256};
 
-use super::manifest::{MANIFEST, Manifest};
+use super::hex;
+use super::manifest::{FileEntry, MANIFEST, Manifest};
 use super::reader::{self, Archive, ArchiveFile, shown};
-use super::{PackFile, hex};
 
 /// Reads an archive safely and checks it against its manifest: the first entry is the
 /// manifest, every other entry is listed with the same size, SHA-256 and execute bit, every
@@ -32,107 +32,80 @@ pub fn check_archive(bytes: &[u8]) -> Result<(Archive, Manifest), String> {
             archive.key
         ));
     }
-    check_files(&manifest, archive.files[1..].iter())?;
+    check_files(
+        &manifest,
+        archive.files[1..].iter().map(|f| (f.path.as_str(), f)),
+        |f: &ArchiveFile, entry| Ok(Facts::of(&f.bytes, f.executable, entry)),
+    )?;
     Ok((archive, manifest))
 }
 
-/// A file to compare with its manifest entry.
-pub trait Checked {
-    /// The path below the skill directory, `/`-separated.
-    fn path(&self) -> &str;
-    /// The contents.
-    fn bytes(&self) -> &[u8];
-    /// Whether it is executable, when known (`None` skips the comparison).
-    fn executable(&self) -> Option<bool>;
+/// What is known of one file, to compare with its manifest entry.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Facts {
+    pub size: u64,
+    /// Lowercase hex; not computed (empty) when the size already differs.
+    pub sha256: String,
+    pub executable: bool,
 }
 
-impl Checked for (&str, &[u8]) {
-    fn path(&self) -> &str {
-        self.0
-    }
-    fn bytes(&self) -> &[u8] {
-        self.1
-    }
-    fn executable(&self) -> Option<bool> {
-        None
-    }
-}
-
-impl Checked for (&str, &[u8], bool) {
-    fn path(&self) -> &str {
-        self.0
-    }
-    fn bytes(&self) -> &[u8] {
-        self.1
-    }
-    fn executable(&self) -> Option<bool> {
-        Some(self.2)
+impl Facts {
+    /// The facts of a file in memory.
+    pub fn of(bytes: &[u8], executable: bool, entry: &FileEntry) -> Facts {
+        let size = bytes.len() as u64;
+        Facts {
+            size,
+            sha256: if size == entry.size {
+                hex(&Sha256::digest(bytes))
+            } else {
+                String::new()
+            },
+            executable,
+        }
     }
 }
 
-impl Checked for &ArchiveFile {
-    fn path(&self) -> &str {
-        &self.path
-    }
-    fn bytes(&self) -> &[u8] {
-        &self.bytes
-    }
-    fn executable(&self) -> Option<bool> {
-        Some(self.executable)
-    }
-}
-
-impl Checked for &PackFile {
-    fn path(&self) -> &str {
-        &self.path
-    }
-    fn bytes(&self) -> &[u8] {
-        &self.bytes
-    }
-    fn executable(&self) -> Option<bool> {
-        Some(self.executable)
-    }
-}
-
-/// Compares files with a manifest: each listed once with the same size, SHA-256 and (when the
-/// file's execute bit is known) `executable` flag, and every listed file present.
-pub fn check_files<T: Checked>(
+/// Compares files with a manifest: each file listed once with the same size, SHA-256 and
+/// `executable` flag, and every listed file present. `files` gives each file's path and what
+/// `facts` needs to learn the rest (given the manifest entry, so that a reader can stop at the
+/// listed size).
+pub fn check_files<'a, T>(
     manifest: &Manifest,
-    files: impl Iterator<Item = T>,
+    files: impl IntoIterator<Item = (&'a str, T)>,
+    mut facts: impl FnMut(T, &FileEntry) -> Result<Facts, String>,
 ) -> Result<(), String> {
-    let mut listed: std::collections::HashMap<&str, &super::manifest::FileEntry> = manifest
+    let mut listed: std::collections::HashMap<&str, &FileEntry> = manifest
         .files
         .iter()
         .map(|f| (f.path.as_str(), f))
         .collect();
-    for file in files {
-        let path = file.path();
-        let bytes = file.bytes();
+    for (path, file) in files {
         let Some(entry) = listed.remove(path) else {
             return Err(format!("`{}` is not listed in the manifest", shown(path)));
         };
-        if entry.size != bytes.len() as u64 {
+        let found = facts(file, entry)?;
+        if entry.size != found.size {
             return Err(format!(
                 "`{}` is {} bytes; the manifest says {}",
                 shown(path),
-                bytes.len(),
+                found.size,
                 entry.size
             ));
         }
-        if entry.sha256 != hex(&Sha256::digest(bytes)) {
+        if entry.sha256 != found.sha256 {
             return Err(format!(
                 "`{}` does not match its SHA-256 in the manifest",
                 shown(path)
             ));
         }
-        match file.executable() {
-            Some(true) if !entry.executable => {
+        match (found.executable, entry.executable) {
+            (true, false) => {
                 return Err(format!(
                     "`{}` is executable but the manifest says it is not",
                     shown(path)
                 ));
             }
-            Some(false) if entry.executable => {
+            (false, true) => {
                 return Err(format!(
                     "`{}` is not executable but the manifest says it is",
                     shown(path)

@@ -2,14 +2,18 @@
 
 #![allow(dead_code)]
 
+use std::os::unix::process::ExitStatusExt;
 use std::path::Path;
-use std::process::Command;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
 
 /// One run of the `skillc` binary.
 pub struct Run {
     pub code: Option<i32>,
     pub stdout: String,
     pub stderr: String,
+    /// Peak resident memory in KiB (measured by [`skillc_watched`] only; 0 otherwise).
+    pub max_rss_kib: i64,
 }
 
 /// Runs `skillc ARGS` in `dir` with `HOME=dir/home`, no inherited skillc settings, and `env`.
@@ -29,6 +33,7 @@ pub fn skillc_env(dir: &Path, args: &[&str], env: &[(&str, &str)]) -> Run {
         code: out.status.code(),
         stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
         stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+        max_rss_kib: 0,
     }
 }
 
@@ -53,4 +58,56 @@ pub fn skill(root: &Path, name: &str) -> std::path::PathBuf {
         ),
     );
     dir
+}
+
+/// Runs skillc in `dir` as [`skillc`] does, with no standard input, failing the test if it
+/// runs for over 60 s, and measuring its peak memory.
+#[allow(
+    clippy::zombie_processes,
+    reason = "the child is reaped by wait4, which std cannot see"
+)]
+pub fn skillc_watched(dir: &Path, args: &[&str]) -> Run {
+    let stdout = tempfile::tempfile().unwrap();
+    let stderr = tempfile::tempfile().unwrap();
+    let child = Command::new(env!("CARGO_BIN_EXE_skillc"))
+        .current_dir(dir)
+        .env("HOME", dir.join("home"))
+        .env_remove("SKILLC_KEY_PASSWORD")
+        .env_remove("SKILLC_FORMAT")
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(stdout.try_clone().unwrap())
+        .stderr(stderr.try_clone().unwrap())
+        .spawn()
+        .unwrap();
+    let pid = child.id() as libc::pid_t;
+    let started = Instant::now();
+    let mut status = 0;
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    loop {
+        // wait4 reaps this child alone and reports its own peak memory.
+        let done = unsafe { libc::wait4(pid, &mut status, libc::WNOHANG, &mut usage) };
+        assert!(done >= 0, "wait4 failed");
+        if done == pid {
+            break;
+        }
+        if started.elapsed() > Duration::from_secs(60) {
+            unsafe { libc::kill(pid, libc::SIGKILL) };
+            panic!("skillc {args:?} hung");
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    let read = |mut file: std::fs::File| {
+        use std::io::{Read, Seek};
+        let mut text = String::new();
+        file.seek(std::io::SeekFrom::Start(0)).unwrap();
+        file.read_to_string(&mut text).unwrap();
+        text
+    };
+    Run {
+        code: std::process::ExitStatus::from_raw(status).code(),
+        stdout: read(stdout),
+        stderr: read(stderr),
+        max_rss_kib: usage.ru_maxrss,
+    }
 }
