@@ -336,6 +336,15 @@ fn verify_dir_accounts_for_hidden_ignored_and_cache_files() {
             Box::new(|d| fs::remove_file(d.join("references/notes.md")).unwrap()),
             "`references/notes.md` is listed in the manifest but missing",
         ),
+        (
+            "made executable",
+            Box::new(|d| {
+                use std::os::unix::fs::PermissionsExt;
+                let notes = d.join("references/notes.md");
+                fs::set_permissions(notes, fs::Permissions::from_mode(0o755)).unwrap();
+            }),
+            "`references/notes.md` is executable but the manifest says it is not",
+        ),
     ];
     for (name, change, reason) in cases {
         let tmp = tempfile::tempdir().unwrap();
