@@ -85,10 +85,27 @@ pub fn tool_schema(data: &[u8]) {
     render_all(std::slice::from_ref(&report));
 }
 
-/// The archive reader and the manifest check `verify` and `unpack` run.
+/// The archive reader and the manifest check `verify` and `unpack` run, over
+/// [`archive_bytes`].
 pub fn archive(data: &[u8]) {
-    let _ = crate::package::reader::read(data);
-    let _ = crate::package::verify::check_archive(data);
+    let Some(bytes) = archive_bytes(data) else {
+        return;
+    };
+    let _ = crate::package::reader::read(&bytes);
+    let _ = crate::package::verify::check_archive(&bytes);
+}
+
+/// Bytes that are a gzip or zip archive as they are; any other bytes taken as a raw tar and
+/// wrapped in a stored (uncompressed) gzip member, so that mutations reach the tar parser's
+/// structure directly instead of a compressed stream.
+pub fn archive_bytes(data: &[u8]) -> Option<std::borrow::Cow<'_, [u8]>> {
+    use std::io::Write;
+    if crate::package::reader::sniff(data).is_some() {
+        return Some(data.into());
+    }
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::none());
+    gz.write_all(data).ok()?;
+    gz.finish().ok().map(Into::into)
 }
 
 /// The parsers of what `verify` and `sign` read: bundles, manifests, keys.

@@ -87,3 +87,15 @@ fn the_skill_file_target_lints() {
     let codes: Vec<&str> = report.diagnostics.iter().map(|d| d.rule.code).collect();
     assert_eq!(codes, ["SK101", "SK103"]);
 }
+
+/// The archive target reaches the tar parser with a raw tar: the seed tar reads back as the
+/// skill it was packed from.
+#[test]
+fn the_archive_target_reads_a_raw_tar() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let tar = std::fs::read(root.join("fuzz/seeds/archive/skill.tar")).unwrap();
+    let bytes = skillc::fuzz::archive_bytes(&tar).unwrap();
+    let (archive, manifest) = skillc::package::verify::check_archive(&bytes).unwrap();
+    assert_eq!(archive.key, "seed-skill");
+    assert_eq!(manifest.files.len() + 1, archive.files.len());
+}
