@@ -7,37 +7,19 @@
 //! A missing extractor is skipped with a note, unless `SKILLC_REQUIRE_EXTRACTORS=1` (CI), where
 //! it fails the test.
 
+mod common;
+
 use std::collections::BTreeMap;
 use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use common::{skillc, write};
 use flate2::Compression;
 use flate2::write::GzEncoder;
 
 const KEY: &str = "interop-skill";
-
-struct Run {
-    code: Option<i32>,
-    stderr: String,
-}
-
-fn skillc(dir: &Path, args: &[&str]) -> Run {
-    let out = Command::new(env!("CARGO_BIN_EXE_skillc"))
-        .current_dir(dir)
-        .env("HOME", dir.join("home"))
-        .env_remove("SOURCE_DATE_EPOCH")
-        .env_remove("SKILLC_KEY_PASSWORD")
-        .env_remove("SKILLC_FORMAT")
-        .args(args)
-        .output()
-        .unwrap();
-    Run {
-        code: out.status.code(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-    }
-}
 
 /// Whether `tool` runs; when it does not, fails under `SKILLC_REQUIRE_EXTRACTORS=1`, else
 /// prints that it is skipped.
@@ -176,11 +158,6 @@ fn tree(dir: &Path) -> BTreeMap<String, (Vec<u8>, bool)> {
     let mut out = BTreeMap::new();
     walk(dir, dir, &mut out);
     out
-}
-
-fn write(path: &Path, bytes: &[u8]) {
-    fs::create_dir_all(path.parent().unwrap()).unwrap();
-    fs::write(path, bytes).unwrap();
 }
 
 /// The skill's files: (path, bytes, executable).

@@ -3,37 +3,19 @@
 //! the names in messages are escaped and truncated. Archives are built byte by byte here, so
 //! that no library's writer tidies the hostile part away.
 
+mod common;
+
 use std::fs;
 use std::io::Write;
 use std::path::Path;
-use std::process::Command;
 use std::time::{Duration, Instant, SystemTime};
 
+use common::skillc;
 use flate2::Compression;
 use flate2::write::GzEncoder;
 use sha2::{Digest, Sha256};
 
 const SKILL_MD: &[u8] = b"---\nname: good\ndescription: Use when testing.\n---\n\nBody.\n";
-
-struct Run {
-    code: Option<i32>,
-    stderr: String,
-}
-
-fn skillc(dir: &Path, args: &[&str]) -> Run {
-    let out = Command::new(env!("CARGO_BIN_EXE_skillc"))
-        .current_dir(dir)
-        .env("HOME", dir.join("home"))
-        .env_remove("SKILLC_FORMAT")
-        .env_remove("NO_COLOR")
-        .args(args)
-        .output()
-        .unwrap();
-    Run {
-        code: out.status.code(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-    }
-}
 
 fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()

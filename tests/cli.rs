@@ -1,42 +1,18 @@
 //! End-to-end tests of the `skillc` binary: exit codes, output shapes, configuration,
 //! discovery and hostile input.
 
+mod common;
+
+use common::{skillc, write};
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-
-struct Run {
-    code: Option<i32>,
-    stdout: String,
-    stderr: String,
-}
-
-fn skillc(dir: &Path, args: &[&str]) -> Run {
-    let out = Command::new(env!("CARGO_BIN_EXE_skillc"))
-        .current_dir(dir)
-        .env("HOME", dir.join("home"))
-        .env_remove("SKILLC_FORMAT")
-        .env_remove("NO_COLOR")
-        .args(args)
-        .output()
-        .unwrap();
-    Run {
-        code: out.status.code(),
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-    }
-}
-
-fn write(path: &Path, text: &str) {
-    fs::create_dir_all(path.parent().unwrap()).unwrap();
-    fs::write(path, text).unwrap();
-}
 
 fn skill(root: &Path, name: &str, description: &str) -> PathBuf {
     let dir = root.join(name);
     write(
         &dir.join("SKILL.md"),
-        &format!(
+        format!(
             "---\nname: {name}\ndescription: {description}\n---\n\n# {name}\n\nDo the thing.\n"
         ),
     );
@@ -351,7 +327,7 @@ fn user_tier_and_shadowing() {
     let par = |dir: &Path, id: &str| {
         write(
             &dir.join(id).join("skill.md"),
-            &format!(
+            format!(
                 "---\nschema_version: 1\nid: {id}\nname: Deploy\ndescription: Use when needed.\n---\nBody.\n"
             ),
         );
@@ -385,7 +361,7 @@ fn hostile_inputs_never_panic() {
     let big = root.join("big/SKILL.md");
     write(
         &big,
-        &format!(
+        format!(
             "---\nname: big\ndescription: {}\n---\n",
             "x".repeat(2 << 20)
         ),
@@ -393,7 +369,7 @@ fn hostile_inputs_never_panic() {
     // 10,000 nested levels, flow and block.
     write(
         &root.join("deep/SKILL.md"),
-        &format!(
+        format!(
             "---\nname: deep\ndescription: {}{}\n---\n",
             "[".repeat(10_000),
             "]".repeat(10_000)
@@ -693,19 +669,19 @@ fn adversarial_shapes_stay_fast_and_exact() {
     let keys: String = (0..30_000).map(|i| format!("k{i}: 1\n")).collect();
     write(
         &root.join("keys/SKILL.md"),
-        &format!("---\nname: keys\ndescription: Use when x.\n{keys}---\nbody\n"),
+        format!("---\nname: keys\ndescription: Use when x.\n{keys}---\nbody\n"),
     );
     let tools: Vec<String> = (0..50_000).map(|i| format!("t{}", i % 25_000)).collect();
     write(
         &root.join("tools/skill.md"),
-        &format!(
+        format!(
             "---\nschema_version: 1\nid: tools\nname: T\ndescription: Use when x.\ntool_filter: Only [{}]\n---\nbody\n",
             tools.join(",")
         ),
     );
     write(
         &root.join("links/SKILL.md"),
-        &format!(
+        format!(
             "---\nname: links\ndescription: Use when x.\n---\n{}\n",
             "[x](a/b/c.md)".repeat(20_000)
         ),
@@ -745,7 +721,7 @@ fn adversarial_shapes_stay_fast_and_exact() {
     let entries: String = (0..12_000).map(|i| format!("  k{i}: v\n")).collect();
     write(
         &root.join("wide/wide/SKILL.md"),
-        &format!("---\nname: wide\nmetadata:\n{entries}description: Use when x.\n---\nbody\n"),
+        format!("---\nname: wide\nmetadata:\n{entries}description: Use when x.\n---\nbody\n"),
     );
     let run = skillc(&root.join("wide"), &["validate", "--format", "concise"]);
     assert_eq!((run.code, run.stdout.as_str()), (Some(0), ""));
@@ -828,7 +804,7 @@ fn diagnostics_are_capped_per_rule_and_skill() {
     let links: String = (0..250).map(|i| format!("[x](missing{i}.md)\n")).collect();
     write(
         &tmp.path().join("many/SKILL.md"),
-        &format!("---\nname: many\ndescription: Use when testing many links.\n---\n{links}"),
+        format!("---\nname: many\ndescription: Use when testing many links.\n---\n{links}"),
     );
     let run = skillc(tmp.path(), &["validate", "--format", "concise", "many"]);
     assert_eq!(run.code, Some(1));

@@ -1,41 +1,12 @@
 //! Packaging and signing: reproducible archives, tamper evidence, interoperability with an
 //! independent Sigstore verifier, and no data loss.
 
+mod common;
+
+use common::{skillc, skillc_env, write};
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-
-struct Run {
-    code: Option<i32>,
-    stdout: String,
-    stderr: String,
-}
-
-fn skillc_env(dir: &Path, args: &[&str], env: &[(&str, &str)]) -> Run {
-    let out = Command::new(env!("CARGO_BIN_EXE_skillc"))
-        .current_dir(dir)
-        .env("HOME", dir.join("home"))
-        .env_remove("SOURCE_DATE_EPOCH")
-        .env_remove("SKILLC_KEY_PASSWORD")
-        .envs(env.iter().copied())
-        .args(args)
-        .output()
-        .unwrap();
-    Run {
-        code: out.status.code(),
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-    }
-}
-
-fn skillc(dir: &Path, args: &[&str]) -> Run {
-    skillc_env(dir, args, &[])
-}
-
-fn write(path: &Path, text: &str) {
-    fs::create_dir_all(path.parent().unwrap()).unwrap();
-    fs::write(path, text).unwrap();
-}
 
 /// A skill with scripts, references, ignored files and an executable.
 fn make_skill(root: &Path, order: &[&str]) -> PathBuf {
