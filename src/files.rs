@@ -144,7 +144,8 @@ impl SkillTree {
     }
 }
 
-fn classify_link(path: &Path, root: &Path) -> LinkTarget {
+/// Where the symbolic link at `path` leads relative to `root` (canonical).
+pub fn classify_link(path: &Path, root: &Path) -> LinkTarget {
     let Ok(target) = std::fs::canonicalize(path) else {
         return LinkTarget::Dangling;
     };

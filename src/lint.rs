@@ -246,6 +246,20 @@ pub fn lint_skill(dir: SkillDir, settings: &Settings) -> SkillReport {
         return report;
     };
     let mut out = Reporter::new(None, path.clone(), report.dir.dir.clone());
+    // A skill file that is a link out of its skill is reported (SK408) and never read: its
+    // target is not the skill's, and its first lines would reach the output.
+    if std::fs::symlink_metadata(&path).is_ok_and(|m| m.file_type().is_symlink())
+        && let crate::files::LinkTarget::Outside(target) =
+            crate::files::classify_link(&path, &report.dir.real)
+    {
+        let name = path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        rules::files::link_outside(&name, &target, path.clone(), &mut out);
+        report.diagnostics = out.diagnostics;
+        return report;
+    }
     let bytes = match read_capped(&path, settings.max_file_size, Links::Follow) {
         Ok(Read::Bytes(bytes)) => bytes,
         Ok(Read::TooLarge(size)) => {

@@ -819,3 +819,37 @@ fn diagnostics_are_capped_per_rule_and_skill() {
         "many/SKILL.md:105:5: error[SK404] 150 more `broken-link` diagnostics in this skill are not shown (at most 100 per rule and skill)"
     );
 }
+
+/// A committed `SKILL.md` that links out of its skill (to a CI runner's secrets, say) is SK408
+/// and never read: nothing of the target reaches the output.
+#[test]
+fn skill_file_linked_out_of_the_skill_is_not_read() {
+    let tmp = tempfile::tempdir().unwrap();
+    write(&tmp.path().join("secret.txt"), "TOPSECRET=hunter2\n");
+    let repo = tmp.path().join("repo");
+    fs::create_dir_all(repo.join("skills/leak")).unwrap();
+    std::os::unix::fs::symlink(
+        tmp.path().join("secret.txt"),
+        repo.join("skills/leak/SKILL.md"),
+    )
+    .unwrap();
+    // A link to a file inside the skill is read as usual.
+    write(
+        &repo.join("skills/inside/docs/skill.txt"),
+        "---\nname: inside\ndescription: Use when testing links.\n---\nBody.\n",
+    );
+    std::os::unix::fs::symlink("docs/skill.txt", repo.join("skills/inside/SKILL.md")).unwrap();
+    for format in ["full", "concise", "json"] {
+        let run = skillc(&repo, &["validate", "--format", format, "."]);
+        assert_eq!(run.code, Some(1));
+        assert!(!run.stdout.contains("TOPSECRET"), "{}", run.stdout);
+    }
+    let run = skillc(&repo, &["validate", "--format", "concise", "."]);
+    assert_eq!(
+        run.stdout,
+        format!(
+            "skills/leak/SKILL.md: error[SK408] symlink `SKILL.md` points outside the skill, to `{}`\n",
+            tmp.path().join("secret.txt").display()
+        )
+    );
+}

@@ -19,8 +19,7 @@ pub fn check(dir: &SkillDir, tree: &SkillTree, out: &mut Reporter) {
         let path = dir.dir.join(&entry.rel);
         match &entry.kind {
             Kind::Symlink(LinkTarget::Outside(target)) => {
-                out.emit_file(&SK408, path, format!("symlink `{}` points outside the skill, to `{}`", entry.rel, target.display()))
-                    .help("copy the target into the skill: only the skill directory is packaged and installed");
+                link_outside(&entry.rel, target, path, out)
             }
             Kind::Symlink(LinkTarget::Dangling) => {
                 out.emit_file(&SK408, path, format!("symlink `{}` is dangling", entry.rel))
@@ -71,6 +70,24 @@ pub fn check(dir: &SkillDir, tree: &SkillTree, out: &mut Reporter) {
 
 /// SK411's patterns: `.env*`, `*.pem`, `*.key`, `id_rsa*`, `id_ed25519*`, `.git/`, `.npmrc`,
 /// `.pypirc`.
+/// SK408: a symbolic link in the skill leads outside it (`rel` from the skill directory).
+pub fn link_outside(
+    rel: &str,
+    target: &std::path::Path,
+    path: std::path::PathBuf,
+    out: &mut Reporter,
+) {
+    out.emit_file(
+        &SK408,
+        path,
+        format!(
+            "symlink `{rel}` points outside the skill, to `{}`",
+            target.display()
+        ),
+    )
+    .help("copy the target into the skill: only the skill directory is packaged and installed");
+}
+
 /// Whether a file or directory name looks like a secret or version-control data (SK411).
 pub fn sensitive(name: &str, kind: &Kind) -> bool {
     if name == ".git" {
