@@ -853,3 +853,39 @@ fn skill_file_linked_out_of_the_skill_is_not_read() {
         )
     );
 }
+
+/// The catalog commands show a hostile key, path or value with control pictures: no escape
+/// reaches the terminal and no value makes a line of its own.
+#[test]
+fn catalog_commands_show_control_characters_as_pictures() {
+    let tmp = tempfile::tempdir().unwrap();
+    write(
+        &tmp.path().join("evil\nOK: x/SKILL.md"),
+        "---\nname: \"k\\e[2J\\nOK: y\"\ndescription: \"Use when\\e]0;t\\a testing.\"\n---\nBody.\n",
+    );
+    for args in [
+        &["list", "."][..],
+        &["tokens", "."],
+        &["show", "k\u{1b}[2J\nOK: y", "."],
+    ] {
+        let run = skillc(tmp.path(), args);
+        assert_eq!(run.code, Some(0), "{args:?}: {}", run.stderr);
+        assert!(
+            !run.stdout.contains('\u{1b}') && !run.stdout.contains('\u{7}'),
+            "{}",
+            run.stdout
+        );
+        assert!(
+            !run.stdout.lines().any(|l| l.starts_with("OK")),
+            "{args:?}: {}",
+            run.stdout
+        );
+        assert!(
+            run.stdout.contains("k␛[2J␊OK: y"),
+            "{args:?}: {}",
+            run.stdout
+        );
+    }
+    let run = skillc(tmp.path(), &["validate", "--format", "github", "."]);
+    assert!(!run.stdout.contains('\u{1b}'), "{}", run.stdout);
+}

@@ -179,7 +179,10 @@ pub fn run(args: &Args) -> Outcome {
         );
     }
     if args.list {
-        let text: String = files.iter().map(|f| format!("{}\n", f.path)).collect();
+        let text: String = files
+            .iter()
+            .map(|f| format!("{}\n", render::escaped(&f.path)))
+            .collect();
         return super::emit(&text).unwrap_or(Outcome::Success);
     }
     let manifest = Manifest::new(&key, dialect, &files);
@@ -252,7 +255,11 @@ pub fn run(args: &Args) -> Outcome {
         .max()
         .unwrap_or(1);
     for f in &files {
-        eprintln!("  {:>width$}  {}", thousands(f.bytes.len()), f.path);
+        eprintln!(
+            "  {:>width$}  {}",
+            thousands(f.bytes.len()),
+            render::escaped(&f.path)
+        );
     }
     eprintln!("name:          {}", output.display());
     eprintln!("files:         {}", files.len());

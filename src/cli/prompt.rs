@@ -38,14 +38,24 @@ pub fn run(args: &Args) -> Outcome {
     let reports = &loaded.reports;
     let mut catalog = tokens::catalog(reports);
     catalog.sort_by(|&a, &b| reports[a].key.cmp(&reports[b].key));
+    // The catalog is printed exactly as an agent sees it; on a terminal, control characters
+    // from skills are shown as control pictures instead of reaching the terminal.
+    let terminal = std::io::IsTerminal::is_terminal(&std::io::stdout());
+    let shown = |text: &str| -> String {
+        if terminal {
+            crate::render::printable(text).into_owned()
+        } else {
+            text.to_string()
+        }
+    };
     let mut out = String::new();
     match args.style {
         Style::List => {
             for &i in &catalog {
                 let r = &reports[i];
                 out += &tokens::l1_entry(
-                    r.key.as_deref().unwrap_or(""),
-                    r.description.as_deref().unwrap_or(""),
+                    &shown(r.key.as_deref().unwrap_or("")),
+                    &shown(r.description.as_deref().unwrap_or("")),
                 );
             }
         }
@@ -67,9 +77,9 @@ pub fn run(args: &Args) -> Outcome {
                     .unwrap_or_default();
                 out += &format!(
                     "<skill>\n<name>{}</name>\n<description>{}</description>\n<location>{}</location>\n</skill>\n",
-                    escape(r.key.as_deref().unwrap_or("")),
-                    escape(&description.join(" ")),
-                    escape(&location.to_string_lossy())
+                    escape(&shown(r.key.as_deref().unwrap_or(""))),
+                    escape(&shown(&description.join(" "))),
+                    escape(&shown(&location.to_string_lossy()))
                 );
             }
             out += "</available_skills>\n";

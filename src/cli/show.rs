@@ -7,7 +7,7 @@ use super::{Outcome, fail};
 use crate::diagnostic::Severity;
 use crate::dialect::par;
 use crate::lint::SkillReport;
-use crate::render::slash_path;
+use crate::render::{printable, slash_path};
 use crate::tokens;
 
 #[derive(Debug, clap::Args)]
@@ -32,7 +32,7 @@ pub fn run(args: &Args) -> Outcome {
             Outcome::Usage,
             format!(
                 "no skill with key `{}` found; `skillc list` shows the keys",
-                args.key
+                crate::render::escaped(&args.key)
             ),
         );
     }
@@ -56,7 +56,7 @@ pub fn run(args: &Args) -> Outcome {
     for &other in &matches[1..] {
         text += &format!(
             "  also:        {} ({}, shadowed)\n",
-            slash_path(reports[other].path()),
+            printable(&slash_path(reports[other].path())),
             reports[other].dir.tier.as_str()
         );
     }
@@ -75,13 +75,13 @@ fn describe(
     let _ = writeln!(
         out,
         "{} ({dialect}, {})",
-        r.key.as_deref().unwrap_or("-"),
+        printable(r.key.as_deref().unwrap_or("-")),
         r.dir.tier.as_str()
     );
-    let _ = writeln!(out, "  path:        {}", slash_path(r.path()));
+    let _ = writeln!(out, "  path:        {}", printable(&slash_path(r.path())));
     let note = super::list::shadowing(reports, i, &super::list::by_key(reports));
     if !note.is_empty() {
-        let _ = writeln!(out, "  note:        {note}");
+        let _ = writeln!(out, "  note:        {}", printable(&note));
     }
     for (key, value) in &r.fields {
         let shown: Vec<&str> = value.split_whitespace().collect();
@@ -89,7 +89,12 @@ fn describe(
         if shown.chars().count() > 200 {
             shown = shown.chars().take(200).collect::<String>() + "...";
         }
-        let _ = writeln!(out, "  {:<12} {shown}", format!("{key}:"));
+        let _ = writeln!(
+            out,
+            "  {:<12} {}",
+            format!("{}:", printable(key)),
+            printable(&shown)
+        );
         if r.dialect == Some(crate::dialect::Dialect::Par) {
             let explained = match key.as_str() {
                 "trigger" => par::parse_trigger(value).map(|t| t.explain()).ok(),
@@ -97,7 +102,7 @@ fn describe(
                 _ => None,
             };
             if let Some(text) = explained {
-                let _ = writeln!(out, "  {:<12} → {text}", "");
+                let _ = writeln!(out, "  {:<12} → {}", "", printable(&text));
             }
         }
     }
@@ -124,7 +129,7 @@ fn describe(
         let _ = writeln!(
             out,
             "    {} ({} bytes, {tokens})",
-            file.path,
+            printable(&file.path),
             thousands(file.bytes as usize)
         );
     }
@@ -143,7 +148,7 @@ fn describe(
         count(Severity::Error),
         count(Severity::Warning),
         count(Severity::Info),
-        slash_path(&r.dir.dir)
+        printable(&slash_path(&r.dir.dir))
     );
     out
 }

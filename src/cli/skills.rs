@@ -123,7 +123,16 @@ pub fn thousands(n: usize) -> String {
 
 /// Column-aligned text: a header row, then the rows; columns in `right` are right-aligned
 /// (numbers), the rest left-aligned. Trailing spaces are trimmed.
+/// Cells come from skills (keys, paths), so control characters are shown as control pictures.
 pub fn table<const N: usize>(headers: [&str; N], rows: &[[String; N]], right: &[usize]) -> String {
+    let rows: Vec<[String; N]> = rows
+        .iter()
+        .map(|row| {
+            row.clone()
+                .map(|cell| crate::render::printable(&cell).into_owned())
+        })
+        .collect();
+    let rows = &rows[..];
     let widths: Vec<usize> = (0..N)
         .map(|c| {
             rows.iter()

@@ -14,7 +14,7 @@ pub fn render(reports: &[SkillReport]) -> String {
             Severity::Warning => "warning",
             Severity::Info => "notice",
         };
-        let mut props = format!("file={}", property(&slash_path(&d.path)));
+        let mut props = format!("file={}", property(&printable(&slash_path(&d.path))));
         if let Some(r) = d.region {
             let _ = write!(
                 props,
