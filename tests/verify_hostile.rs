@@ -47,7 +47,9 @@ fn manifest(key: &str, files: &[(&str, &[u8])]) -> Vec<u8> {
         "skill": {"key": key, "dialect": "agentskills"},
         "files": files,
     });
-    serde_json::to_vec_pretty(&doc).unwrap()
+    let mut bytes = serde_json::to_vec_pretty(&doc).unwrap();
+    bytes.push(b'\n');
+    bytes
 }
 
 /// `root/sk`: an unpacked skill whose manifest lists SKILL.md and references/notes.md.
@@ -466,7 +468,7 @@ fn names_from_files_and_paths_cannot_forge_lines_or_escape_the_terminal() {
         Vec::new(),
         flate2::Compression::default(),
     ));
-    let listing = manifest("sk", &[("SKILL.md", SKILL_MD), ("\u{1b}[2Jgone.md", b"")]);
+    let listing = manifest("sk", &[("SKILL.md", SKILL_MD), ("z\u{1b}[2Jgone.md", b"")]);
     for (path, bytes) in [
         ("sk/.skill-manifest.json", listing.as_slice()),
         ("sk/SKILL.md", SKILL_MD),
@@ -486,7 +488,7 @@ fn names_from_files_and_paths_cannot_forge_lines_or_escape_the_terminal() {
     assert_eq!(run.code, Some(1));
     assert_eq!(
         run.stderr,
-        "FAIL: sk.tar.gz: archive check failed: `\\u{1b}[2Jgone.md` is listed in the manifest \
+        "FAIL: sk.tar.gz: archive check failed: `z\\u{1b}[2Jgone.md` is listed in the manifest \
          but missing\n"
     );
 }
