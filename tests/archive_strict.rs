@@ -997,3 +997,40 @@ fn unpack_sweeps_its_own_stale_staging_directories_only() {
         ]
     );
 }
+
+/// Device numbers that are not octal: GNU tar and bsdtar extract the entry, Python's tarfile
+/// takes the header as the end of the archive and silently extracts fewer files.
+#[test]
+fn device_number_fields_must_be_octal() {
+    for (range, what) in [(329..337, "devmajor"), (337..345, "devminor")] {
+        let mut tar = Tar::based();
+        let mut h = header(b"good/x", b'0', 1, GNU);
+        h[range].copy_from_slice(b"zzzzzzz\0");
+        checksum(&mut h);
+        tar.block(&h, b"x");
+        assert_refused(
+            &format!("{what}.tar.gz"),
+            &tar.gz(),
+            &format!("entry `good/x` has a malformed {what} field"),
+        );
+    }
+}
+
+/// A zip entry that asks for a newer version to extract: unzip skips it, Python refuses the
+/// archive, bsdtar extracts it.
+#[test]
+fn zip_version_needed_is_at_most_two() {
+    let mut bytes = zip_of(&zbase());
+    for at in 0..bytes.len().saturating_sub(8) {
+        if &bytes[at..at + 4] == b"PK\x03\x04" {
+            bytes[at + 4..at + 6].copy_from_slice(&63u16.to_le_bytes());
+        } else if &bytes[at..at + 4] == b"PK\x01\x02" {
+            bytes[at + 6..at + 8].copy_from_slice(&63u16.to_le_bytes());
+        }
+    }
+    assert_refused(
+        "needed.zip",
+        &bytes,
+        "entry `good/.skill-manifest.json` needs zip version 6.3 to extract; only 2.0 and lower are read",
+    );
+}

@@ -184,6 +184,10 @@ fn parse(block: &[u8; 512]) -> Result<Header, String> {
     field(116..124, "gid", true)?;
     let size = field(124..136, "size", false)?;
     field(136..148, "mtime", true)?;
+    // Device numbers mean nothing for a regular file, but Python's tarfile stops reading the
+    // archive (silently, after the first entry) at one that is not octal.
+    field(329..337, "devmajor", true)?;
+    field(337..345, "devminor", true)?;
     Ok(Header {
         typeflag: block[156],
         has_link: block[157..257].iter().any(|&b| b != 0),

@@ -74,6 +74,16 @@ pub(super) fn read(bytes: &[u8]) -> Result<Archive, String> {
             ));
         }
         let host = (u16_at(fixed, 4) >> 8) as u8;
+        // Version needed to extract: 2.0 covers deflate and directories; unzip skips an entry
+        // that asks for more and Python refuses the archive, while bsdtar extracts it.
+        let needed = u16_at(fixed, 6);
+        if needed > 20 {
+            return Err(format!(
+                "entry `{shown}` needs zip version {}.{} to extract; only 2.0 and lower are read",
+                needed / 10,
+                needed % 10
+            ));
+        }
         let flags = u16_at(fixed, 8);
         let method = u16_at(fixed, 10);
         let crc = u32_at(fixed, 16);
