@@ -120,7 +120,7 @@ fn pack_refuses_what_verify_would_refuse() {
     assert_eq!(run.code, Some(1));
     assert!(
         run.stderr
-            .starts_with("error: cannot pack `.`: the archive would not verify: "),
+            .starts_with("error: cannot pack `.`: `skillc verify` would refuse the archive: "),
         "{}",
         run.stderr
     );
@@ -142,4 +142,66 @@ fn pack_refuses_more_files_than_an_archive_may_hold() {
         run.stderr,
         "error: cannot pack `.`: the skill holds more than 9999 files; an archive holds at most 10000 entries with its manifest\n"
     );
+}
+
+/// verify lints the packed files with default settings: a field only this repository's config
+/// allows, or a link to a file that is not packed, stops pack instead of failing verify later.
+#[test]
+fn pack_validates_what_verify_will_see() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = skill(tmp.path(), "demo");
+    write(
+        &dir.join("SKILL.md"),
+        "---\nname: demo\ndescription: Use when testing demo.\nmodel: opus\n---\nSee [notes](.notes/a.md).\n",
+    );
+    write(&dir.join(".notes/a.md"), "hidden notes\n");
+    write(
+        &tmp.path().join("skillc.toml"),
+        "extra-fields = [\"@claude-code\"]\n",
+    );
+    let run = skillc(tmp.path(), &["validate", "--format", "concise", "demo"]);
+    assert_eq!(run.code, Some(0), "{}{}", run.stdout, run.stderr);
+    let run = skillc(tmp.path(), &["pack", "demo"]);
+    assert_eq!(run.code, Some(1));
+    assert_eq!(
+        run.stderr,
+        "error: cannot pack `demo`: `skillc verify` would refuse the archive: the skill inside does \
+         not validate: 2 error(s), first: SK013 unknown field `model` for the agentskills dialect \
+         (verify lints with default \
+         settings: no skillc.toml, only packed files)\n"
+    );
+    assert!(!tmp.path().join("demo.skill.tar.gz").exists());
+}
+
+/// Packing from outside the skill: an archive packed earlier inside it, and a hard link to the
+/// key, are not packed.
+#[test]
+fn earlier_archives_and_hard_links_to_the_key_are_not_packed() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = skill(tmp.path(), "demo");
+    assert_eq!(skillc(tmp.path(), &["keygen", "--out", "k"]).code, Some(0));
+    assert_eq!(skillc(&dir, &["pack", "--key", "../k.key"]).code, Some(0));
+    assert!(dir.join("demo.skill.tar.gz.sigstore.json").is_file());
+    std::fs::hard_link(tmp.path().join("k.key"), dir.join("release.key")).unwrap();
+    let run = skillc(
+        tmp.path(),
+        &[
+            "pack",
+            "demo",
+            "--key",
+            "k.key",
+            "-o",
+            "out.tar.gz",
+            "--json",
+        ],
+    );
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    let doc: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    let paths: Vec<&str> = doc["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["path"].as_str().unwrap())
+        .collect();
+    assert_eq!(paths, ["SKILL.md"]);
 }

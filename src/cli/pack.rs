@@ -159,9 +159,14 @@ pub fn run(args: &Args) -> Outcome {
     // the signing key never go into the archive.
     let mut artifacts = vec![output.clone(), bundle_path.clone()];
     for format in [Format::TarGz, Format::Zip] {
-        let default = PathBuf::from(format.file_name(&key));
-        artifacts.push(super::sign::default_bundle(&default));
-        artifacts.push(default);
+        // The default names, here and in the skill directory (packed from inside it earlier).
+        for default in [
+            PathBuf::from(format.file_name(&key)),
+            dir.join(format.file_name(&key)),
+        ] {
+            artifacts.push(super::sign::default_bundle(&default));
+            artifacts.push(default);
+        }
     }
     artifacts.extend(args.key.clone());
     package::exclude(&mut files, &dir, &artifacts);
@@ -193,11 +198,25 @@ pub fn run(args: &Args) -> Outcome {
     };
     // What pack writes, verify must accept: the archive is read back with verify's own reader
     // (every cap, name and layout rule) before anything is written.
-    if let Err(e) = package::verify::check_archive(&bytes) {
+    let checked = package::verify::check_archive(&bytes).and_then(|(archive, _)| {
+        if args.no_validate {
+            eprintln!(
+                "warning: not validated (--no-validate); `skillc verify` also requires the skill inside to validate"
+            );
+            return Ok(());
+        }
+        // verify lints the archive's own files with default settings (an archive carries no
+        // skillc.toml), so a link to a file that is not packed, or a field only this
+        // repository's config allows, would fail there: find it here.
+        package::verify::validate_skill(&archive).map_err(|e| {
+            format!("{e} (verify lints with default settings: no skillc.toml, only packed files)")
+        })
+    });
+    if let Err(e) = checked {
         return fail(
             Outcome::Problems,
             format!(
-                "cannot pack `{}`: the archive would not verify: {e}",
+                "cannot pack `{}`: `skillc verify` would refuse the archive: {e}",
                 dir.display()
             ),
         );

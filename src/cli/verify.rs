@@ -13,8 +13,6 @@ use serde_json::json;
 use sha2::{Digest, Sha256};
 
 use super::{Outcome, fail};
-use crate::config::Settings;
-use crate::diagnostic::Severity;
 use crate::input::{self, Links};
 use crate::package::manifest::{MANIFEST, Manifest};
 use crate::package::reader::{self, Archive};
@@ -176,9 +174,9 @@ fn check(
                 )),
             );
         }
-        Kept::Bytes(bytes) => match check_archive(&bytes)
-            .and_then(|(archive, manifest)| validate(&archive).map(|()| (archive, manifest)))
-        {
+        Kept::Bytes(bytes) => match check_archive(&bytes).and_then(|(archive, manifest)| {
+            crate::package::verify::validate_skill(&archive).map(|()| (archive, manifest))
+        }) {
             Ok((archive, manifest)) => {
                 v.push(
                     "archive",
@@ -205,35 +203,6 @@ fn read_bundle(path: &Path, required: bool) -> Result<Option<(Bundle, MessageSig
         Ok(bytes) => Bundle::parse(&bytes).map(Some),
         Err(e) if !required && e.kind() == std::io::ErrorKind::NotFound => Ok(None),
         Err(e) => Err(format!("cannot read the bundle `{}`: {e}", path.display())),
-    }
-}
-
-/// Extracts the archive into a temporary directory and lints the skill: no errors allowed.
-fn validate(archive: &Archive) -> Result<(), String> {
-    let tmp = tempfile::tempdir().map_err(|e| format!("creating a temporary directory: {e}"))?;
-    let dir = tmp.path().join(&archive.key);
-    reader::write_tree(&dir, &archive.files)?;
-    let settings = Settings::default();
-    let skill = crate::discover::SkillDir {
-        file: crate::discover::skill_file_in(&dir),
-        real: dir.canonicalize().unwrap_or_else(|_| dir.clone()),
-        dir: dir.clone(),
-        tier: crate::discover::Tier::Project,
-        near_miss: None,
-    };
-    let reports = crate::lint::lint_all(vec![skill], &settings, tmp.path());
-    let errors: Vec<String> = reports
-        .iter()
-        .flat_map(|r| &r.diagnostics)
-        .filter(|d| d.severity == Severity::Error)
-        .map(|d| format!("{} {}", d.rule.code, d.message))
-        .collect();
-    match errors.first() {
-        Some(first) => Err(format!(
-            "the skill inside does not validate: {} error(s), first: {first}",
-            errors.len()
-        )),
-        None => Ok(()),
     }
 }
 

@@ -143,17 +143,30 @@ pub fn file_set(root: &Path, limits: Limits) -> Result<Vec<PackFile>, FileSetErr
     Ok(files)
 }
 
-/// Leaves out of `files` (read from `root`) the files that are one of `paths`.
+/// Leaves out of `files` (read from `root`) the files that are one of `paths`: the same file
+/// by device and inode, so neither a symbolic nor a hard link to it slips through.
 pub fn exclude(files: &mut Vec<PackFile>, root: &Path, paths: &[PathBuf]) {
-    let paths: Vec<PathBuf> = paths.iter().filter_map(|p| p.canonicalize().ok()).collect();
-    if paths.is_empty() {
+    let ids: Vec<(u64, u64)> = paths.iter().filter_map(|p| file_id(p)).collect();
+    if ids.is_empty() {
         return;
     }
-    files.retain(|f| {
-        root.join(&f.path)
-            .canonicalize()
-            .map_or(true, |p| !paths.contains(&p))
-    });
+    files.retain(|f| file_id(&root.join(&f.path)).is_none_or(|id| !ids.contains(&id)));
+}
+
+/// A file's device and inode (following links).
+#[cfg(unix)]
+fn file_id(path: &Path) -> Option<(u64, u64)> {
+    use std::os::unix::fs::MetadataExt;
+    std::fs::metadata(path).ok().map(|m| (m.dev(), m.ino()))
+}
+
+#[cfg(not(unix))]
+fn file_id(path: &Path) -> Option<(u64, u64)> {
+    use std::hash::{Hash, Hasher};
+    let real = path.canonicalize().ok()?;
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    real.hash(&mut h);
+    Some((0, h.finish()))
 }
 
 /// Why a file looks like a secret that must not be published (SK411's names, or a PEM private

@@ -124,3 +124,33 @@ pub fn check_files<'a, T>(
         None => Ok(()),
     }
 }
+
+/// Extracts the archive into a temporary directory and lints the skill as `verify` does, with
+/// default settings (an archive carries no skillc.toml): no errors allowed.
+pub fn validate_skill(archive: &Archive) -> Result<(), String> {
+    let tmp = tempfile::tempdir().map_err(|e| format!("creating a temporary directory: {e}"))?;
+    let dir = tmp.path().join(&archive.key);
+    reader::write_tree(&dir, &archive.files)?;
+    let settings = crate::config::Settings::default();
+    let skill = crate::discover::SkillDir {
+        file: crate::discover::skill_file_in(&dir),
+        real: dir.canonicalize().unwrap_or_else(|_| dir.clone()),
+        dir: dir.clone(),
+        tier: crate::discover::Tier::Project,
+        near_miss: None,
+    };
+    let reports = crate::lint::lint_all(vec![skill], &settings, tmp.path());
+    let errors: Vec<String> = reports
+        .iter()
+        .flat_map(|r| &r.diagnostics)
+        .filter(|d| d.severity == crate::diagnostic::Severity::Error)
+        .map(|d| format!("{} {}", d.rule.code, d.message))
+        .collect();
+    match errors.first() {
+        Some(first) => Err(format!(
+            "the skill inside does not validate: {} error(s), first: {first}",
+            errors.len()
+        )),
+        None => Ok(()),
+    }
+}
