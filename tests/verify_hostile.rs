@@ -492,3 +492,37 @@ fn names_from_files_and_paths_cannot_forge_lines_or_escape_the_terminal() {
          but missing\n"
     );
 }
+
+/// A signed file that is not a skill archive (a plain tar, say) gets a signature verdict that
+/// says so, and `unpack` refuses it without printing `OK:`.
+#[test]
+fn files_that_are_not_skill_archives_say_what_was_checked() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path();
+    keygen(root);
+    fs::write(root.join("plain.tar"), b"not a skill archive\n").unwrap();
+    assert_eq!(
+        skillc(root, &["sign", "plain.tar", "--key", "me.key"]).code,
+        Some(0)
+    );
+    let run = skillc(root, &["verify", "plain.tar", "--key", "me.pub"]);
+    assert_eq!(run.code, Some(0));
+    assert!(
+        run.stderr.starts_with("OK: plain.tar (key hint ")
+            && run
+                .stderr
+                .ends_with("; not a skill archive: only the signature and digest were checked)\n"),
+        "{}",
+        run.stderr
+    );
+    let run = skillc(
+        root,
+        &["unpack", "plain.tar", "--key", "me.pub", "-C", "out"],
+    );
+    assert_eq!(run.code, Some(1));
+    assert_eq!(
+        run.stderr,
+        "error: `plain.tar` is not a skill archive (tar.gz or zip); nothing was unpacked\n"
+    );
+    assert!(!root.join("out").exists() || fs::read_dir(root.join("out")).unwrap().count() == 0);
+}

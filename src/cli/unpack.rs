@@ -47,11 +47,14 @@ pub fn run(args: &Args) -> Outcome {
             .clone()
             .unwrap_or_else(|| super::sign::default_bundle(&args.archive));
         let verdict = verify_cmd::verify(&args.archive, &bundle, Some(&key));
-        if !verdict.ok() || verdict.archive.is_none() {
+        if verdict.ok() && verdict.archive.is_none() {
+            return fail(
+                Outcome::Problems,
+                format!("`{shown}` is not a skill archive (tar.gz or zip); nothing was unpacked"),
+            );
+        }
+        if !verdict.ok() {
             let outcome = verify_cmd::report(&verdict, &shown, VerifyFormat::Text, true);
-            if verdict.ok() {
-                return fail(Outcome::Problems, format!("{shown} is not a skill archive"));
-            }
             eprintln!("nothing was unpacked");
             return outcome;
         }

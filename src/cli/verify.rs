@@ -425,7 +425,12 @@ pub fn report(verdict: &Verdict, named: &str, format: VerifyFormat, signed: bool
         }
         None if signed => {
             let hint = verdict.key_hint.as_deref().unwrap_or("");
-            let skill = skill.map_or(String::new(), |s| format!(", skill {s}"));
+            // Only a skill archive (tar.gz or zip) is read and checked against its manifest;
+            // any other file gets a signature verdict, and says so.
+            let skill = skill.map_or(
+                "; not a skill archive: only the signature and digest were checked".to_string(),
+                |s| format!(", skill {s}"),
+            );
             eprintln!("OK: {shown} (key hint {hint}{skill})");
             Outcome::Success
         }
