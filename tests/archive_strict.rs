@@ -562,6 +562,36 @@ fn paths_that_collide_on_other_file_systems() {
         &tar.gz(),
         "entry `good/cafe\u{301}.md` and `good/caf\u{e9}.md` differ only in case or Unicode normalization",
     );
+    // Foldings that lowercasing alone misses (APFS and NTFS fold them).
+    for (first, second) in [("\u{3c2}", "\u{3c3}"), ("\u{17f}", "s"), ("\u{df}", "ss")] {
+        let mut tar = Tar::based();
+        tar.file(format!("good/{first}.md").as_bytes(), b"x", GNU);
+        tar.file(format!("good/{second}.md").as_bytes(), b"x", GNU);
+        assert_refused(
+            &format!("fold-{second}.tar.gz"),
+            &tar.gz(),
+            &format!(
+                "entry `good/{second}.md` and `good/{first}.md` differ only in case or Unicode normalization"
+            ),
+        );
+    }
+    // A file and a directory that differ only in case or normalization.
+    let mut tar = Tar::based();
+    tar.file(b"good/a", b"x", GNU);
+    tar.file(b"good/A/x", b"x", GNU);
+    assert_refused(
+        "file-dir.tar.gz",
+        &tar.gz(),
+        "`good/A/x` lies below the file `good/a`",
+    );
+    let mut tar = Tar::based();
+    tar.file("good/\u{e9}".as_bytes(), b"x", GNU);
+    tar.file("good/e\u{301}/x".as_bytes(), b"x", GNU);
+    assert_refused(
+        "nfd-dir.tar.gz",
+        &tar.gz(),
+        "`good/e\u{301}/x` lies below the file `good/\u{e9}`",
+    );
 }
 
 /// Low: the manifest's `executable` is compared with the entry's mode.

@@ -253,7 +253,7 @@ impl Budget {
         }
         let rest = parts[1..].join("/");
         if !is_dir {
-            let folded: String = rest.nfc().flat_map(char::to_lowercase).collect();
+            let folded = fold(&rest);
             if let Some(first) = self.seen.get(&folded) {
                 return Err(if *first == rest {
                     format!("entry `{shown}` appears twice")
@@ -280,10 +280,15 @@ fn finish(
     let Some(key) = budget.key else {
         return Err("the archive is empty".into());
     };
-    // A file may not also be a directory, nor have a file as its parent.
-    let names: HashSet<&str> = files.iter().map(|f| f.path.as_str()).collect();
+    // A file may not also be a directory, nor have a file as its parent — compared folded, as
+    // a case-insensitive or normalizing file system would see them.
+    let names: HashMap<String, &str> = files
+        .iter()
+        .map(|f| (fold(&f.path), f.path.as_str()))
+        .collect();
+    let folded_dirs: HashSet<String> = dirs.iter().map(|d| fold(d)).collect();
     for f in &files {
-        if dirs.contains(&f.path) {
+        if folded_dirs.contains(&fold(&f.path)) {
             return Err(format!(
                 "`{key}/{}` is both a file and a directory",
                 shown(&f.path)
@@ -291,17 +296,29 @@ fn finish(
         }
         let mut parent = f.path.as_str();
         while let Some((up, _)) = parent.rsplit_once('/') {
-            if names.contains(up) {
+            if let Some(file) = names.get(&fold(up)) {
                 return Err(format!(
                     "`{key}/{}` lies below the file `{key}/{}`",
                     shown(&f.path),
-                    shown(up)
+                    shown(file)
                 ));
             }
             parent = up;
         }
     }
     Ok(Archive { key, files })
+}
+
+/// A path as a case-insensitive, normalizing file system may compare it (APFS, NTFS, HFS+):
+/// compatibility-normalized and lowercased, with the foldings lowercase leaves apart (`ς`/`σ`,
+/// `ß`/`ss`). Erring towards "the same" is the point: such pairs are refused.
+fn fold(path: &str) -> String {
+    let lower: String = path
+        .nfkc()
+        .flat_map(char::to_lowercase)
+        .map(|c| if c == 'ς' { 'σ' } else { c })
+        .collect();
+    lower.replace('ß', "ss").nfkc().collect()
 }
 
 /// Writes an archive's files under `dir` (which must be new and empty), with modes 0644 or
