@@ -205,3 +205,26 @@ fn earlier_archives_and_hard_links_to_the_key_are_not_packed() {
         .collect();
     assert_eq!(paths, ["SKILL.md"]);
 }
+
+/// `.skillignore` is read like every untrusted file: never through a link, never a FIFO.
+#[test]
+fn skillignore_is_read_bounded() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = skill(tmp.path(), "demo");
+    std::os::unix::fs::symlink("/dev/zero", dir.join(".skillignore")).unwrap();
+    let run = skillc(&dir, &["pack"]);
+    assert_eq!(run.code, Some(1));
+    assert_eq!(
+        run.stderr,
+        "error: cannot pack `.`: reading `.skillignore`: a symbolic link (not followed)\n"
+    );
+    std::fs::remove_file(dir.join(".skillignore")).unwrap();
+    let c = std::ffi::CString::new(dir.join(".skillignore").to_str().unwrap()).unwrap();
+    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o644) }, 0);
+    let run = skillc(&dir, &["pack"]);
+    assert_eq!(run.code, Some(1));
+    assert_eq!(
+        run.stderr,
+        "error: cannot pack `.`: reading `.skillignore`: not a regular file\n"
+    );
+}

@@ -197,10 +197,17 @@ pub fn secret(file: &PackFile) -> Option<&'static str> {
 fn skillignore(root: &Path) -> Result<Gitignore, FileSetError> {
     let mut builder = GitignoreBuilder::new(root);
     let file = root.join(".skillignore");
-    if file.is_file()
-        && let Some(e) = builder.add(&file)
-    {
-        return Err(FileSetError(format!("reading `.skillignore`: {e}")));
+    // Read like every untrusted file: capped, never through a link, never blocking.
+    match crate::input::read_bounded(&file, 1024 * 1024, crate::input::Links::Refuse) {
+        Ok(bytes) => {
+            for line in String::from_utf8_lossy(&bytes).lines() {
+                builder
+                    .add_line(None, line)
+                    .map_err(|e| FileSetError(format!("reading `.skillignore`: {e}")))?;
+            }
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+        Err(e) => return Err(FileSetError(format!("reading `.skillignore`: {e}"))),
     }
     builder
         .build()
