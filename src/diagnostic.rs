@@ -90,6 +90,9 @@ pub struct Diagnostic {
     pub skill: PathBuf,
     pub region: Option<Region>,
     pub secondary: Vec<Label>,
+    /// How many problems this diagnostic stands for: 1, or, for the one that closes a rule's
+    /// run at the per-skill cap, the problems it counts (summaries and statistics add them).
+    pub count: usize,
 }
 
 impl Diagnostic {

@@ -79,6 +79,7 @@ impl<'a> Reporter<'a> {
             skill: self.skill.clone(),
             region,
             secondary: Vec::new(),
+            count: 1,
         });
         let last = self.diagnostics.len() - 1;
         &mut self.diagnostics[last]
@@ -508,6 +509,7 @@ fn cap_per_rule(diagnostics: &mut Vec<Diagnostic>) {
                 d.rule.name
             );
             d.label = None;
+            d.count = more;
             d.help = Some("fix the ones shown and run skillc again to see the rest".into());
             d.secondary.clear();
             kept.push(d);

@@ -818,6 +818,13 @@ fn diagnostics_are_capped_per_rule_and_skill() {
         lines[100],
         "many/SKILL.md:105:5: error[SK404] 150 more `broken-link` diagnostics in this skill are not shown (at most 100 per rule and skill)"
     );
+    // The summary and the statistics count every problem, shown or not.
+    assert_eq!(
+        run.stderr,
+        "Checked 1 skill: 250 errors, 0 warnings, 0 infos.\n"
+    );
+    let run = skillc(tmp.path(), &["validate", "--statistics", "many"]);
+    assert_eq!(run.stdout, "250\tSK404\tbroken-link\n");
 }
 
 /// A committed `SKILL.md` that links out of its skill (to a CI runner's secrets, say) is SK408

@@ -134,7 +134,8 @@ pub fn run(args: &Args) -> Outcome {
         .diagnostics
         .iter()
         .filter(|d| d.severity == Severity::Error)
-        .count();
+        .map(|d| d.count)
+        .sum::<usize>();
     if errors > 0 && !args.no_validate {
         eprint!("{}", render::concise::render(std::slice::from_ref(&report)));
         return fail(

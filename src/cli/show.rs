@@ -141,7 +141,13 @@ fn describe(
         thousands(costs.l3.iter().filter_map(|f| f.tokens).sum()),
         tokens::encoding_name(settings.encoding)
     );
-    let count = |s: Severity| r.diagnostics.iter().filter(|d| d.severity == s).count();
+    let count = |s: Severity| -> usize {
+        r.diagnostics
+            .iter()
+            .filter(|d| d.severity == s)
+            .map(|d| d.count)
+            .sum()
+    };
     let _ = writeln!(
         out,
         "  diagnostics: {} errors, {} warnings, {} infos (skillc validate {})",

@@ -42,9 +42,9 @@ impl Summary {
         };
         for d in diagnostics(reports) {
             match d.severity {
-                Severity::Error => summary.errors += 1,
-                Severity::Warning => summary.warnings += 1,
-                Severity::Info => summary.infos += 1,
+                Severity::Error => summary.errors += d.count,
+                Severity::Warning => summary.warnings += d.count,
+                Severity::Info => summary.infos += d.count,
             }
         }
         summary

@@ -9,7 +9,7 @@ use crate::lint::SkillReport;
 pub fn render(reports: &[SkillReport]) -> String {
     let mut counts: HashMap<&'static str, (usize, &'static str)> = HashMap::new();
     for d in diagnostics(reports) {
-        counts.entry(d.rule.code).or_insert((0, d.rule.name)).0 += 1;
+        counts.entry(d.rule.code).or_insert((0, d.rule.name)).0 += d.count;
     }
     let mut rows: Vec<_> = counts.into_iter().collect();
     rows.sort_by(|a, b| b.1.0.cmp(&a.1.0).then(a.0.cmp(b.0)));

@@ -99,6 +99,7 @@ fn tools_across_skills(reports: &[SkillReport], found: &mut Vec<(usize, Diagnost
                         skill: report.dir.dir.clone(),
                         region: Some(tool.region),
                         secondary: Vec::new(),
+                        count: 1,
                     }));
                 }
                 Some(_) => {}
@@ -126,6 +127,7 @@ fn diagnostic(
         skill: report.dir.dir.clone(),
         region: report.key_region,
         secondary: Vec::new(),
+        count: 1,
     }
 }
 
