@@ -147,9 +147,8 @@ pub fn run(args: &Args) -> Outcome {
     Outcome::Success
 }
 
-/// The staging directory's name: this prefix and [`STAGING_RAND`] random ASCII letters and
-/// digits (tempfile's alphabet).
-/// The staging directory prefix, which discovery skips.
+/// The staging directory's name: this prefix (which discovery skips) and [`STAGING_RAND`]
+/// random ASCII letters and digits (tempfile's alphabet).
 const STAGING_PREFIX: &str = crate::discover::UNPACK_TEMP_PREFIX;
 const STAGING_RAND: usize = 6;
 /// A staging directory older than this was left by an unpack that was killed.
