@@ -1064,3 +1064,71 @@ fn zip_version_needed_is_at_most_two() {
         "entry `good/.skill-manifest.json` needs zip version 6.3 to extract; only 2.0 and lower are read",
     );
 }
+
+/// Names that Windows or HFS+ write differently (or not at all), and foldings beyond
+/// lowercase: refused, so no extractor on any file system lands two entries on one file.
+#[test]
+fn names_other_file_systems_change_are_refused() {
+    for (name, why) in [
+        (
+            "good/SKILL.md.",
+            "ends with a dot or a space (Windows drops them)",
+        ),
+        (
+            "good/notes.md ",
+            "ends with a dot or a space (Windows drops them)",
+        ),
+        (
+            "good/a.md:x",
+            "holds a character Windows does not allow in file names (`:<>\"|?*`)",
+        ),
+        ("good/nul.md", "is a Windows device name"),
+        ("good/com1", "is a Windows device name"),
+        (
+            "good/a\u{200c}.md",
+            "holds an invisible character HFS+ ignores when it compares names",
+        ),
+    ] {
+        let mut tar = Tar::based();
+        tar.file(name.as_bytes(), b"x", GNU);
+        assert_refused(
+            "windows.tar.gz",
+            &tar.gz(),
+            &format!(
+                "entry `{}` has a path component that {why}",
+                name.escape_debug()
+            ),
+        );
+    }
+    for (first, second) in [
+        ("\u{131}", "i"),
+        ("\u{131}", "I"),
+        ("\u{1fb3}", "\u{3b1}\u{3b9}"),
+        ("\u{1c80}", "\u{432}"),
+    ] {
+        let mut tar = Tar::based();
+        tar.file(format!("good/{first}.md").as_bytes(), b"x", GNU);
+        tar.file(format!("good/{second}.md").as_bytes(), b"x", GNU);
+        assert_refused(
+            "fold.tar.gz",
+            &tar.gz(),
+            &format!(
+                "entry `good/{second}.md` and `good/{first}.md` differ only in case or Unicode normalization"
+            ),
+        );
+    }
+}
+
+/// An MS-DOS entry whose attributes carry a Unix mode: unzip applies it (here a symbolic link),
+/// other tools write a regular file.
+#[test]
+fn zip_dos_attributes_with_a_unix_mode() {
+    let mut entries = zbase();
+    entries[1].made_by = 20;
+    entries[1].external = 0o120600 << 16;
+    assert_refused(
+        "dos-link.zip",
+        &zip_of(&entries),
+        "entry `good/SKILL.md` has MS-DOS attributes with a Unix mode in them (unzip would apply it)",
+    );
+}

@@ -271,6 +271,8 @@ fn pre_commit_hook(hook: &str) {
             .current_dir(&work)
             .env("PATH", &path)
             .env("PRE_COMMIT_HOME", tmp.path().join("cache"))
+            // pre-commit's `cargo install` and the Action's share one release build.
+            .env("CARGO_TARGET_DIR", install_target())
             .args(["try-repo", repo().to_str().unwrap(), hook, "--files"])
             .args(files)
             .output()
@@ -309,6 +311,12 @@ fn pre_commit_rust_hook_builds_skillc() {
         return;
     }
     pre_commit_hook("skillc");
+}
+
+/// Where the slow tests' `cargo install`s build: one directory, so the release build of the
+/// dependencies is made once.
+fn install_target() -> PathBuf {
+    repo().join("target/install")
 }
 
 /// The `run` scripts of action.yml's steps, by step name, with their `env` keys.
@@ -359,6 +367,7 @@ fn github_action_steps_run_locally() {
             .env("GITHUB_OUTPUT", &output)
             .env("GITHUB_PATH", tmp.path().join("github_path"))
             .env("GITHUB_ACTION_PATH", repo())
+            .env("CARGO_TARGET_DIR", install_target())
             .envs(env.iter().copied())
             .output()
             .unwrap();

@@ -224,6 +224,9 @@ impl Budget {
                 "entry `{shown}` has an empty, `.` or `..` path component"
             ));
         }
+        if let Some(why) = parts.iter().find_map(|p| not_portable(p)) {
+            return Err(format!("entry `{shown}` has a path component that {why}"));
+        }
         let top = parts[0].to_string();
         match &self.key {
             None => {
@@ -310,15 +313,46 @@ fn finish(
 }
 
 /// A path as a case-insensitive, normalizing file system may compare it (APFS, NTFS, HFS+):
-/// compatibility-normalized and lowercased, with the foldings lowercase leaves apart (`ς`/`σ`,
-/// `ß`/`ss`). Erring towards "the same" is the point: such pairs are refused.
+/// compatibility-normalized, then uppercased and lowercased, so that pairs lowercase alone
+/// keeps apart (`ς`/`σ`, `ß`/`ss`, `ı`/`i`, `ᾳ`/`αι`) fold together too. Erring towards "the
+/// same" is the point: such pairs are refused.
 fn fold(path: &str) -> String {
-    let lower: String = path
-        .nfkc()
-        .flat_map(char::to_lowercase)
-        .map(|c| if c == 'ς' { 'σ' } else { c })
-        .collect();
-    lower.replace('ß', "ss").nfkc().collect()
+    let upper: String = path.nfkc().flat_map(char::to_uppercase).collect();
+    let lower: String = upper.chars().flat_map(char::to_lowercase).collect();
+    lower.nfkc().collect()
+}
+
+/// Why a path component would be written differently, or not at all, on some file system:
+/// Windows drops trailing dots and spaces, reads `:` as a stream and refuses `<>"|?*` and device
+/// names; HFS+ ignores some invisible characters. (git refuses the same for its checkouts.)
+fn not_portable(component: &str) -> Option<&'static str> {
+    if component.ends_with(['.', ' ']) {
+        return Some("ends with a dot or a space (Windows drops them)");
+    }
+    if component.contains([':', '<', '>', '"', '|', '?', '*']) {
+        return Some("holds a character Windows does not allow in file names (`:<>\"|?*`)");
+    }
+    let stem = component
+        .split('.')
+        .next()
+        .unwrap_or(component)
+        .trim_end()
+        .to_ascii_uppercase();
+    let device = matches!(
+        stem.as_str(),
+        "CON" | "PRN" | "AUX" | "NUL" | "CONIN$" | "CONOUT$"
+    ) || ((stem.starts_with("COM") || stem.starts_with("LPT"))
+        && stem.len() == 4
+        && stem.as_bytes()[3].is_ascii_digit());
+    if device {
+        return Some("is a Windows device name");
+    }
+    if component.chars().any(|c| {
+        matches!(c, '\u{200c}'..='\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{206a}'..='\u{206f}' | '\u{feff}')
+    }) {
+        return Some("holds an invisible character HFS+ ignores when it compares names");
+    }
+    None
 }
 
 /// Writes an archive's files under `dir` (which must be new and empty), with modes 0644 or

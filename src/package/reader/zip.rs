@@ -290,6 +290,13 @@ fn kind(shown: &str, name: &[u8], host: u8, external: u32) -> Result<(bool, bool
             Ok((is_dir, !is_dir && mode & 0o111 != 0))
         }
         HOST_DOS => {
+            // Info-ZIP's unzip reads the high half as a Unix mode even for MS-DOS entries (a
+            // symbolic link, an execute bit): it must be empty.
+            if external >> 16 != 0 {
+                return Err(format!(
+                    "entry `{shown}` has MS-DOS attributes with a Unix mode in them (unzip would apply it)"
+                ));
+            }
             if (external & 0x10 != 0) != named_dir {
                 return Err(format!(
                     "entry `{shown}`'s attributes and name disagree on whether it is a directory"
