@@ -47,7 +47,7 @@ fn own_output_bundle_and_key_are_never_packed() {
     );
     assert_eq!(
         packed_paths(&dir, &["--format", "zip", "--force", "--key", "skillc.key"]),
-        ["SKILL.md", "out.zip", "out.zip.sigstore.json", "skillc.pub"]
+        ["SKILL.md", "skillc.pub"]
     );
 }
 
@@ -226,5 +226,46 @@ fn skillignore_is_read_bounded() {
     assert_eq!(
         run.stderr,
         "error: cannot pack `.`: reading `.skillignore`: not a regular file\n"
+    );
+}
+
+/// An earlier archive of the skill and its bundle, under names pack did not choose, are left
+/// out (and named); any other archive is content.
+#[test]
+fn earlier_archives_under_other_names_are_recognised() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = skill(tmp.path(), "demo");
+    assert_eq!(skillc(tmp.path(), &["keygen", "--out", "k"]).code, Some(0));
+    let run = skillc(&dir, &["pack", "-o", "release.tgz", "--key", "../k.key"]);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    std::fs::copy(dir.join("release.tgz"), dir.join("old-copy.bin")).unwrap();
+    let other = skill(tmp.path(), "other");
+    assert_eq!(
+        skillc(&other, &["pack", "-o", "../other.tgz"]).code,
+        Some(0)
+    );
+    std::fs::copy(tmp.path().join("other.tgz"), dir.join("assets-other.tgz")).unwrap();
+    let run = skillc(&dir, &["pack", "--list"]);
+    assert_eq!(run.code, Some(0));
+    assert_eq!(run.stdout, "SKILL.md\nassets-other.tgz\n");
+    assert_eq!(
+        run.stderr,
+        "note: not packing `old-copy.bin`: an archive of this skill\n\
+         note: not packing `release.tgz`: an archive of this skill\n\
+         note: not packing `release.tgz.sigstore.json`: a signature bundle\n"
+    );
+}
+
+/// Names in pack's errors are escaped like everywhere else.
+#[test]
+fn pack_errors_escape_names() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = skill(tmp.path(), "demo");
+    std::os::unix::fs::symlink("nowhere", dir.join("l\u{1b}[2J")).unwrap();
+    let run = skillc(&dir, &["pack"]);
+    assert_eq!(run.code, Some(1));
+    assert_eq!(
+        run.stderr,
+        "error: cannot pack `.`: symlink `l\\u{1b}[2J` is dangling (SK408)\n"
     );
 }

@@ -57,15 +57,16 @@ pub fn run(args: &Args) -> Outcome {
         Err(outcome) => return outcome,
     };
     let dir = discover::clean(&args.dir.clone().unwrap_or_else(|| PathBuf::from(".")));
+    let shown = render::escaped(&dir.display().to_string());
     if !dir.is_dir() {
-        return fail(Outcome::Usage, format!("path not found: {}", dir.display()));
+        return fail(Outcome::Usage, format!("path not found: {}", shown));
     }
     if discover::skill_file_in(&dir).is_none() {
         return fail(
             Outcome::Usage,
             format!(
                 "`{}` holds no SKILL.md or skill.md; pack takes a skill directory",
-                dir.display()
+                shown
             ),
         );
     }
@@ -93,7 +94,7 @@ pub fn run(args: &Args) -> Outcome {
         }
     };
     let Some(skill) = discovery.skills.into_iter().next() else {
-        return fail(Outcome::Usage, format!("no skill in `{}`", dir.display()));
+        return fail(Outcome::Usage, format!("no skill in `{}`", shown));
     };
     let mut files = match package::file_set(
         &dir,
@@ -105,7 +106,7 @@ pub fn run(args: &Args) -> Outcome {
         Err(e) => {
             return fail(
                 Outcome::Problems,
-                format!("cannot pack `{}`: {}", dir.display(), e.0),
+                format!("cannot pack `{shown}`: {}", render::escaped(&e.0)),
             );
         }
     };
@@ -122,7 +123,7 @@ pub fn run(args: &Args) -> Outcome {
             Outcome::Usage,
             format!(
                 "`{}` holds no SKILL.md or skill.md; pack takes a skill directory",
-                dir.display()
+                shown
             ),
         );
     };
@@ -142,7 +143,7 @@ pub fn run(args: &Args) -> Outcome {
             Outcome::Problems,
             format!(
                 "`{}` has {errors} validation error(s); fix them or pass --no-validate",
-                dir.display()
+                shown
             ),
         );
     }
@@ -171,6 +172,15 @@ pub fn run(args: &Args) -> Outcome {
     }
     artifacts.extend(args.key.clone());
     package::exclude(&mut files, &dir, &artifacts);
+    // Earlier archives of this skill and signature bundles under other names are skillc's own
+    // artifacts too: recognised by their contents, left out, and named.
+    files.retain(|f| match package::artifact(f, &key) {
+        Some(what) => {
+            eprintln!("note: not packing `{}`: {what}", render::escaped(&f.path));
+            false
+        }
+        None => true,
+    });
     if !args.allow_secrets
         && let Some((path, why)) = files
             .iter()
@@ -218,7 +228,7 @@ pub fn run(args: &Args) -> Outcome {
             Outcome::Problems,
             format!(
                 "cannot pack `{}`: `skillc verify` would refuse the archive: {e}",
-                dir.display()
+                shown
             ),
         );
     }

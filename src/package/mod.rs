@@ -169,6 +169,20 @@ fn file_id(path: &Path) -> Option<(u64, u64)> {
     Some((0, h.finish()))
 }
 
+/// What skillc artifact a file is, if it is one: an archive of the skill `key` (one that
+/// `verify` reads), or a Sigstore bundle.
+pub fn artifact(file: &PackFile, key: &str) -> Option<&'static str> {
+    if reader::sniff(&file.bytes).is_some()
+        && reader::read(&file.bytes).is_ok_and(|archive| archive.key == key)
+    {
+        return Some("an archive of this skill");
+    }
+    if file.path.ends_with(".sigstore.json") && crate::sign::Bundle::parse(&file.bytes).is_ok() {
+        return Some("a signature bundle");
+    }
+    None
+}
+
 /// Why a file looks like a secret that must not be published (SK411's names, or a PEM private
 /// key whatever its name); `None` for an ordinary file.
 pub fn secret(file: &PackFile) -> Option<&'static str> {
