@@ -444,16 +444,34 @@ fn unreadable_skill_file_is_named_and_exits_3() {
     let root = tmp.path();
     skill(root, "good", "Use when fine.");
     fs::create_dir_all(root.join("bad")).unwrap();
-    // Opening succeeds, reading fails: EIO from /proc/self/mem at offset 0, even for root.
+    // Opening succeeds, reading fails: EIO from /proc/self/mem at offset 0, even for root. The
+    // link leads out of the skill, so the command line reports it (SK408) without reading it;
+    // the library reads it when the skill's real directory is `/`, and names the failure.
     std::os::unix::fs::symlink("/proc/self/mem", root.join("bad/SKILL.md")).unwrap();
     let run = skillc(root, &["validate", "--format", "concise"]);
-    assert_eq!(run.code, Some(3));
-    assert!(
-        run.stderr.starts_with("error: reading `bad/SKILL.md`: "),
-        "{}",
-        run.stderr
+    assert_eq!(run.code, Some(1));
+    assert_eq!(
+        run.stdout,
+        "bad/SKILL.md: error[SK408] symlink `SKILL.md` points outside the skill, to `/proc/self/mem`\n"
     );
-    assert!(run.stderr.contains("Checked 2 skills"), "{}", run.stderr);
+    let dir = root.join("bad");
+    let skill = skillc::discover::SkillDir {
+        file: Some(dir.join("SKILL.md")),
+        real: std::path::PathBuf::from("/"),
+        dir,
+        tier: skillc::discover::Tier::Project,
+        near_miss: None,
+    };
+    let settings = skillc::config::Settings::default();
+    let reports = skillc::lint::lint_all(vec![skill], &settings, root);
+    let error = reports[0].io_error.as_deref().unwrap_or_default();
+    assert!(
+        error.starts_with(&format!(
+            "reading `{}`: ",
+            root.join("bad/SKILL.md").display()
+        )),
+        "{error}"
+    );
 }
 
 #[test]
@@ -895,4 +913,26 @@ fn catalog_commands_show_control_characters_as_pictures() {
     }
     let run = skillc(tmp.path(), &["validate", "--format", "github", "."]);
     assert!(!run.stdout.contains('\u{1b}'), "{}", run.stdout);
+}
+
+/// JSON and SARIF escape what serde_json would leave raw but a terminal may act on (C1
+/// controls, DEL, bidirectional overrides): the same JSON values, safe to print.
+#[test]
+fn json_outputs_escape_c1_controls_and_bidi() {
+    let tmp = tempfile::tempdir().unwrap();
+    write(
+        &tmp.path().join("c1/SKILL.md"),
+        "---\nname: c1\ndescription: Use when testing.\n---\nSee [x](gone\u{9b}\u{202e}.md).\n",
+    );
+    for format in ["json", "sarif"] {
+        let run = skillc(tmp.path(), &["validate", "--format", format, "c1"]);
+        assert_eq!(run.code, Some(1));
+        assert!(!run.stdout.contains('\u{9b}') && !run.stdout.contains('\u{202e}'));
+        assert!(
+            run.stdout.contains("gone\\u009b\\u202e.md"),
+            "{}",
+            run.stdout
+        );
+        let _: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    }
 }

@@ -116,7 +116,7 @@ pub fn run(args: &Args) -> Outcome {
                 })
             })
             .collect();
-        let text = serde_json::to_string_pretty(&items).unwrap_or_default() + "\n";
+        let text = crate::render::json_text(&items) + "\n";
         return super::emit(&text).unwrap_or(Outcome::Success);
     }
     let rows: Vec<[String; 7]> = reports

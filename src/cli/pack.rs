@@ -272,7 +272,7 @@ pub fn run(args: &Args) -> Outcome {
             "size": bytes.len(),
             "sha256": digest,
         });
-        let text = serde_json::to_string_pretty(&doc).unwrap_or_default() + "\n";
+        let text = crate::render::json_text(&doc) + "\n";
         if let Some(outcome) = super::emit(&text) {
             return outcome;
         }

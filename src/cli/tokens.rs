@@ -102,7 +102,7 @@ pub fn run(args: &Args) -> Outcome {
                 "skills": skills,
                 "dropped": dropped,
             });
-            serde_json::to_string_pretty(&doc).unwrap_or_default() + "\n"
+            crate::render::json_text(&doc) + "\n"
         }
         TokensFormat::Table => table(
             reports, &catalog, &costs, l1_total, budget, &dropped, settings,

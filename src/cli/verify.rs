@@ -402,9 +402,7 @@ pub fn report(verdict: &Verdict, named: &str, format: VerifyFormat, signed: bool
             "key_hint": verdict.key_hint,
             "skill": verdict.skill,
         });
-        if let Some(outcome) =
-            super::emit(&(serde_json::to_string_pretty(&doc).unwrap_or_default() + "\n"))
-        {
+        if let Some(outcome) = super::emit(&(crate::render::json_text(&doc) + "\n")) {
             return outcome;
         }
     }

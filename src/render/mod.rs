@@ -116,6 +116,76 @@ fn is_bidi(c: char) -> bool {
     matches!(c, '\u{061c}' | '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
 }
 
+/// A JSON document as every JSON output prints it: pretty, two-space indent, and with the
+/// characters that serde_json leaves raw but a terminal may act on (DEL, C1 controls,
+/// bidirectional overrides) written as `\uXXXX` escapes — the same JSON value, safe to print.
+pub fn json_text(value: &impl serde::Serialize) -> String {
+    let mut out = Vec::new();
+    let mut serializer = serde_json::Serializer::with_formatter(
+        &mut out,
+        SafeFormatter(serde_json::ser::PrettyFormatter::new()),
+    );
+    if value.serialize(&mut serializer).is_err() {
+        return String::new();
+    }
+    String::from_utf8(out).unwrap_or_default()
+}
+
+/// serde_json's pretty formatter, escaping what [`json_text`] says.
+struct SafeFormatter<'a>(serde_json::ser::PrettyFormatter<'a>);
+
+impl serde_json::ser::Formatter for SafeFormatter<'_> {
+    fn write_string_fragment<W: ?Sized + std::io::Write>(
+        &mut self,
+        writer: &mut W,
+        fragment: &str,
+    ) -> std::io::Result<()> {
+        let mut rest = fragment;
+        while let Some(at) = rest.find(|c: char| c.is_control() || is_bidi(c)) {
+            writer.write_all(rest[..at].as_bytes())?;
+            let c = rest[at..].chars().next().unwrap_or('\u{fffd}');
+            write!(writer, "\\u{:04x}", c as u32)?;
+            rest = &rest[at + c.len_utf8()..];
+        }
+        writer.write_all(rest.as_bytes())
+    }
+    fn begin_array<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.0.begin_array(w)
+    }
+    fn end_array<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.0.end_array(w)
+    }
+    fn begin_array_value<W: ?Sized + std::io::Write>(
+        &mut self,
+        w: &mut W,
+        first: bool,
+    ) -> std::io::Result<()> {
+        self.0.begin_array_value(w, first)
+    }
+    fn end_array_value<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.0.end_array_value(w)
+    }
+    fn begin_object<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.0.begin_object(w)
+    }
+    fn end_object<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.0.end_object(w)
+    }
+    fn begin_object_key<W: ?Sized + std::io::Write>(
+        &mut self,
+        w: &mut W,
+        first: bool,
+    ) -> std::io::Result<()> {
+        self.0.begin_object_key(w, first)
+    }
+    fn begin_object_value<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.0.begin_object_value(w)
+    }
+    fn end_object_value<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.0.end_object_value(w)
+    }
+}
+
 /// A path with `/` separators, as every format prints it.
 pub fn slash_path(path: &std::path::Path) -> String {
     let text = path.to_string_lossy();
@@ -150,5 +220,16 @@ mod tests {
             printable("plain é"),
             std::borrow::Cow::Borrowed(_)
         ));
+    }
+
+    #[test]
+    fn json_text_escapes_what_a_terminal_acts_on() {
+        let value = serde_json::json!({"a": "x\u{9b}y\u{202e}z\u{7f}\n\"é"});
+        let text = super::json_text(&value);
+        assert_eq!(text, "{\n  \"a\": \"x\\u009by\\u202ez\\u007f\\n\\\"é\"\n}");
+        assert_eq!(
+            serde_json::from_str::<serde_json::Value>(&text).unwrap(),
+            value
+        );
     }
 }

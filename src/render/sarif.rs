@@ -47,7 +47,7 @@ pub fn render(reports: &[SkillReport]) -> String {
             "results": results,
         }],
     });
-    let mut text = serde_json::to_string_pretty(&doc).unwrap_or_default();
+    let mut text = crate::render::json_text(&doc);
     text.push('\n');
     text
 }
