@@ -142,7 +142,7 @@ impl serde_json::ser::Formatter for SafeFormatter<'_> {
     ) -> std::io::Result<()> {
         let mut rest = fragment;
         while let Some(at) = rest.find(|c: char| c.is_control() || is_bidi(c)) {
-            writer.write_all(rest[..at].as_bytes())?;
+            writer.write_all(&rest.as_bytes()[..at])?;
             let c = rest[at..].chars().next().unwrap_or('\u{fffd}');
             write!(writer, "\\u{:04x}", c as u32)?;
             rest = &rest[at + c.len_utf8()..];
