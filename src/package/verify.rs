@@ -24,7 +24,7 @@ pub fn check_archive(bytes: &[u8]) -> Result<(Archive, Manifest), String> {
     if first.executable {
         return Err(format!("the manifest `{MANIFEST}` is executable"));
     }
-    let manifest = Manifest::parse(&first.bytes).map_err(|e| reader::without_controls(&e))?;
+    let manifest = Manifest::parse(&first.bytes).map_err(|e| crate::render::escaped(&e))?;
     if manifest.skill.key != archive.key {
         return Err(format!(
             "the manifest names the skill `{}` but the archive's directory is `{}/`",

@@ -89,21 +89,6 @@ pub fn shown(text: &str) -> String {
     out
 }
 
-/// A message that may quote untrusted text (a parser's error): control characters escaped,
-/// nothing else changed.
-pub fn without_controls(text: &str) -> String {
-    text.chars()
-        .flat_map(|c| {
-            let escaped: Vec<char> = if c.is_control() {
-                c.escape_debug().collect()
-            } else {
-                vec![c]
-            };
-            escaped
-        })
-        .collect()
-}
-
 /// [`shown`] for raw bytes that may not be UTF-8.
 pub fn shown_bytes(raw: &[u8]) -> String {
     let cut = &raw[..raw.len().min(4 * SHOWN_MAX + 4)];
@@ -398,7 +383,6 @@ mod tests {
         assert_eq!(shown(&long), format!("{}…", "x".repeat(200)));
         assert_eq!(shown(&"x".repeat(200)), "x".repeat(200));
         assert_eq!(shown_bytes(b"a\xffb"), "a\u{fffd}b");
-        assert_eq!(without_controls("`\u{7}` \"q\""), "`\\u{7}` \"q\"");
     }
 
     #[test]
