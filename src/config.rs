@@ -11,23 +11,20 @@ use toml::Spanned;
 use crate::diagnostic::Severity;
 use crate::dialect::Dialect;
 use crate::rules::{self, Rule};
+use crate::targets::{self, Targets};
+
+/// The context window character budgets are based on, when `context-window` is not set.
+pub const DEFAULT_CONTEXT_WINDOW: u64 = 200_000;
+
+/// The token budget of `par` and of `--budget` when no number is given (PAR's
+/// `skill_token_budget`).
+pub const DEFAULT_BUDGET: u64 = 2048;
 
 /// A config file larger than this is refused.
 const CONFIG_MAX_BYTES: u64 = 1024 * 1024;
 
 /// The names a config file may have, in lookup order.
 pub const FILE_NAMES: [&str; 2] = ["skillc.toml", ".skillc.toml"];
-
-/// The fields Claude Code documents beyond the open Agent Skills format.
-pub const CLAUDE_CODE_FIELDS: &[&str] = &[
-    "argument-hint",
-    "disable-model-invocation",
-    "user-invocable",
-    "model",
-    "context",
-    "agent",
-    "hooks",
-];
 
 /// A configuration error: exit 2, naming the file and position.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -58,6 +55,8 @@ struct FileConfig {
     budget: Option<u64>,
     encoding: Option<Encoding>,
     extra_fields: Option<Vec<Spanned<String>>>,
+    targets: Option<Vec<Spanned<String>>>,
+    context_window: Option<u64>,
     tools: Option<Vec<String>>,
     exclude: Option<Vec<Spanned<String>>>,
     max_file_size: Option<u64>,
@@ -113,6 +112,8 @@ pub struct Overrides {
     pub select: Vec<String>,
     pub ignore: Vec<String>,
     pub extra_fields: Vec<String>,
+    /// `--target NAME[,NAME…]`.
+    pub targets: Option<Targets>,
     pub budget: Option<u64>,
     pub encoding: Option<Encoding>,
 }
@@ -137,9 +138,14 @@ pub struct Settings {
     pub base: PathBuf,
     pub dialect: Option<Dialect>,
     pub strict: bool,
-    pub budget: u64,
+    /// `budget`/`--budget`: a token budget for every target; `None`: each target's own.
+    pub budget: Option<u64>,
     pub encoding: Encoding,
     pub extra_fields: HashSet<String>,
+    /// `targets`/`--target`: the runtimes of every skill; `None`: detected per skill.
+    pub targets: Option<Targets>,
+    /// Tokens; the base of character budgets.
+    pub context_window: u64,
     pub tools: Option<Vec<String>>,
     pub exclude: GlobSet,
     pub max_file_size: u64,
@@ -155,9 +161,11 @@ impl Default for Settings {
             base: PathBuf::from("."),
             dialect: None,
             strict: false,
-            budget: 2048,
+            budget: None,
             encoding: Encoding::O200kBase,
             extra_fields: HashSet::new(),
+            targets: None,
+            context_window: DEFAULT_CONTEXT_WINDOW,
             tools: None,
             exclude: GlobSet::empty(),
             max_file_size: 1024 * 1024,
@@ -344,19 +352,27 @@ impl Settings {
             .map(|f| f.get_ref().clone())
             .chain(overrides.extra_fields.iter().cloned())
         {
-            if field == "@claude-code" {
+            if let Some(set) = field.strip_prefix('@') {
+                let runtime = targets::find(set).filter(|r| !r.fields.is_empty());
+                let Some(runtime) = runtime else {
+                    let known: Vec<String> = targets::RUNTIMES
+                        .iter()
+                        .filter(|r| !r.fields.is_empty())
+                        .map(|r| format!("`@{}`", r.name))
+                        .collect();
+                    return Err(ConfigError {
+                        path: path.clone(),
+                        line: None,
+                        column: None,
+                        message: format!(
+                            "unknown field set `@{set}` in extra-fields; the known sets are {}",
+                            known.join(", ")
+                        ),
+                    });
+                };
                 settings
                     .extra_fields
-                    .extend(CLAUDE_CODE_FIELDS.iter().map(|f| f.to_string()));
-            } else if let Some(set) = field.strip_prefix('@') {
-                return Err(ConfigError {
-                    path: path.clone(),
-                    line: None,
-                    column: None,
-                    message: format!(
-                        "unknown field set `@{set}` in extra-fields; the known set is `@claude-code`"
-                    ),
-                });
+                    .extend(runtime.fields.iter().map(|f| f.to_string()));
             } else {
                 settings.extra_fields.insert(field);
             }
@@ -366,7 +382,20 @@ impl Settings {
             .or(file_config.dialect)
             .and_then(DialectSetting::forced);
         settings.strict = overrides.strict || file_config.strict.unwrap_or(false);
-        settings.budget = overrides.budget.or(file_config.budget).unwrap_or(2048);
+        settings.budget = overrides.budget.or(file_config.budget);
+        settings.context_window = file_config.context_window.unwrap_or(DEFAULT_CONTEXT_WINDOW);
+        settings.targets = match (overrides.targets, &file_config.targets) {
+            (Some(targets), _) => Some(targets),
+            (None, Some(names)) => {
+                let mut set = Targets::default();
+                for name in names {
+                    set = set
+                        .union(Targets::parse(name.get_ref()).map_err(|e| error(name.span(), e))?);
+                }
+                (!set.is_empty()).then_some(set)
+            }
+            (None, None) => None,
+        };
         settings.encoding = overrides
             .encoding
             .or(file_config.encoding)

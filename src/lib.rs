@@ -22,6 +22,7 @@ pub mod scaffold;
 pub mod sign;
 pub mod source;
 pub mod suppress;
+pub mod targets;
 pub mod time;
 pub mod tokens;
 pub mod yaml;

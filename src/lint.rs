@@ -14,6 +14,7 @@ use crate::markdown;
 use crate::rules::{self, Rule};
 use crate::source::{Layout, SkillFile};
 use crate::suppress::Suppressions;
+use crate::targets::{Placement, Targets};
 use crate::yaml::{self, Node, Value};
 
 /// Collects the diagnostics of one skill.
@@ -96,6 +97,9 @@ pub struct Skill<'a> {
     pub anchors: &'a HashMap<usize, Node>,
     pub dialect: Dialect,
     pub settings: &'a Settings,
+    /// The runtimes expected to load the skill.
+    pub targets: Targets,
+    pub placement: &'a Placement,
 }
 
 impl<'a> Skill<'a> {
@@ -161,6 +165,10 @@ pub struct SkillReport {
     /// The skill file as read (absent for SK001, unreadable or oversized files).
     pub file: Option<SkillFile>,
     pub dialect: Option<Dialect>,
+    /// Where the skill sits: the targets its location implies, its plugin and install root.
+    pub placement: Placement,
+    /// The runtimes expected to load the skill (runtimes.md).
+    pub targets: Targets,
     /// The skill's key (`id` or `name`) when it is a string.
     pub key: Option<String>,
     pub key_region: Option<Region>,
@@ -190,6 +198,8 @@ impl SkillReport {
         SkillReport {
             file: None,
             dialect: None,
+            placement: Placement::default(),
+            targets: Targets::spec(),
             key: None,
             key_region: None,
             description: None,
@@ -240,6 +250,7 @@ pub fn lint_all(skills: Vec<SkillDir>, settings: &Settings, cwd: &Path) -> Vec<S
 /// Lints one skill directory.
 pub fn lint_skill(dir: SkillDir, settings: &Settings) -> SkillReport {
     let mut report = SkillReport::empty(dir);
+    place(&mut report, settings);
     let Some(path) = report.dir.file.clone() else {
         let mut out = Reporter::new(None, report.dir.dir.clone(), report.dir.dir.clone());
         rules::structure::missing_skill_file(&report.dir, &mut out);
@@ -288,6 +299,7 @@ pub fn lint_skill_bytes(
     let path = dir.file.clone().unwrap_or_else(|| dir.dir.join("SKILL.md"));
     let mut report = SkillReport::empty(dir);
     report.dir.file = Some(path.clone());
+    place(&mut report, settings);
     let size = bytes.len() as u64;
     let mut report = if size > settings.max_file_size {
         let mut out = Reporter::new(None, path, report.dir.dir.clone());
@@ -300,6 +312,24 @@ pub fn lint_skill_bytes(
     rules::collection::check(std::slice::from_mut(&mut report), settings);
     finish(&mut report, settings, cwd);
     report
+}
+
+/// Where the skill sits, and the targets that implies before its dialect is known.
+fn place(report: &mut SkillReport, settings: &Settings) {
+    report.placement = Placement::of(&report.dir.dir, &report.dir.real);
+    report.targets = targets_of(settings, &report.placement, None);
+}
+
+/// A skill's targets (runtimes.md): the configured ones, else `par` for a PAR skill, else
+/// those of its location, else `spec`.
+pub fn targets_of(settings: &Settings, placement: &Placement, dialect: Option<Dialect>) -> Targets {
+    if let Some(targets) = settings.targets {
+        return targets;
+    }
+    if dialect == Some(Dialect::Par) {
+        return Targets::named("par").unwrap_or_else(Targets::spec);
+    }
+    placement.targets.unwrap_or_else(Targets::spec)
 }
 
 /// The rules of one skill over the skill file's bytes.
@@ -336,7 +366,7 @@ fn lint_bytes(
     };
     let file = SkillFile::new(path.clone(), text);
     let mut out = Reporter::new(Some(&file), path, report.dir.dir.clone());
-    let facts = check_file(&report.dir, &file, settings, &mut out);
+    let facts = check_file(&report.dir, &report.placement, &file, settings, &mut out);
     let body = facts.body.map_or("", |span| file.slice(span));
     let bundle = rules::tools::check(
         &report.dir,
@@ -350,6 +380,7 @@ fn lint_bytes(
     report.other_files = bundle.files;
     report.tools = bundle.tools;
     report.dialect = facts.dialect;
+    report.targets = targets_of(settings, &report.placement, facts.dialect);
     report.key = facts.key;
     report.key_region = facts.key_region;
     report.description = facts.description;
@@ -375,7 +406,13 @@ struct Facts {
     suppressions: Suppressions,
 }
 
-fn check_file(dir: &SkillDir, file: &SkillFile, settings: &Settings, out: &mut Reporter) -> Facts {
+fn check_file(
+    dir: &SkillDir,
+    placement: &Placement,
+    file: &SkillFile,
+    settings: &Settings,
+    out: &mut Reporter,
+) -> Facts {
     let mut facts = Facts::default();
     if file.has_bom() {
         rules::structure::byte_order_mark(out);
@@ -392,7 +429,19 @@ fn check_file(dir: &SkillDir, file: &SkillFile, settings: &Settings, out: &mut R
     facts.body = Some(layout.body);
     facts.suppressions = Suppressions::parse(file, &layout);
     let links = markdown::links(file.slice(layout.body));
-    rules::body::check(dir, file, &layout, &facts.tree, &links, settings, out);
+    let located = targets_of(settings, placement, None);
+    let placeholders =
+        crate::targets::placeholders(located, &dir.real, placement.plugin.as_deref());
+    rules::body::check(
+        dir,
+        &placeholders,
+        file,
+        &layout,
+        &facts.tree,
+        &links,
+        settings,
+        out,
+    );
     let doc = match yaml::parse(file.slice(layout.frontmatter), layout.frontmatter.start) {
         Ok(doc) => doc,
         Err(err) => {
@@ -414,7 +463,10 @@ fn check_file(dir: &SkillDir, file: &SkillFile, settings: &Settings, out: &mut R
             return facts;
         }
     };
-    let dialect = settings.dialect.unwrap_or_else(|| Dialect::detect(root));
+    let in_par_folder = placement.targets == Targets::named("par");
+    let dialect = settings
+        .dialect
+        .unwrap_or_else(|| Dialect::detect(root, in_par_folder));
     facts.dialect = Some(dialect);
     let skill = Skill {
         dir,
@@ -424,6 +476,8 @@ fn check_file(dir: &SkillDir, file: &SkillFile, settings: &Settings, out: &mut R
         anchors: &doc.anchors,
         dialect,
         settings,
+        targets: targets_of(settings, placement, Some(dialect)),
+        placement,
     };
     if let Some((key, node)) = skill.str_field(dialect.key_field()) {
         facts.key = Some(key.to_string());

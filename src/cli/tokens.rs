@@ -73,7 +73,7 @@ pub fn run(args: &Args) -> Outcome {
             tokens: c.l1,
         })
         .collect();
-    let budget = settings.budget as usize;
+    let budget = settings.budget.unwrap_or(crate::config::DEFAULT_BUDGET) as usize;
     let l1_total: usize = costs.iter().map(|c| c.l1).sum();
     let dropped = tokens::drop_order(&entries, budget);
     let text = match args.format {

@@ -5,6 +5,16 @@ pub mod schema;
 
 use crate::yaml::Node;
 
+/// Keys only PAR defines: a skill with one of them is a PAR skill that may have forgotten
+/// `schema_version` (formats.md, dialect detection).
+pub const PAR_ONLY_FIELDS: [&str; 5] = [
+    "id",
+    "system_prompt_override",
+    "tool_filter",
+    "trigger",
+    "expected_output",
+];
+
 /// A skill format.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, clap::ValueEnum)]
 pub enum Dialect {
@@ -32,9 +42,11 @@ impl Dialect {
         }
     }
 
-    /// Detects a skill's dialect from its frontmatter: `schema_version` means PAR.
-    pub fn detect(root: Option<&Node>) -> Dialect {
-        if root.and_then(|r| r.get("schema_version")).is_some() {
+    /// Detects a skill's dialect: `schema_version`, a key only PAR defines, or a place in
+    /// `.par/skills/` means PAR.
+    pub fn detect(root: Option<&Node>, in_par_folder: bool) -> Dialect {
+        let has = |key: &str| root.and_then(|r| r.get(key)).is_some();
+        if in_par_folder || has("schema_version") || PAR_ONLY_FIELDS.iter().any(|k| has(k)) {
             Dialect::Par
         } else {
             Dialect::AgentSkills

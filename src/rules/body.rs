@@ -98,9 +98,12 @@ fn percent_decode(text: &str) -> String {
     String::from_utf8_lossy(&out).into_owned()
 }
 
-/// Runs the body rules.
+/// Runs the body rules. `placeholders` are the skill's targets' path placeholders with the
+/// directories they stand for (runtimes.md).
+#[allow(clippy::too_many_arguments)]
 pub fn check(
     dir: &SkillDir,
+    placeholders: &[(&'static str, std::path::PathBuf)],
     file: &SkillFile,
     layout: &Layout,
     tree: &SkillTree,
@@ -108,6 +111,7 @@ pub fn check(
     settings: &Settings,
     out: &mut Reporter,
 ) {
+    let _ = placeholders;
     let body = file.slice(layout.body);
     length(file, layout, body, out);
     tokens(layout, body, settings, out);

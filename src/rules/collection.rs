@@ -137,7 +137,7 @@ fn budget(reports: &mut [SkillReport], settings: &Settings, found: &mut Vec<(usi
     if !settings.enabled(&SK503) {
         return;
     }
-    let budget = settings.budget as usize;
+    let budget = settings.budget.unwrap_or(crate::config::DEFAULT_BUDGET) as usize;
     let catalog = tokens::catalog(reports);
     let entries: Vec<String> = catalog
         .iter()

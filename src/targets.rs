@@ -1,0 +1,472 @@
+//! Targets: the runtimes expected to load a skill (spec/runtimes.md). Everything skillc knows
+//! about a runtime — where it keeps skills, which fields it reads, which path placeholders it
+//! substitutes, how it namespaces keys, its per-skill limits and its catalog budget — is one
+//! entry of [`RUNTIMES`]. Adding a runtime is adding an entry.
+
+use std::fmt;
+use std::path::{Component, Path, PathBuf};
+
+/// The unit a catalog budget is measured in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Unit {
+    Tokens,
+    Chars,
+}
+
+impl Unit {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Unit::Tokens => "tokens",
+            Unit::Chars => "characters",
+        }
+    }
+}
+
+/// A runtime's catalog budget.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Budget {
+    /// A fixed number of tokens (`budget` in skillc.toml overrides it).
+    Tokens(u64),
+    /// `percent` % of the context window, at `chars_per_token` characters per token, or at
+    /// least `floor` characters.
+    Chars {
+        percent: u64,
+        chars_per_token: u64,
+        floor: u64,
+    },
+}
+
+impl Budget {
+    /// The budget in its unit for a context window of `context_window` tokens.
+    pub fn amount(self, context_window: u64) -> (u64, Unit) {
+        match self {
+            Budget::Tokens(n) => (n, Unit::Tokens),
+            Budget::Chars {
+                percent,
+                chars_per_token,
+                floor,
+            } => (
+                (context_window.saturating_mul(percent) / 100)
+                    .saturating_mul(chars_per_token)
+                    .max(floor),
+                Unit::Chars,
+            ),
+        }
+    }
+}
+
+/// How a runtime keeps two skills with the same key apart.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Namespace {
+    /// One namespace for every skill of the run.
+    Run,
+    /// `plugin:name`: each plugin is its own namespace.
+    Plugin,
+    /// The tier (PAR): project, user, builtin.
+    Tier,
+}
+
+/// What a path placeholder stands for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Root {
+    /// The skill's directory.
+    Skill,
+    /// The plugin's directory (the skill's directory when it is in no plugin).
+    Plugin,
+}
+
+/// One runtime that loads skills.
+#[derive(Debug)]
+pub struct Runtime {
+    /// The target's name in flags, config and output.
+    pub name: &'static str,
+    /// As people write it.
+    pub title: &'static str,
+    /// The folders (below a project or the home directory) it loads skills from.
+    pub folders: &'static [&'static str],
+    /// Frontmatter fields it reads beyond the open specification's six.
+    pub fields: &'static [&'static str],
+    /// It reads only these fields (and ignores the rest of the spec's), when not empty.
+    pub reads_only: &'static [&'static str],
+    /// Placeholders it substitutes in the body for a directory.
+    pub placeholders: &'static [(&'static str, Root)],
+    pub namespace: Namespace,
+    /// The listing cuts description (+ `when_to_use`) beyond this many characters (SK306).
+    pub listing_cap: Option<usize>,
+    /// The catalog budget (SK503 in tokens, SK504 in characters).
+    pub budget: Option<Budget>,
+    /// Where the facts come from: `false` when only from a third-party reading (runtimes.md's
+    /// †), so that rules built on them never make errors.
+    pub documented: bool,
+}
+
+/// Fields Claude Code documents beyond the open format (the `@claude-code` set).
+pub const CLAUDE_CODE_FIELDS: &[&str] = &[
+    "when_to_use",
+    "argument-hint",
+    "arguments",
+    "disable-model-invocation",
+    "user-invocable",
+    "model",
+    "effort",
+    "context",
+    "agent",
+    "hooks",
+    "paths",
+    "shell",
+];
+
+const BASE_DIR: (&str, Root) = ("{baseDir}", Root::Skill);
+
+/// Every runtime skillc knows, `spec` first.
+pub static RUNTIMES: &[Runtime] = &[
+    Runtime {
+        name: "spec",
+        title: "the Agent Skills specification",
+        folders: &[".agents/skills"],
+        fields: &[],
+        reads_only: &[],
+        placeholders: &[BASE_DIR],
+        namespace: Namespace::Run,
+        listing_cap: None,
+        budget: None,
+        documented: true,
+    },
+    Runtime {
+        name: "claude-code",
+        title: "Claude Code",
+        folders: &[".claude/skills"],
+        fields: CLAUDE_CODE_FIELDS,
+        reads_only: &[],
+        placeholders: &[
+            ("${CLAUDE_SKILL_DIR}", Root::Skill),
+            BASE_DIR,
+            ("${CLAUDE_PLUGIN_ROOT}", Root::Plugin),
+        ],
+        namespace: Namespace::Plugin,
+        listing_cap: Some(1536),
+        budget: Some(Budget::Chars {
+            percent: 1,
+            chars_per_token: 4,
+            floor: 0,
+        }),
+        documented: false,
+    },
+    Runtime {
+        name: "codex",
+        title: "Codex",
+        folders: &[".codex/skills"],
+        fields: &["metadata.short-description"],
+        reads_only: &[],
+        placeholders: &[BASE_DIR],
+        namespace: Namespace::Run,
+        listing_cap: None,
+        budget: Some(Budget::Chars {
+            percent: 2,
+            chars_per_token: 4,
+            floor: 8000,
+        }),
+        documented: false,
+    },
+    Runtime {
+        name: "copilot",
+        title: "GitHub Copilot",
+        folders: &[".github/skills"],
+        fields: &[],
+        reads_only: &[],
+        placeholders: &[BASE_DIR],
+        namespace: Namespace::Run,
+        listing_cap: None,
+        budget: None,
+        documented: true,
+    },
+    Runtime {
+        name: "gemini",
+        title: "Gemini CLI",
+        folders: &[".gemini/skills"],
+        fields: &[],
+        reads_only: &["name", "description"],
+        placeholders: &[BASE_DIR],
+        namespace: Namespace::Run,
+        listing_cap: None,
+        budget: None,
+        documented: false,
+    },
+    Runtime {
+        name: "cursor",
+        title: "Cursor",
+        folders: &[".cursor/skills"],
+        fields: &["disable-model-invocation"],
+        reads_only: &[],
+        placeholders: &[BASE_DIR],
+        namespace: Namespace::Run,
+        listing_cap: None,
+        budget: None,
+        documented: false,
+    },
+    Runtime {
+        name: "opencode",
+        title: "OpenCode",
+        folders: &[".opencode/skills"],
+        fields: &[],
+        reads_only: &[],
+        placeholders: &[BASE_DIR],
+        namespace: Namespace::Run,
+        listing_cap: None,
+        budget: None,
+        documented: false,
+    },
+    Runtime {
+        name: "par",
+        title: "PAR",
+        folders: &[".par/skills"],
+        fields: &[],
+        reads_only: &[],
+        placeholders: &[],
+        namespace: Namespace::Tier,
+        listing_cap: None,
+        budget: Some(Budget::Tokens(2048)),
+        documented: true,
+    },
+];
+
+/// The index of `spec` in [`RUNTIMES`].
+const SPEC: usize = 0;
+
+/// Finds a runtime by name.
+pub fn find(name: &str) -> Option<&'static Runtime> {
+    RUNTIMES.iter().find(|r| r.name == name)
+}
+
+/// A set of targets (a bit per entry of [`RUNTIMES`]).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct Targets(u32);
+
+impl Targets {
+    /// The set holding only the runtime named `name`.
+    pub fn named(name: &str) -> Option<Targets> {
+        let i = RUNTIMES.iter().position(|r| r.name == name)?;
+        Some(Targets(1 << i))
+    }
+
+    /// Every runtime.
+    pub fn all() -> Targets {
+        Targets((1u32 << RUNTIMES.len()) - 1)
+    }
+
+    pub fn spec() -> Targets {
+        Targets(1 << SPEC)
+    }
+
+    /// Parses `NAME[,NAME…]` (`all` for every runtime).
+    pub fn parse(text: &str) -> Result<Targets, String> {
+        let mut set = Targets::default();
+        for name in text.split(',').map(str::trim).filter(|n| !n.is_empty()) {
+            set = set.union(if name == "all" {
+                Targets::all()
+            } else {
+                Targets::named(name).ok_or_else(|| {
+                    format!(
+                        "unknown target `{name}`; the targets are {}, or `all`",
+                        names(Targets::all())
+                    )
+                })?
+            });
+        }
+        if set.is_empty() {
+            return Err("no target named".into());
+        }
+        Ok(set)
+    }
+
+    pub fn union(self, other: Targets) -> Targets {
+        Targets(self.0 | other.0)
+    }
+
+    pub fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    pub fn contains(self, name: &str) -> bool {
+        Targets::named(name).is_some_and(|t| self.0 & t.0 != 0)
+    }
+
+    /// The runtimes of the set, in table order.
+    pub fn iter(self) -> impl Iterator<Item = &'static Runtime> {
+        RUNTIMES
+            .iter()
+            .enumerate()
+            .filter(move |(i, _)| self.0 & (1 << i) != 0)
+            .map(|(_, r)| r)
+    }
+
+    /// The names, in table order.
+    pub fn names(self) -> Vec<&'static str> {
+        self.iter().map(|r| r.name).collect()
+    }
+}
+
+impl fmt::Debug for Targets {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.names().join(","))
+    }
+}
+
+impl fmt::Display for Targets {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.names().join(","))
+    }
+}
+
+/// Names for a message: `a`, `a and b`, `a, b and c`, each in backticks.
+pub fn names(targets: Targets) -> String {
+    let names: Vec<String> = targets.names().iter().map(|n| format!("`{n}`")).collect();
+    match names.as_slice() {
+        [] => String::new(),
+        [one] => one.clone(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+    }
+}
+
+/// Where a skill sits, as far as runtimes are concerned.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Placement {
+    /// The targets its location implies (`None`: no runtime folder, no plugin).
+    pub targets: Option<Targets>,
+    /// The Claude Code plugin (or marketplace) directory it belongs to.
+    pub plugin: Option<PathBuf>,
+    /// The directory of the install it belongs to (`.claude/skills`, a plugin, `.par/skills`,
+    /// …): the skills one runtime would load together, for the catalog budgets.
+    pub install_root: Option<PathBuf>,
+}
+
+impl Placement {
+    /// Reads a skill's placement from its directory: `shown` as given, `real` without links.
+    pub fn of(shown: &Path, real: &Path) -> Placement {
+        let mut placement = Placement::default();
+        for path in [real, shown] {
+            if let Some((runtime, root)) = runtime_folder(path) {
+                placement.targets = Some(runtime);
+                placement.install_root = Some(root);
+                break;
+            }
+        }
+        if let Some(plugin) = plugin_dir(real) {
+            if placement.targets.is_none() {
+                placement.targets = Targets::named("claude-code");
+                placement.install_root = Some(plugin.clone());
+            }
+            placement.plugin = Some(plugin);
+        }
+        placement
+    }
+}
+
+/// The runtime whose folder (`.claude/skills`, …) `path` lies in, and that folder.
+fn runtime_folder(path: &Path) -> Option<(Targets, PathBuf)> {
+    let parts: Vec<Component> = path.components().collect();
+    // The innermost folder wins: `.claude/skills/x/.par/skills/y` is PAR's.
+    for end in (2..parts.len()).rev() {
+        let (Component::Normal(a), Component::Normal(b)) = (parts[end - 2], parts[end - 1]) else {
+            continue;
+        };
+        for (i, runtime) in RUNTIMES.iter().enumerate() {
+            for folder in runtime.folders {
+                let mut it = folder.split('/');
+                if it.next().is_some_and(|x| a == x) && it.next().is_some_and(|x| b == x) {
+                    let root: PathBuf = parts[..end].iter().collect();
+                    return Some((Targets(1 << i), root));
+                }
+            }
+        }
+    }
+    None
+}
+
+/// How many ancestors are searched for a plugin manifest.
+const MAX_PLUGIN_DEPTH: usize = 64;
+
+/// The nearest directory at or above `dir` holding `.claude-plugin/plugin.json`, else the
+/// nearest holding `.claude-plugin/marketplace.json`; the search stops after a directory that
+/// holds `.git` (the repository's root).
+pub fn plugin_dir(dir: &Path) -> Option<PathBuf> {
+    let mut marketplace = None;
+    for ancestor in dir.ancestors().take(MAX_PLUGIN_DEPTH) {
+        let manifest = ancestor.join(".claude-plugin");
+        if manifest.join("plugin.json").is_file() {
+            return Some(ancestor.to_path_buf());
+        }
+        if marketplace.is_none() && manifest.join("marketplace.json").is_file() {
+            marketplace = Some(ancestor.to_path_buf());
+        }
+        if ancestor.join(".git").exists() {
+            break;
+        }
+    }
+    marketplace
+}
+
+/// The placeholders of `targets` with the directories they stand for.
+pub fn placeholders(
+    targets: Targets,
+    skill: &Path,
+    plugin: Option<&Path>,
+) -> Vec<(&'static str, PathBuf)> {
+    let mut out: Vec<(&'static str, PathBuf)> = Vec::new();
+    for runtime in targets.iter() {
+        for &(text, root) in runtime.placeholders {
+            if out.iter().any(|(t, _)| *t == text) {
+                continue;
+            }
+            let dir = match root {
+                Root::Skill => skill.to_path_buf(),
+                Root::Plugin => plugin.unwrap_or(skill).to_path_buf(),
+            };
+            out.push((text, dir));
+        }
+    }
+    out
+}
+
+/// The runtime that defines `field` among all runtimes, with its name.
+pub fn defining(field: &str) -> Option<&'static Runtime> {
+    RUNTIMES.iter().find(|r| r.fields.contains(&field))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn folders_give_targets_and_install_roots() {
+        let (t, root) = runtime_folder(Path::new("repo/.claude/skills/pdf")).unwrap();
+        assert_eq!(t.names(), ["claude-code"]);
+        assert_eq!(root, Path::new("repo/.claude/skills"));
+        let (t, _) = runtime_folder(Path::new("/h/.claude/skills/x/.par/skills/y")).unwrap();
+        assert_eq!(t.names(), ["par"]);
+        assert!(runtime_folder(Path::new("skills/pdf")).is_none());
+        assert!(runtime_folder(Path::new(".claude/agents/x")).is_none());
+    }
+
+    #[test]
+    fn parse_lists_and_all() {
+        assert_eq!(
+            Targets::parse("codex, par").unwrap().names(),
+            ["codex", "par"]
+        );
+        assert_eq!(Targets::parse("all").unwrap(), Targets::all());
+        assert_eq!(
+            Targets::parse("claude").unwrap_err(),
+            "unknown target `claude`; the targets are `spec`, `claude-code`, `codex`, `copilot`, `gemini`, `cursor`, `opencode` and `par`, or `all`"
+        );
+    }
+
+    #[test]
+    fn budgets_in_their_units() {
+        let cc = find("claude-code").unwrap().budget.unwrap();
+        assert_eq!(cc.amount(200_000), (8000, Unit::Chars));
+        let codex = find("codex").unwrap().budget.unwrap();
+        assert_eq!(codex.amount(200_000), (16_000, Unit::Chars));
+        assert_eq!(codex.amount(50_000), (8000, Unit::Chars));
+    }
+}
