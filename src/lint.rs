@@ -482,6 +482,9 @@ fn check_file(
     if let Some((key, node)) = skill.str_field(dialect.key_field()) {
         facts.key = Some(key.to_string());
         facts.key_region = Some(file.region(node.span));
+    } else if skill.field("name").is_none() && rules::runtime_fields::name_optional(&skill) {
+        // Claude Code loads a skill without `name` under its directory's name.
+        facts.key = Some(dir.name());
     }
     facts.description = skill
         .str_field("description")
@@ -503,6 +506,7 @@ fn check_file(
             .collect();
     }
     rules::structure::check(&skill, out);
+    rules::runtime_fields::check(&skill, out);
     rules::identity::check(&skill, out);
     match dialect {
         Dialect::Par => rules::par_fields::check(&skill, out),

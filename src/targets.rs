@@ -91,6 +91,8 @@ pub struct Runtime {
     /// Placeholders it substitutes in the body for a directory.
     pub placeholders: &'static [(&'static str, Root)],
     pub namespace: Namespace,
+    /// A skill without `name` is loaded under its directory's name.
+    pub name_optional: bool,
     /// The listing cuts description (+ `when_to_use`) beyond this many characters (SK306).
     pub listing_cap: Option<usize>,
     /// The catalog budget (SK503 in tokens, SK504 in characters).
@@ -128,6 +130,7 @@ pub static RUNTIMES: &[Runtime] = &[
         reads_only: &[],
         placeholders: &[BASE_DIR],
         namespace: Namespace::Run,
+        name_optional: false,
         listing_cap: None,
         budget: None,
         documented: true,
@@ -144,6 +147,7 @@ pub static RUNTIMES: &[Runtime] = &[
             ("${CLAUDE_PLUGIN_ROOT}", Root::Plugin),
         ],
         namespace: Namespace::Plugin,
+        name_optional: true,
         listing_cap: Some(1536),
         budget: Some(Budget::Chars {
             percent: 1,
@@ -160,6 +164,7 @@ pub static RUNTIMES: &[Runtime] = &[
         reads_only: &[],
         placeholders: &[BASE_DIR],
         namespace: Namespace::Run,
+        name_optional: false,
         listing_cap: None,
         budget: Some(Budget::Chars {
             percent: 2,
@@ -176,6 +181,7 @@ pub static RUNTIMES: &[Runtime] = &[
         reads_only: &[],
         placeholders: &[BASE_DIR],
         namespace: Namespace::Run,
+        name_optional: false,
         listing_cap: None,
         budget: None,
         documented: true,
@@ -188,6 +194,7 @@ pub static RUNTIMES: &[Runtime] = &[
         reads_only: &["name", "description"],
         placeholders: &[BASE_DIR],
         namespace: Namespace::Run,
+        name_optional: false,
         listing_cap: None,
         budget: None,
         documented: false,
@@ -200,6 +207,7 @@ pub static RUNTIMES: &[Runtime] = &[
         reads_only: &[],
         placeholders: &[BASE_DIR],
         namespace: Namespace::Run,
+        name_optional: false,
         listing_cap: None,
         budget: None,
         documented: false,
@@ -212,6 +220,7 @@ pub static RUNTIMES: &[Runtime] = &[
         reads_only: &[],
         placeholders: &[BASE_DIR],
         namespace: Namespace::Run,
+        name_optional: false,
         listing_cap: None,
         budget: None,
         documented: false,
@@ -224,6 +233,7 @@ pub static RUNTIMES: &[Runtime] = &[
         reads_only: &[],
         placeholders: &[],
         namespace: Namespace::Tier,
+        name_optional: false,
         listing_cap: None,
         budget: Some(Budget::Tokens(2048)),
         documented: true,
@@ -285,6 +295,25 @@ impl Targets {
 
     pub fn is_empty(self) -> bool {
         self.0 == 0
+    }
+
+    pub fn intersection(self, other: Targets) -> Targets {
+        Targets(self.0 & other.0)
+    }
+
+    pub fn difference(self, other: Targets) -> Targets {
+        Targets(self.0 & !other.0)
+    }
+
+    /// The runtimes of the set that satisfy `keep`.
+    pub fn filter(self, keep: impl Fn(&Runtime) -> bool) -> Targets {
+        let mut set = Targets::default();
+        for (i, runtime) in RUNTIMES.iter().enumerate() {
+            if self.0 & (1 << i) != 0 && keep(runtime) {
+                set = set.union(Targets(1 << i));
+            }
+        }
+        set
     }
 
     pub fn contains(self, name: &str) -> bool {
@@ -428,9 +457,37 @@ pub fn placeholders(
     out
 }
 
-/// The runtime that defines `field` among all runtimes, with its name.
-pub fn defining(field: &str) -> Option<&'static Runtime> {
-    RUNTIMES.iter().find(|r| r.fields.contains(&field))
+/// The runtimes that define `field` as one of their own.
+pub fn defining(field: &str) -> Targets {
+    let mut set = Targets::default();
+    for (i, runtime) in RUNTIMES.iter().enumerate() {
+        if runtime.fields.contains(&field) {
+            set = set.union(Targets(1 << i));
+        }
+    }
+    set
+}
+
+/// The fields of the open specification, which every Agent Skills runtime reads (unless it
+/// reads only some of them).
+pub const SPEC_FIELDS: [&str; 6] = [
+    "name",
+    "description",
+    "license",
+    "compatibility",
+    "metadata",
+    "allowed-tools",
+];
+
+impl Runtime {
+    /// Whether the runtime reads the top-level frontmatter field `field` of an Agent Skills
+    /// skill.
+    pub fn reads(&self, field: &str) -> bool {
+        if !self.reads_only.is_empty() {
+            return self.reads_only.contains(&field);
+        }
+        SPEC_FIELDS.contains(&field) || self.fields.contains(&field)
+    }
 }
 
 #[cfg(test)]

@@ -7,6 +7,7 @@ use super::{Outcome, current_dir, fail};
 use crate::config::{DialectSetting, Encoding, Overrides, Settings, Source};
 use crate::discover::{self, NotFound};
 use crate::lint::{self, SkillReport};
+use crate::targets::Targets;
 
 #[derive(Debug, clap::Args)]
 pub struct SkillArgs {
@@ -16,7 +17,12 @@ pub struct SkillArgs {
     /// The dialect of every skill (default: detected per skill).
     #[arg(long, value_enum)]
     pub dialect: Option<DialectSetting>,
-    /// L1 token budget (default 2048, or `budget` in skillc.toml).
+    /// The runtimes that load these skills, comma-separated (spec, claude-code, codex, copilot,
+    /// gemini, cursor, opencode, par, or all; default: `targets` in skillc.toml, else detected
+    /// per skill from its location).
+    #[arg(long = "target", value_name = "NAME[,NAME...]", value_parser = parse_targets)]
+    pub target: Option<Targets>,
+    /// L1 token budget for every target (default: each target's own; `budget` in skillc.toml).
     #[arg(long, value_name = "N")]
     pub budget: Option<u64>,
     /// Tokenizer encoding (default o200k_base, or `encoding` in skillc.toml).
@@ -34,6 +40,10 @@ pub struct SkillArgs {
     /// Follow symbolic links to directories outside the searched PATH.
     #[arg(long)]
     pub follow_links: bool,
+}
+
+fn parse_targets(text: &str) -> Result<Targets, String> {
+    Targets::parse(text)
 }
 
 /// The skills of a run, checked once, with the settings in force.
@@ -66,6 +76,7 @@ impl SkillArgs {
         let overrides = Overrides {
             dialect: self.dialect,
             budget: self.budget,
+            targets: self.target,
             encoding: self.encoding,
             ..extra
         };

@@ -310,7 +310,7 @@ fn schema_rules(skill: &Skill, out: &mut Reporter) {
             Violation::Unknown { key } => {
                 let text = key.key_text().unwrap_or_default();
                 let name = text.as_str();
-                if skill.settings.extra_fields.contains(name) {
+                if super::runtime_fields::allowed(skill, name) {
                     continue;
                 }
                 let d = out.emit(
@@ -324,15 +324,20 @@ fn schema_rules(skill: &Skill, out: &mut Reporter) {
                 d.label("not a field of this dialect");
                 let allow =
                     format!("or allow it with `extra-fields = [\"{name}\"]` in skillc.toml");
-                match closest(name, &known) {
-                    Some(near) => d.help(format!("did you mean `{near}`? {allow}")),
-                    None if skill.dialect == Dialect::AgentSkills => d.help(format!(
+                let runtime = super::runtime_fields::unknown_field_help(name);
+                match (closest(name, &known), runtime) {
+                    (_, Some(help)) if skill.dialect == Dialect::AgentSkills => d.help(help),
+                    (Some(near), _) => d.help(format!("did you mean `{near}`? {allow}")),
+                    (None, _) if skill.dialect == Dialect::AgentSkills => d.help(format!(
                         "move it under `metadata:` (`metadata:` / `  {name}: ...`), {allow}"
                     )),
-                    None => d.help(format!("PAR's fields are {}; {allow}", known.join(", "))),
+                    (None, _) => d.help(format!("PAR's fields are {}; {allow}", known.join(", "))),
                 };
             }
             Violation::Missing { field } => {
+                if field == "name" && super::runtime_fields::name_optional(skill) {
+                    continue;
+                }
                 let present = root.get(&field).is_some();
                 let message = if present {
                     format!("required field `{field}` is empty")

@@ -1,0 +1,132 @@
+//! Rules about what the skill's targets read (runtimes.md): which fields are a target's own
+//! (SK013's allowance and help), which one target reads and another ignores (SK305), and Claude
+//! Code's listing cap (SK306).
+
+use super::{SK305, SK306};
+use crate::dialect::Dialect;
+use crate::lint::{Reporter, Skill};
+use crate::targets;
+use crate::yaml::Value;
+
+/// Whether `field` is allowed for this skill beyond its dialect's own fields: one of its
+/// targets reads it, or `extra-fields` names it.
+pub fn allowed(skill: &Skill, field: &str) -> bool {
+    skill.settings.extra_fields.contains(field)
+        || (skill.dialect == Dialect::AgentSkills
+            && !skill
+                .targets
+                .filter(|r| r.fields.contains(&field))
+                .is_empty())
+}
+
+/// SK013's help for a field a runtime that is not among the skill's targets defines: which
+/// runtime reads it and how to target it. `None` for a field no runtime defines.
+pub fn unknown_field_help(field: &str) -> Option<String> {
+    let defining = targets::defining(field);
+    let first = defining.iter().next()?;
+    let folder = first.folders.first().copied().unwrap_or("");
+    Some(format!(
+        "`{field}` is read by {} ({}): skills under `{folder}/`{} target it; elsewhere set `targets = [\"{}\"]` in skillc.toml or pass `--target {}`",
+        first.title,
+        targets::names(defining),
+        if first.name == "claude-code" {
+            " or in a Claude Code plugin"
+        } else {
+            ""
+        },
+        first.name,
+        first.name,
+    ))
+}
+
+/// Whether `name` may be absent: every target loads a skill without one under its
+/// directory's name.
+pub fn name_optional(skill: &Skill) -> bool {
+    skill.dialect == Dialect::AgentSkills && skill.targets.iter().all(|r| r.name_optional)
+}
+
+pub fn check(skill: &Skill, out: &mut Reporter) {
+    if skill.dialect != Dialect::AgentSkills {
+        return;
+    }
+    runtime_specific(skill, out);
+    listing_cut(skill, out);
+}
+
+/// SK305: a field that one target reads and another ignores. PAR reads its own dialect, so it
+/// is left out of the comparison.
+fn runtime_specific(skill: &Skill, out: &mut Reporter) {
+    let targets = skill.targets.filter(|r| r.name != "par");
+    if targets.iter().count() < 2 {
+        return;
+    }
+    let Some(Value::Map(entries)) = skill.root.map(|r| &r.value) else {
+        return;
+    };
+    for (key, _) in entries {
+        let Some(name) = key.as_str() else { continue };
+        let readers = targets.filter(|r| r.reads(name));
+        let ignorers = targets.difference(readers);
+        if readers.is_empty() || ignorers.is_empty() {
+            continue;
+        }
+        out.emit(
+            &SK305,
+            Some(key.span),
+            format!(
+                "`{name}` is read by {} but ignored by {}",
+                targets::names(readers),
+                targets::names(ignorers)
+            ),
+        )
+        .label("not read everywhere")
+        .help(format!(
+            "where `{name}` is ignored the skill behaves as if it were absent: say in the body what it enforces, or narrow `targets`"
+        ));
+    }
+}
+
+/// SK306: description plus `when_to_use` longer than a target's listing cap.
+fn listing_cut(skill: &Skill, out: &mut Reporter) {
+    let Some(runtime) = skill.targets.iter().find(|r| r.listing_cap.is_some()) else {
+        return;
+    };
+    let Some(cap) = runtime.listing_cap else { return };
+    let Some((description, node)) = skill.str_field("description") else {
+        return;
+    };
+    let when = skill.str_field("when_to_use").map_or("", |(text, _)| text);
+    let total = description.chars().count() + when.chars().count();
+    if total <= cap {
+        return;
+    }
+    let what = if when.is_empty() {
+        "the description is".to_string()
+    } else {
+        "the description and `when_to_use` are".to_string()
+    };
+    out.emit(
+        &SK306,
+        Some(node.span),
+        format!(
+            "{what} {total} characters long; {} shows the first {cap} in its skill listing",
+            runtime.title
+        ),
+    )
+    .label(format!("{total} characters"))
+    .help("put what the skill does and when to use it first, and move detail into the body: the model never sees the rest");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn help_names_the_defining_runtime() {
+        assert_eq!(
+            unknown_field_help("effort").unwrap(),
+            "`effort` is read by Claude Code (`claude-code`): skills under `.claude/skills/` or in a Claude Code plugin target it; elsewhere set `targets = [\"claude-code\"]` in skillc.toml or pass `--target claude-code`"
+        );
+        assert!(unknown_field_help("version").is_none());
+    }
+}
