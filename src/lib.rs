@@ -3,6 +3,7 @@
 //! Data flows one way: [`discover`] → [`source`] → [`yaml`] → [`dialect`] → [`rules`] →
 //! [`diagnostic`] → [`render`].
 
+pub mod catalog;
 pub mod cli;
 pub mod config;
 pub mod diagnostic;

@@ -240,7 +240,7 @@ pub fn lint_all(skills: Vec<SkillDir>, settings: &Settings, cwd: &Path) -> Vec<S
             })
         })
         .collect();
-    rules::collection::check(&mut reports, settings);
+    rules::collection::check(&mut reports, settings, cwd);
     for report in &mut reports {
         finish(report, settings, cwd);
     }
@@ -309,7 +309,7 @@ pub fn lint_skill_bytes(
     } else {
         lint_bytes(report, path, bytes, settings)
     };
-    rules::collection::check(std::slice::from_mut(&mut report), settings);
+    rules::collection::check(std::slice::from_mut(&mut report), settings, cwd);
     finish(&mut report, settings, cwd);
     report
 }

@@ -1,19 +1,23 @@
-//! Collection rules over all skills of one run: SK501, SK502, and SK602 across skills.
+//! Collection rules over all skills of one run: SK501, SK502, SK503, SK504, and SK602 across
+//! skills.
 
 use std::collections::HashMap;
 
-use super::{SK501, SK502, SK503, SK602};
+use std::path::Path;
+
+use super::{SK501, SK502, SK503, SK504, SK602};
+use crate::catalog;
 use crate::config::Settings;
 use crate::diagnostic::Diagnostic;
 use crate::dialect::Dialect;
 use crate::discover::Tier;
 use crate::lint::SkillReport;
-use crate::tokens;
+use crate::targets::{Namespace, Unit};
 
 /// PAR's builtin skills, which every PAR skill of the same key shadows.
 pub const PAR_BUILTINS: [&str; 4] = ["code-reviewer", "summarizer", "translator", "rag-assistant"];
 
-pub fn check(reports: &mut [SkillReport], settings: &Settings) {
+pub fn check(reports: &mut [SkillReport], settings: &Settings, cwd: &Path) {
     let mut by_key: HashMap<&str, Vec<usize>> = HashMap::new();
     for (i, report) in reports.iter().enumerate() {
         if let Some(key) = &report.key {
@@ -25,7 +29,10 @@ pub fn check(reports: &mut [SkillReport], settings: &Settings) {
         for (n, &i) in indices.iter().enumerate() {
             let this = &reports[i];
             let tier = this.dir.tier;
-            if let Some(&first) = indices[..n].iter().find(|&&j| reports[j].dir.tier == tier) {
+            if let Some(&first) = indices[..n]
+                .iter()
+                .find(|&&j| reports[j].dir.tier == tier && same_namespace(this, &reports[j]))
+            {
                 let other = reports[first].path().display().to_string();
                 found.push((
                     i,
@@ -73,10 +80,22 @@ pub fn check(reports: &mut [SkillReport], settings: &Settings) {
         }
     }
     tools_across_skills(reports, &mut found);
-    budget(reports, settings, &mut found);
+    budget(reports, settings, cwd, &mut found);
     for (i, d) in found {
         reports[i].diagnostics.push(d);
     }
+}
+
+/// Whether two skills of one tier share a namespace in some runtime that loads both: Claude
+/// Code keeps each plugin apart (`plugin:name`); the other runtimes have one namespace.
+fn same_namespace(a: &SkillReport, b: &SkillReport) -> bool {
+    a.targets
+        .intersection(b.targets)
+        .iter()
+        .any(|runtime| match runtime.namespace {
+            Namespace::Run | Namespace::Tier => true,
+            Namespace::Plugin => a.placement.plugin == b.placement.plugin,
+        })
 }
 
 /// SK602 across skills: a tool name bundled by an earlier skill (in path order).
@@ -131,59 +150,68 @@ fn diagnostic(
     }
 }
 
-/// SK503: the L1 catalog exceeds the budget. Tokens are counted only when the catalog's bytes
-/// exceed the budget (a token is at least one byte), and then on all cores.
-fn budget(reports: &mut [SkillReport], settings: &Settings, found: &mut Vec<(usize, Diagnostic)>) {
-    if !settings.enabled(&SK503) {
+/// SK503 and SK504: an install's catalog exceeds its target's budget (tokens: SK503, an error;
+/// characters: SK504, a warning). Reported once per catalog, at the first skill dropped.
+fn budget(
+    reports: &mut [SkillReport],
+    settings: &Settings,
+    cwd: &Path,
+    found: &mut Vec<(usize, Diagnostic)>,
+) {
+    if !settings.enabled(&SK503) && !settings.enabled(&SK504) {
         return;
     }
-    let budget = settings.budget.unwrap_or(crate::config::DEFAULT_BUDGET) as usize;
-    let catalog = tokens::catalog(reports);
-    let entries: Vec<String> = catalog
-        .iter()
-        .map(|&i| {
-            tokens::l1_entry(
-                reports[i].key.as_deref().unwrap_or(""),
-                reports[i].description.as_deref().unwrap_or(""),
-            )
-        })
-        .collect();
-    if !tokens::may_exceed(&entries.concat(), budget) {
-        return;
+    for cat in catalog::catalogs(reports, settings) {
+        let rule = match cat.unit {
+            Unit::Tokens => &SK503,
+            Unit::Chars => &SK504,
+        };
+        if !settings.enabled(rule) {
+            continue;
+        }
+        let Some(costs) = catalog::costs(&cat, reports, settings, false) else {
+            continue;
+        };
+        if cat.unit == Unit::Tokens && cat.runtime.listing_cap.is_none() {
+            for (&i, &cost) in cat.members.iter().zip(&costs) {
+                reports[i].l1_tokens = Some(cost);
+            }
+        }
+        let dropped = catalog::dropped(&cat, reports, &costs);
+        let Some(first) = dropped.first() else {
+            continue;
+        };
+        let Some(&at) = cat
+            .members
+            .iter()
+            .find(|&&i| reports[i].key.as_deref() == Some(first))
+        else {
+            continue;
+        };
+        let total: usize = costs.iter().sum();
+        let unit = cat.unit.as_str();
+        let keys = catalog::key_list(&dropped);
+        let (consequence, help) = match cat.unit {
+            Unit::Tokens => (
+                format!("the runtime drops {keys} (in this order)"),
+                "shorten descriptions (the largest first; `skillc tokens` lists them), remove skills, or set `budget` in skillc.toml",
+            ),
+            Unit::Chars => (
+                format!("{keys} would be shortened or listed by name only (in this order)"),
+                "shorten descriptions (the largest first; `skillc tokens` lists them), split the skills into separately installed plugins, or set `context-window` in skillc.toml",
+            ),
+        };
+        let mut d = diagnostic(
+            &reports[at],
+            rule,
+            format!(
+                "{} is {total} {unit}, over its budget of {} {unit}: {consequence}",
+                catalog::describe(&cat, cwd),
+                cat.budget,
+            ),
+            help,
+        );
+        d.label = Some("dropped first".into());
+        found.push((at, d));
     }
-    let Some(tokenizer) = tokens::tokenizer(settings.encoding) else {
-        return;
-    };
-    let counts = crate::parallel::map(&entries, |entry| tokenizer.count(entry));
-    let mut costs = Vec::new();
-    for (&i, count) in catalog.iter().zip(counts) {
-        let tokens = count.unwrap_or(0);
-        reports[i].l1_tokens = Some(tokens);
-        costs.push(tokens::Entry {
-            key: reports[i].key.clone().unwrap_or_default(),
-            tier: reports[i].dir.tier,
-            tokens,
-        });
-    }
-    let dropped = tokens::drop_order(&costs, budget);
-    let Some(first) = dropped.first() else { return };
-    let total: usize = costs.iter().map(|c| c.tokens).sum();
-    let Some(&i) = catalog
-        .iter()
-        .find(|&&i| reports[i].key.as_deref() == Some(first))
-    else {
-        return;
-    };
-    let keys: Vec<String> = dropped.iter().map(|k| format!("`{k}`")).collect();
-    let mut d = diagnostic(
-        &reports[i],
-        &SK503,
-        format!(
-            "the L1 catalog is {total} tokens, over the budget of {budget}: the runtime drops {} (in this order)",
-            keys.join(", ")
-        ),
-        "shorten descriptions (the largest first), remove skills, or raise `budget` in skillc.toml",
-    );
-    d.label = Some("dropped first".into());
-    found.push((i, d));
 }

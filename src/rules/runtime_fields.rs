@@ -91,7 +91,9 @@ fn listing_cut(skill: &Skill, out: &mut Reporter) {
     let Some(runtime) = skill.targets.iter().find(|r| r.listing_cap.is_some()) else {
         return;
     };
-    let Some(cap) = runtime.listing_cap else { return };
+    let Some(cap) = runtime.listing_cap else {
+        return;
+    };
     let Some((description, node)) = skill.str_field("description") else {
         return;
     };

@@ -1,0 +1,221 @@
+//! The catalogs of a run (runtimes.md): for each target with a budget, the skills one install
+//! of it would list together — one `.claude/skills` folder, one plugin, one `.par/skills` with
+//! the user's own — measured in the target's unit against its budget. SK503, SK504 and
+//! `skillc tokens` all read them.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use crate::config::Settings;
+use crate::discover::Tier;
+use crate::lint::SkillReport;
+use crate::targets::{Budget, Namespace, RUNTIMES, Runtime, Unit};
+use crate::tokens;
+
+/// The skills one install of a runtime lists, and its budget.
+#[derive(Debug)]
+pub struct Catalog {
+    pub runtime: &'static Runtime,
+    /// The install root (`None`: the skills of the run that lie in no runtime folder or plugin).
+    pub root: Option<PathBuf>,
+    /// Indices into the reports, in path order: one per key, the highest tier winning.
+    pub members: Vec<usize>,
+    /// The budget in its unit.
+    pub budget: u64,
+    pub unit: Unit,
+}
+
+/// The catalogs of the run that have a budget: each runtime's own, or a token budget for every
+/// target when `budget` is configured.
+pub fn catalogs(reports: &[SkillReport], settings: &Settings) -> Vec<Catalog> {
+    let mut out = Vec::new();
+    for runtime in RUNTIMES {
+        let (budget, unit) = match (settings.budget, runtime.budget) {
+            (Some(n), _) => (n, Unit::Tokens),
+            (None, Some(Budget::Tokens(n))) => (n, Unit::Tokens),
+            (None, Some(budget)) => budget.amount(settings.context_window),
+            (None, None) => continue,
+        };
+        for (root, members) in installs(reports, runtime) {
+            out.push(Catalog {
+                runtime,
+                root,
+                members: one_per_key(reports, &members),
+                budget,
+                unit,
+            });
+        }
+    }
+    out
+}
+
+/// The skills of `runtime` grouped by install root. Skills of the user's tier (PAR's
+/// `~/.par/skills`) are loaded beside every project's, so they join each project install.
+fn installs(reports: &[SkillReport], runtime: &Runtime) -> Vec<(Option<PathBuf>, Vec<usize>)> {
+    let mut by_root: BTreeMap<Option<PathBuf>, Vec<usize>> = BTreeMap::new();
+    let mut shared = Vec::new();
+    for (i, report) in reports.iter().enumerate() {
+        if !report.targets.contains(runtime.name) || report.description.is_none() {
+            continue;
+        }
+        if runtime.namespace == Namespace::Tier && report.dir.tier == Tier::User {
+            shared.push(i);
+            continue;
+        }
+        let root = report.placement.install_root.clone();
+        by_root.entry(root).or_default().push(i);
+    }
+    if by_root.is_empty() && !shared.is_empty() {
+        return vec![(None, shared)];
+    }
+    by_root
+        .into_iter()
+        .map(|(root, mut members)| {
+            members.extend(&shared);
+            members.sort_unstable();
+            (root, members)
+        })
+        .collect()
+}
+
+/// One skill per key: the highest tier wins, and within a tier the first in path order.
+fn one_per_key(reports: &[SkillReport], members: &[usize]) -> Vec<usize> {
+    let mut best: BTreeMap<&str, usize> = BTreeMap::new();
+    for &i in members {
+        let Some(key) = reports[i].key.as_deref() else {
+            continue;
+        };
+        match best.get(key) {
+            Some(&j) if reports[j].dir.tier >= reports[i].dir.tier => {}
+            _ => {
+                best.insert(key, i);
+            }
+        }
+    }
+    let mut chosen: Vec<usize> = best.into_values().collect();
+    chosen.sort_unstable();
+    chosen
+}
+
+/// A skill's catalog line as `runtime` lists it: the L1 entry, with Claude Code's
+/// `when_to_use` after the description and the text cut at the listing cap.
+pub fn entry(report: &SkillReport, runtime: &Runtime) -> String {
+    let key = report.key.as_deref().unwrap_or("");
+    let description = report.description.as_deref().unwrap_or("");
+    let when = runtime
+        .fields
+        .contains(&"when_to_use")
+        .then(|| {
+            report
+                .fields
+                .iter()
+                .find(|(k, _)| k == "when_to_use")
+                .map(|(_, v)| v.as_str())
+        })
+        .flatten();
+    let text = match when {
+        Some(when) => format!("{description} {when}"),
+        None => description.to_string(),
+    };
+    let text = match runtime.listing_cap {
+        Some(cap) => text
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ")
+            .chars()
+            .take(cap)
+            .collect(),
+        None => text,
+    };
+    tokens::l1_entry(key, &text)
+}
+
+/// The cost of each member of a catalog in its unit (tokens counted on all cores, and only
+/// when the catalog's bytes could exceed the budget unless `exact`). `None` when not counted.
+pub fn costs(
+    catalog: &Catalog,
+    reports: &[SkillReport],
+    settings: &Settings,
+    exact: bool,
+) -> Option<Vec<usize>> {
+    let entries: Vec<String> = catalog
+        .members
+        .iter()
+        .map(|&i| entry(&reports[i], catalog.runtime))
+        .collect();
+    match catalog.unit {
+        Unit::Chars => Some(entries.iter().map(|e| e.chars().count()).collect()),
+        Unit::Tokens => {
+            let bytes: usize = entries.iter().map(String::len).sum();
+            if !exact && bytes as u64 <= catalog.budget {
+                return None;
+            }
+            let tokenizer = tokens::tokenizer(settings.encoding)?;
+            let counts = crate::parallel::map(&entries, |e| tokenizer.count(e));
+            Some(counts.into_iter().map(|c| c.unwrap_or(0)).collect())
+        }
+    }
+}
+
+/// The keys a runtime drops (or shortens) from a catalog over its budget, in drop order.
+pub fn dropped(catalog: &Catalog, reports: &[SkillReport], costs: &[usize]) -> Vec<String> {
+    let entries: Vec<tokens::Entry> = catalog
+        .members
+        .iter()
+        .zip(costs)
+        .map(|(&i, &cost)| tokens::Entry {
+            key: reports[i].key.clone().unwrap_or_default(),
+            tier: reports[i].dir.tier,
+            tokens: cost,
+        })
+        .collect();
+    tokens::drop_order(&entries, catalog.budget as usize)
+}
+
+/// How a catalog is named in messages: `the Claude Code listing of plugins/x`.
+pub fn describe(catalog: &Catalog, cwd: &Path) -> String {
+    let what = match catalog.unit {
+        Unit::Tokens => "catalog",
+        Unit::Chars => "listing",
+    };
+    match &catalog.root {
+        Some(root) => format!(
+            "the {} {what} of `{}`",
+            catalog.runtime.title,
+            crate::discover::display_path(root, cwd).display()
+        ),
+        None => format!("the {} {what}", catalog.runtime.title),
+    }
+}
+
+/// At most this many keys are named in a message; the rest are counted.
+pub const MAX_NAMED: usize = 10;
+
+/// `a`, `b` … and N more, in backticks.
+pub fn key_list(keys: &[String]) -> String {
+    let named: Vec<String> = keys
+        .iter()
+        .take(MAX_NAMED)
+        .map(|k| format!("`{k}`"))
+        .collect();
+    let mut text = named.join(", ");
+    if keys.len() > MAX_NAMED {
+        text.push_str(&format!(" and {} more", keys.len() - MAX_NAMED));
+    }
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn key_lists_are_capped() {
+        let keys: Vec<String> = (0..13).map(|i| format!("k{i}")).collect();
+        assert_eq!(
+            key_list(&keys),
+            "`k0`, `k1`, `k2`, `k3`, `k4`, `k5`, `k6`, `k7`, `k8`, `k9` and 3 more"
+        );
+        assert_eq!(key_list(&keys[..2]), "`k0`, `k1`");
+    }
+}
