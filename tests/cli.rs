@@ -53,7 +53,7 @@ fn json_output_shape() {
     assert_eq!(
         doc["skills"],
         serde_json::json!([{"path": "pdf", "file": "pdf/SKILL.md", "dialect": "agentskills",
-            "key": "pdf", "tier": "project", "valid": false, "l1_tokens": null}])
+            "key": "pdf", "tier": "project", "targets": ["spec"], "valid": false, "l1_tokens": null}])
     );
     let d = &doc["diagnostics"][0];
     assert_eq!(d["code"], "SK111");

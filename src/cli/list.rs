@@ -109,6 +109,7 @@ pub fn run(args: &Args) -> Outcome {
                     "key": r.key,
                     "dialect": r.dialect.map(|d| d.as_str()),
                     "tier": r.dir.tier.as_str(),
+                    "targets": r.targets.names(),
                     "trigger": (r.dialect == Some(crate::dialect::Dialect::Par)).then(|| trigger(r)),
                     "l1_tokens": l1[i],
                     "path": slash_path(&r.dir.dir),
@@ -119,7 +120,7 @@ pub fn run(args: &Args) -> Outcome {
         let text = crate::render::json_text(&items) + "\n";
         return super::emit(&text).unwrap_or(Outcome::Success);
     }
-    let rows: Vec<[String; 7]> = reports
+    let rows: Vec<[String; 8]> = reports
         .iter()
         .enumerate()
         .map(|(i, r)| {
@@ -127,6 +128,7 @@ pub fn run(args: &Args) -> Outcome {
                 r.key.clone().unwrap_or_else(|| "-".into()),
                 r.dialect.map_or("-", |d| d.as_str()).to_string(),
                 r.dir.tier.as_str().to_string(),
+                r.targets.to_string(),
                 trigger(r),
                 l1[i].map_or("-".into(), |n| n.to_string()),
                 slash_path(&r.dir.dir),
@@ -135,9 +137,11 @@ pub fn run(args: &Args) -> Outcome {
         })
         .collect();
     let out = super::skills::table(
-        ["key", "dialect", "tier", "trigger", "L1", "path", "note"],
+        [
+            "key", "dialect", "tier", "targets", "trigger", "L1", "path", "note",
+        ],
         &rows,
-        &[4],
+        &[5],
     );
     super::emit(&out).unwrap_or(Outcome::Success)
 }

@@ -52,7 +52,7 @@ pub fn run(args: &Args) -> Outcome {
             "the tokenizer's embedded ranks failed to load",
         );
     };
-    let mut text = describe(r, reports, i, tokenizer, &loaded.settings);
+    let mut text = describe(r, reports, i, tokenizer, &loaded.settings, &loaded.cwd);
     for &other in &matches[1..] {
         text += &format!(
             "  also:        {} ({}, shadowed)\n",
@@ -63,12 +63,25 @@ pub fn run(args: &Args) -> Outcome {
     super::emit(&text).unwrap_or(Outcome::Success)
 }
 
+/// The targets, each with what it changes for this skill: `claude-code (plugin plugins/x)`.
+fn target_line(r: &SkillReport, cwd: &std::path::Path) -> String {
+    let names = r.targets.names().join(", ");
+    match &r.placement.plugin {
+        Some(plugin) if r.targets.contains("claude-code") => format!(
+            "{names} (Claude Code plugin `{}`)",
+            printable(&slash_path(&crate::discover::display_path(plugin, cwd)))
+        ),
+        _ => names,
+    }
+}
+
 fn describe(
     r: &SkillReport,
     reports: &[SkillReport],
     i: usize,
     tokenizer: &dyn tokens::Tokenizer,
     settings: &crate::config::Settings,
+    cwd: &std::path::Path,
 ) -> String {
     let mut out = String::new();
     let dialect = r.dialect.map_or("-", |d| d.as_str());
@@ -79,6 +92,7 @@ fn describe(
         r.dir.tier.as_str()
     );
     let _ = writeln!(out, "  path:        {}", printable(&slash_path(r.path())));
+    let _ = writeln!(out, "  targets:     {}", target_line(r, cwd));
     let note = super::list::shadowing(reports, i, &super::list::by_key(reports));
     if !note.is_empty() {
         let _ = writeln!(out, "  note:        {}", printable(&note));

@@ -9,6 +9,7 @@ use super::{Outcome, fail};
 use crate::config::Settings;
 use crate::lint::SkillReport;
 use crate::render::slash_path;
+use crate::targets::Unit;
 use crate::tokens::{self, Costs};
 
 #[derive(Debug, clap::Args)]
@@ -64,18 +65,14 @@ pub fn run(args: &Args) -> Outcome {
         })
     })
     .collect();
-    let entries: Vec<tokens::Entry> = catalog
-        .iter()
-        .zip(&costs)
-        .map(|(&i, c)| tokens::Entry {
-            key: reports[i].key.clone().unwrap_or_default(),
-            tier: reports[i].dir.tier,
-            tokens: c.l1,
-        })
-        .collect();
     let budget = settings.budget.unwrap_or(crate::config::DEFAULT_BUDGET) as usize;
     let l1_total: usize = costs.iter().map(|c| c.l1).sum();
-    let dropped = tokens::drop_order(&entries, budget);
+    let catalogs = budgets(reports, settings, &loaded.cwd);
+    let dropped: Vec<String> = catalogs
+        .iter()
+        .filter(|c| c.unit == Unit::Tokens)
+        .flat_map(|c| c.dropped.iter().cloned())
+        .collect();
     let text = match args.format {
         TokensFormat::Json => {
             let skills: Vec<_> = catalog
@@ -88,9 +85,23 @@ pub fn run(args: &Args) -> Outcome {
                         "key": r.key,
                         "dialect": r.dialect.map(|d| d.as_str()),
                         "tier": r.dir.tier.as_str(),
+                        "targets": r.targets.names(),
                         "l1": c.l1,
                         "l2": c.l2,
                         "l3": c.l3.iter().map(|f| json!({"path": f.path, "bytes": f.bytes, "tokens": f.tokens})).collect::<Vec<_>>(),
+                    })
+                })
+                .collect();
+            let catalogs: Vec<_> = catalogs
+                .iter()
+                .map(|c| {
+                    json!({
+                        "target": c.target,
+                        "root": c.root,
+                        "unit": c.unit.as_str(),
+                        "budget": c.budget,
+                        "total": c.total,
+                        "dropped": c.dropped,
                     })
                 })
                 .collect();
@@ -100,13 +111,12 @@ pub fn run(args: &Args) -> Outcome {
                 "budget": budget,
                 "l1_total": l1_total,
                 "skills": skills,
+                "catalogs": catalogs,
                 "dropped": dropped,
             });
             crate::render::json_text(&doc) + "\n"
         }
-        TokensFormat::Table => table(
-            reports, &catalog, &costs, l1_total, budget, &dropped, settings,
-        ),
+        TokensFormat::Table => table(reports, &catalog, &costs, l1_total, &catalogs, settings),
     };
     if let Some(outcome) = super::emit(&text) {
         return outcome;
@@ -118,13 +128,45 @@ pub fn run(args: &Args) -> Outcome {
     }
 }
 
+/// One install's catalog against its target's budget, for output.
+struct Budgeted {
+    target: &'static str,
+    title: String,
+    root: Option<String>,
+    unit: Unit,
+    budget: u64,
+    total: usize,
+    dropped: Vec<String>,
+}
+
+/// Every catalog of the run with a budget, counted exactly.
+fn budgets(reports: &[SkillReport], settings: &Settings, cwd: &std::path::Path) -> Vec<Budgeted> {
+    crate::catalog::catalogs(reports, settings)
+        .into_iter()
+        .filter_map(|cat| {
+            let costs = crate::catalog::costs(&cat, reports, settings, true)?;
+            Some(Budgeted {
+                target: cat.runtime.name,
+                title: crate::catalog::describe(&cat, cwd),
+                root: cat
+                    .root
+                    .as_ref()
+                    .map(|r| slash_path(&crate::discover::display_path(r, cwd))),
+                unit: cat.unit,
+                budget: cat.budget,
+                total: costs.iter().sum(),
+                dropped: crate::catalog::dropped(&cat, reports, &costs),
+            })
+        })
+        .collect()
+}
+
 fn table(
     reports: &[SkillReport],
     catalog: &[usize],
     costs: &[Costs],
     l1_total: usize,
-    budget: usize,
-    dropped: &[String],
+    catalogs: &[Budgeted],
     settings: &Settings,
 ) -> String {
     let headers = [
@@ -163,20 +205,39 @@ fn table(
         sum(&|c| c.l3.iter().filter_map(|f| f.tokens).sum()),
     ]);
     let mut out = super::skills::table(headers, &rows, &[3, 4, 5, 6]);
-    let percent = (l1_total * 100).checked_div(budget).unwrap_or(0);
     let _ = writeln!(
         out,
-        "\nL1 total {} / {} tokens ({percent}%), {}",
+        "\nL1 total {} tokens, {}",
         thousands(l1_total),
-        thousands(budget),
         tokens::encoding_name(settings.encoding)
     );
-    if !dropped.is_empty() {
+    if catalogs.is_empty() {
         let _ = writeln!(
             out,
-            "Over budget: the runtime drops, in this order: {}",
-            dropped.join(", ")
+            "No catalog budget applies to these skills' targets; `--budget N` sets one"
         );
+    }
+    for c in catalogs {
+        let percent = (c.total * 100).checked_div(c.budget as usize).unwrap_or(0);
+        let mut title = c.title.clone();
+        if let Some(first) = title.get(..1) {
+            title = first.to_uppercase() + title.get(1..).unwrap_or("");
+        }
+        let _ = write!(
+            out,
+            "{title}: {} / {} {} ({percent}%)",
+            thousands(c.total),
+            thousands(c.budget as usize),
+            c.unit.as_str()
+        );
+        if !c.dropped.is_empty() {
+            let what = match c.unit {
+                Unit::Tokens => "over budget: the runtime drops, in this order",
+                Unit::Chars => "over budget: shortened or listed by name only, in this order",
+            };
+            let _ = write!(out, "; {what}: {}", c.dropped.join(", "));
+        }
+        let _ = writeln!(out);
     }
     out
 }

@@ -17,6 +17,7 @@ pub fn render(reports: &[SkillReport]) -> String {
                 "dialect": r.dialect.map(|d| d.as_str()),
                 "key": r.key,
                 "tier": r.dir.tier.as_str(),
+                "targets": r.targets.names(),
                 "valid": r.io_error.is_none() && !r.diagnostics.iter().any(|d| d.severity == Severity::Error),
                 "l1_tokens": r.l1_tokens,
             })
