@@ -1,11 +1,15 @@
 //! Identity and description rules: SK101–SK104 (Agent Skills), SK105–SK107 (PAR) and
 //! SK110–SK114.
 
+use std::path::{Component, Path};
+
 use unicode_general_category::{GeneralCategory, get_general_category};
 use unicode_normalization::UnicodeNormalization;
 
 use super::{SK101, SK102, SK103, SK104, SK105, SK106, SK107, SK110, SK111, SK112, SK113, SK114};
+use crate::diagnostic::Span;
 use crate::dialect::Dialect;
+use crate::discover::SkillDir;
 use crate::lint::{Reporter, Skill};
 
 /// Whether text is empty or only whitespace — Unicode whitespace and the separators U+001C to
@@ -18,22 +22,36 @@ pub fn is_blank(text: &str) -> bool {
 /// The most characters (Unicode scalar values) a description may have.
 pub const DESCRIPTION_MAX: usize = 1024;
 
-/// Phrases that tell the model when to use a skill (SK113), lower case.
-const TRIGGER_PHRASES: &[&str] = &[
-    "use when",
-    "use this",
-    "use for",
-    "use it",
-    "used when",
-    "used for",
-    "when the user",
-    "when you",
-    "when asked",
-    "whenever",
-    "if the user",
-    "if you",
-    "for ",
-    "trigger",
+/// Phrases that tell the model when to use a skill (SK113), as lower-case words: those of
+/// rules.md, then the other ways real descriptions say it ("Use it when", "Triggers on",
+/// "Activates when asked", "Use immediately after"). A bare "for" is not one: "Extracts text for
+/// reports" says what, not when. `when` followed by a word in `-ing` ("when building") is one too.
+const TRIGGER_PHRASES: &[&[&str]] = &[
+    &["use", "when"],
+    &["use", "this"],
+    &["use", "for"],
+    &["use", "after"],
+    &["use", "proactively"],
+    &["when", "the", "user"],
+    &["when", "you"],
+    &["when", "claude"],
+    &["whenever"],
+    &["if", "the", "user"],
+    &["use", "it"],
+    &["use", "immediately"],
+    &["use", "before"],
+    &["use", "to"],
+    &["used", "when"],
+    &["when", "your"],
+    &["when", "asked"],
+    &["if", "you"],
+    &["trigger", "on"],
+    &["triggers", "on"],
+    &["triggers", "when"],
+    &["triggered", "by"],
+    &["activate", "when"],
+    &["activates", "when"],
+    &["invoke", "when"],
 ];
 
 pub fn check(skill: &Skill, out: &mut Reporter) {
@@ -69,9 +87,8 @@ fn agentskills_name(skill: &Skill, out: &mut Reporter) {
         return;
     };
     let name: String = raw.nfkc().collect();
-    let problem = name_problem(raw);
-    let suggestion = suggest_name(raw);
-    if let Some(message) = problem {
+    if let Some(message) = name_problem(raw) {
+        let suggestion = suggest_name(raw);
         let d = out.emit(&SK101, Some(node.span), message);
         d.label("invalid name");
         if !suggestion.is_empty() {
@@ -81,29 +98,11 @@ fn agentskills_name(skill: &Skill, out: &mut Reporter) {
         } else {
             d.help("use 1-64 lowercase letters, digits and single hyphens, e.g. `name: pdf-tools`");
         }
-    } else if !name.is_ascii() {
-        out.emit(&SK102, Some(node.span), format!("the name `{raw}` is not ASCII"))
-            .label("non-ASCII")
-            .help(if suggestion.is_empty() || suggestion == name {
-                "some uploaders and clients accept only `a-z`, `0-9` and `-`; consider an ASCII name".to_string()
-            } else {
-                format!("some uploaders and clients accept only `a-z`, `0-9` and `-`; consider `name: {suggestion}`")
-            });
-    }
-    let dir_name: String = skill.dir.name().nfkc().collect();
-    if !is_blank(&name) && name != dir_name {
-        out.emit(
-            &SK103,
-            Some(node.span),
-            format!(
-                "the name `{raw}` does not match the directory name `{}`",
-                skill.dir.name()
-            ),
-        )
-        .label("differs from the directory name")
-        .help(format!(
-            "rename the directory to `{raw}`, or set `name: {dir_name}`"
-        ));
+    } else {
+        // SK102 judges the name as written: `ｍｙ-skill` is valid after NFKC, but an uploader
+        // that accepts only `a-z0-9-` sees the fullwidth letters.
+        non_ascii_name(skill, raw, &name, node.span, out);
+        directory_mismatch(skill, raw, &name, node.span, out);
     }
     let lower = name.to_lowercase();
     if let Some(word) = ["anthropic", "claude"]
@@ -114,6 +113,89 @@ fn agentskills_name(skill: &Skill, out: &mut Reporter) {
             .label("reserved word")
             .help("Anthropic's skill upload rejects names containing `anthropic` or `claude`; choose another name");
     }
+}
+
+/// SK102: a valid name (`name` is its NFKC form) that is not ASCII as written.
+fn non_ascii_name(skill: &Skill, raw: &str, name: &str, span: Span, out: &mut Reporter) {
+    if raw.is_ascii() {
+        return;
+    }
+    let message = if name.is_ascii() {
+        format!("the name `{raw}` is not ASCII as written (its NFKC form is `{name}`)")
+    } else {
+        format!("the name `{raw}` is not ASCII")
+    };
+    let why = "some uploaders and clients accept only `a-z`, `0-9` and `-`";
+    let help = match ascii_name(raw) {
+        Some(ascii) if nfkc(&listed_name(skill.dir)) == ascii => {
+            format!("{why}; use `name: {ascii}`")
+        }
+        Some(ascii) => format!("{why}; use `name: {ascii}` (and name the directory `{ascii}`)"),
+        None => format!("{why}; consider an ASCII name"),
+    };
+    out.emit(&SK102, Some(span), message)
+        .label("non-ASCII")
+        .help(help);
+}
+
+/// SK103: a valid name that differs from the directory name, both NFKC-normalised.
+fn directory_mismatch(skill: &Skill, raw: &str, name: &str, span: Span, out: &mut Reporter) {
+    let dir = listed_name(skill.dir);
+    let dir_name = nfkc(&dir);
+    if dir.is_empty() || name == dir_name {
+        return;
+    }
+    let d = out.emit(
+        &SK103,
+        Some(span),
+        format!("the name `{raw}` does not match the directory name `{dir}`"),
+    );
+    d.label("differs from the directory name");
+    // The name is valid (SK101 did not fire); the directory name may not be: never offer it.
+    if name_problem(&dir).is_none() {
+        d.help(format!(
+            "rename the directory to `{name}`, or set `name: {dir_name}`"
+        ));
+    } else {
+        d.help(format!("rename the directory to `{name}`"));
+    }
+}
+
+fn nfkc(text: &str) -> String {
+    text.nfkc().collect()
+}
+
+/// The directory name a runtime lists for a skill: the last component of the path the skill
+/// was found at — a symlink's own name, not its target's — or, for `.` and `..`, the real
+/// directory's name.
+pub fn listed_name(dir: &SkillDir) -> String {
+    listed_name_of(&dir.dir).unwrap_or_else(|| dir.name())
+}
+
+/// The last component of a path when it is a name (not `.`, `..` or a root).
+fn listed_name_of(shown: &Path) -> Option<String> {
+    match shown.components().next_back() {
+        Some(Component::Normal(name)) => Some(name.to_string_lossy().into_owned()),
+        _ => None,
+    }
+}
+
+/// An ASCII name for a valid non-ASCII one, when every character has an ASCII form after
+/// compatibility decomposition without accents (`café` → `cafe`, `ｍｙ-skill` → `my-skill`,
+/// `v²` → `v2`); `None` when one has not (`技能`, `ß`).
+fn ascii_name(raw: &str) -> Option<String> {
+    use GeneralCategory::*;
+    let bare: String = raw
+        .nfkd()
+        .filter(|c| {
+            !matches!(
+                get_general_category(*c),
+                NonspacingMark | SpacingMark | EnclosingMark
+            )
+        })
+        .collect();
+    let name = suggest_key(&bare);
+    (bare.is_ascii() && !name.is_empty()).then_some(name)
 }
 
 /// A valid Agent Skills name derived from any text: like [`suggest_key`], but keeping
@@ -147,7 +229,7 @@ fn par_id(skill: &Skill, out: &mut Reporter) {
         }
         return;
     }
-    let dir_name = skill.dir.name();
+    let dir_name = listed_name(skill.dir);
     if id != dir_name {
         out.emit(
             &SK106,
@@ -277,8 +359,7 @@ fn description(skill: &Skill, out: &mut Reporter) {
             .label("markup character")
             .help("reword without `<` and `>`: Claude.ai rejects XML tags in descriptions and some prompt formats break");
     }
-    let lower = text.to_lowercase();
-    if !TRIGGER_PHRASES.iter().any(|p| lower.contains(p)) {
+    if !has_trigger(text) {
         out.emit(
             &SK113,
             Some(node.span),
@@ -287,6 +368,23 @@ fn description(skill: &Skill, out: &mut Reporter) {
         .label("no trigger")
         .help("add when to load it, e.g. \"Use when the user asks to ...\"");
     }
+}
+
+/// Whether a description holds one of [`TRIGGER_PHRASES`] as whole words, in any case and
+/// however its words are spaced, punctuated or broken across lines.
+fn has_trigger(text: &str) -> bool {
+    let lower = text.to_lowercase();
+    let words: Vec<&str> = lower
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .collect();
+    (0..words.len()).any(|i| {
+        let rest = &words[i..];
+        TRIGGER_PHRASES
+            .iter()
+            .any(|phrase| rest.starts_with(phrase))
+            || (rest.len() > 1 && rest[0] == "when" && rest[1].ends_with("ing"))
+    })
 }
 
 #[cfg(test)]
@@ -304,6 +402,54 @@ mod tests {
             assert!(!name_char(bad), "{bad}");
         }
         assert_eq!(super::suggest_name("Café Tools!"), "café-tools");
+    }
+
+    #[test]
+    fn triggers() {
+        use super::has_trigger;
+        for yes in [
+            "Formats SQL. Use when the user pastes a query.",
+            "Formats SQL. USE\n  WHEN asked.",
+            "Use proactively after edits.",
+            "Runs whenever a PDF appears.",
+            "Reviews code (when Claude finishes a change).",
+            "Brand colors. Use it when style guidelines apply.",
+            "Scans code. Triggers on \"run codeql\".",
+            "Guidance for visual design when building new UI.",
+        ] {
+            assert!(has_trigger(yes), "{yes}");
+        }
+        // A bare "for" is not a trigger; a phrase inside a word is not one either.
+        for no in [
+            "Extracts text for reports.",
+            "Formats SQL because this matters.",
+            "Used for formatting.",
+            "Shows when the build finished.",
+        ] {
+            assert!(!has_trigger(no), "{no}");
+        }
+    }
+
+    #[test]
+    fn ascii_names() {
+        use super::ascii_name;
+        assert_eq!(ascii_name("café").as_deref(), Some("cafe"));
+        assert_eq!(ascii_name("ｍｙ-skill").as_deref(), Some("my-skill"));
+        assert_eq!(ascii_name("v²").as_deref(), Some("v2"));
+        assert_eq!(ascii_name("技能"), None);
+        assert_eq!(ascii_name("straße"), None);
+    }
+
+    #[test]
+    fn listed_names() {
+        use std::path::Path;
+        let listed = |shown: &str| super::listed_name_of(Path::new(shown));
+        // A symlink is listed under its own name; `.` and `..` under the real one.
+        assert_eq!(listed(".claude/skills/pdf").as_deref(), Some("pdf"));
+        assert_eq!(listed("a/.").as_deref(), Some("a"));
+        assert_eq!(listed("."), None);
+        assert_eq!(listed("../.."), None);
+        assert_eq!(listed("/"), None);
     }
 
     #[test]
