@@ -418,10 +418,26 @@ fn is_float(text: &str) -> bool {
 }
 
 fn check_yaml11(text: &str, span: Span, findings: &mut Vec<Finding>) {
-    let lower = text.to_ascii_lowercase();
+    // The spellings YAML 1.1's bool and null types define; `yEs` is text to every loader.
     if matches!(
-        lower.as_str(),
-        "yes" | "no" | "on" | "off" | "y" | "n" | "~"
+        text,
+        "yes"
+            | "Yes"
+            | "YES"
+            | "no"
+            | "No"
+            | "NO"
+            | "on"
+            | "On"
+            | "ON"
+            | "off"
+            | "Off"
+            | "OFF"
+            | "y"
+            | "Y"
+            | "n"
+            | "N"
+            | "~"
     ) {
         findings.push(Finding::Yaml11Bool(span, text.to_string()));
         return;

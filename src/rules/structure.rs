@@ -113,23 +113,7 @@ pub fn layout_error(file: &SkillFile, err: LayoutError, out: &mut Reporter) {
 
 /// SK006: the frontmatter is not valid YAML.
 pub fn yaml_syntax(file: &SkillFile, err: &yaml::SyntaxError, out: &mut Reporter) {
-    let line_no = file.line_of(err.span.start);
-    let line = file.slice(file.line_span(line_no));
-    let indent: String = line.chars().take_while(|c| c.is_whitespace()).collect();
-    let help = if indent.contains('\t') || err.message.contains("tab") {
-        Some("indent with spaces: YAML does not allow tabs for indentation".to_string())
-    } else if err.message.contains("mapping values are not allowed") {
-        let suggestion = line
-            .split_once(": ")
-            .map(|(key, value)| {
-                let value = value.trim().replace('\\', "\\\\").replace('"', "\\\"");
-                format!(": `{}: \"{value}\"`", key.trim_start())
-            })
-            .unwrap_or_default();
-        Some(format!("quote the value{suggestion}"))
-    } else {
-        None
-    };
+    let help = yaml_hint(file, err);
     let d = out.emit(
         &SK006,
         Some(err.span),
@@ -138,6 +122,102 @@ pub fn yaml_syntax(file: &SkillFile, err: &yaml::SyntaxError, out: &mut Reporter
     d.label("here");
     if let Some(help) = help {
         d.help(help);
+    }
+}
+
+/// Characters that cannot begin a plain value where the YAML parser stopped: the indicators of
+/// rules.md, and quotes (a value that opens with a quoted word and goes on after it).
+const VALUE_INDICATORS: [char; 13] = [
+    '*', '&', '!', '-', '|', '>', '@', '`', '%', '[', '{', '"', '\'',
+];
+
+/// SK006's hint for the line the parser stopped on: tabs, a plain value that begins with an
+/// indicator, or a value holding `: `.
+fn yaml_hint(file: &SkillFile, err: &yaml::SyntaxError) -> Option<String> {
+    let line_no = file.line_of(err.span.start);
+    let line = file
+        .slice(file.line_span(line_no))
+        .trim_end_matches(['\r', '\n']);
+    let body = line.trim_start();
+    let indent = &line[..line.len() - body.len()];
+    if indent.contains('\t') || err.message.contains("tab") {
+        return Some("indent with spaces: YAML does not allow tabs for indentation".to_string());
+    }
+    let (key, value) = body.split_once(": ")?;
+    let value = value.trim();
+    let indicator = value.starts_with(VALUE_INDICATORS);
+    let colon = err.message.contains("mapping values are not allowed");
+    if key.is_empty() || value.is_empty() || !(indicator || colon) {
+        return None;
+    }
+    if let Some(start) = continued_from(file, line_no, indent.len()) {
+        return colon.then(|| {
+            format!("quote the value that begins on line {start}: a plain value cannot hold `: `")
+        });
+    }
+    let fixed = format!("`{key}: {}`", quoted(value));
+    Some(if value.starts_with(['|', '>']) {
+        let block = &value[..1];
+        format!(
+            "quote the value: {fixed} (or, for a block of text, write `{key}: {block}` and the text on the lines below it, indented)"
+        )
+    } else {
+        format!("quote the value: {fixed}")
+    })
+}
+
+/// The line a multi-line plain value began on, when line `line_no` (indented by `indent`)
+/// continues it rather than starting a `key: value` of its own: the nearest line above that is
+/// indented less is a `key: value` whose value goes on.
+fn continued_from(file: &SkillFile, line_no: usize, indent: usize) -> Option<usize> {
+    if indent == 0 {
+        return None;
+    }
+    let (n, body) = (1..line_no).rev().find_map(|n| {
+        let text = file.slice(file.line_span(n));
+        let body = text.trim_start();
+        let blank = body.trim().is_empty() || body.starts_with('#');
+        (!blank && text.len() - body.len() < indent).then_some((n, body))
+    })?;
+    let value = body.split_once(':').map(|(_, v)| v.trim())?;
+    (!value.is_empty() && !value.starts_with(['|', '>', '#'])).then_some(n)
+}
+
+/// `text` as a YAML value: plain when a YAML loader reads it back as this very text, else
+/// [`quoted`].
+pub(super) fn plain_or_quoted(text: &str) -> String {
+    let plain = !text.is_empty()
+        && text.trim() == text
+        && !text.starts_with([
+            '-', '?', ':', ',', '[', ']', '{', '}', '#', '&', '*', '!', '|', '>', '\'', '"', '%',
+            '@', '`',
+        ])
+        && !text.contains(": ")
+        && !text.contains(" #")
+        && !text.ends_with(':')
+        && !text.contains(['\n', '\r', '\t'])
+        && !matches!(
+            text.to_ascii_lowercase().as_str(),
+            "true" | "false" | "null" | "yes" | "no" | "on" | "off" | "y" | "n" | "~"
+        )
+        && text.parse::<f64>().is_err();
+    if plain {
+        text.to_string()
+    } else {
+        quoted(text)
+    }
+}
+
+/// `text` as a YAML quoted scalar, needing no escapes where that is possible: single quotes;
+/// double quotes when the text holds `'` but no `"` or `\`; else single quotes with each `'`
+/// doubled.
+pub(super) fn quoted(text: &str) -> String {
+    if !text.contains('\'') {
+        format!("'{text}'")
+    } else if !text.contains(['"', '\\']) {
+        format!("\"{text}\"")
+    } else {
+        format!("'{}'", text.replace('\'', "''"))
     }
 }
 
@@ -225,27 +305,73 @@ pub fn yaml_findings(findings: &[Finding], out: &mut Reporter) {
                 .label("second document")
                 .help("keep one document: remove the `...` or `---` separator and what follows");
             }
-            Finding::Yaml11Bool(span, text) => {
-                let read = if text == "~" { "null" } else { "a boolean" };
-                out.emit(
-                    &SK010,
-                    Some(*span),
-                    format!("`{text}` is {read} in YAML 1.1 loaders such as PyYAML"),
-                )
-                .label(format!("YAML 1.1 reads {read}"))
-                .help(format!("quote it: \"{text}\""));
-            }
-            Finding::Yaml11Number(span, text) => {
-                out.emit(
-                    &SK010,
-                    Some(*span),
-                    format!("`{text}` changes when read as a number"),
-                )
-                .label("loses digits as a number")
-                .help(format!("quote it: \"{text}\""));
-            }
+            Finding::Yaml11Bool(span, text) => yaml11_scalar(*span, text, out),
+            Finding::Yaml11Number(span, text) => yaml11_number(*span, text, out),
         }
     }
+}
+
+/// SK010 for a word that some loaders read as a boolean or null. `yes`/`no`/`on`/`off` are
+/// booleans in every YAML 1.1 loader; `y`/`n` only in go-yaml v2 (PyYAML's resolver leaves them
+/// strings); `~` is null in YAML 1.1 and 1.2 loaders but text to line parsers and string-only
+/// loaders such as strictyaml.
+fn yaml11_scalar(span: Span, text: &str, out: &mut Reporter) {
+    let (message, label, help) = match text {
+        "~" => (
+            "`~` is null in YAML loaders such as PyYAML, but the text `~` in line parsers and strictyaml".to_string(),
+            "null or text".to_string(),
+            "write `null` if no value is meant, or quote it: \"~\"".to_string(),
+        ),
+        _ => {
+            let value = if text.eq_ignore_ascii_case("y")
+                || ["yes", "on"].iter().any(|w| text.eq_ignore_ascii_case(w))
+            {
+                "true"
+            } else {
+                "false"
+            };
+            let (loaders, others) = if text.len() == 1 {
+                ("go-yaml v2", "PyYAML and YAML 1.2")
+            } else {
+                ("YAML 1.1 loaders (PyYAML, go-yaml v2)", "YAML 1.2")
+            };
+            (
+                format!("`{text}` is the boolean {value} in {loaders}, the text `{text}` in {others}"),
+                format!("{value} in YAML 1.1"),
+                format!("quote it: \"{text}\"; write `{value}` if a boolean is meant"),
+            )
+        }
+    };
+    out.emit(&SK010, Some(span), message)
+        .label(label)
+        .help(help);
+}
+
+/// SK010 for a number written with digits that its value drops (`1.10`, `010`).
+fn yaml11_number(span: Span, text: &str, out: &mut Reporter) {
+    let digits = text.trim_start_matches(['-', '+']);
+    let negative = text.starts_with('-');
+    let message = if digits.contains('.') {
+        let read = text
+            .parse::<f64>()
+            .map_or_else(|_| "a number".to_string(), |v| format!("the number {v}"));
+        format!("`{text}` is {read}, not the text `{text}`")
+    } else {
+        let sign = if negative { "-" } else { "" };
+        let decimal = digits.trim_start_matches('0');
+        let decimal = if decimal.is_empty() { "0" } else { decimal };
+        match u64::from_str_radix(digits, 8) {
+            Ok(octal) => format!(
+                "`{text}` is the number {sign}{decimal} in YAML 1.2 and {sign}{octal} (octal) in YAML 1.1, not the text `{text}`"
+            ),
+            _ => {
+                format!("`{text}` is the number {sign}{decimal} in YAML 1.2, not the text `{text}`")
+            }
+        }
+    };
+    out.emit(&SK010, Some(span), message)
+        .label("loses digits as a number")
+        .help(format!("quote it: \"{text}\""));
 }
 
 /// SK007: the frontmatter is not a mapping.
@@ -426,4 +552,25 @@ fn distance(a: &str, b: &str) -> usize {
         }
     }
     row[b.len()]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{plain_or_quoted, quoted};
+
+    #[test]
+    fn quotes_need_no_escapes() {
+        assert_eq!(quoted("*bold* text"), "'*bold* text'");
+        assert_eq!(quoted("it's: here"), "\"it's: here\"");
+        assert_eq!(quoted("it's \"x\""), "'it''s \"x\"'");
+        assert_eq!(quoted("it's \\d"), "'it''s \\d'");
+    }
+
+    #[test]
+    fn plain_only_when_read_back_as_text() {
+        assert_eq!(plain_or_quoted("Read Bash(git:*)"), "Read Bash(git:*)");
+        for text in ["yes", "1.10", "[x]", "a: b", "a #b", "-x", ""] {
+            assert!(plain_or_quoted(text).starts_with('\''), "{text}");
+        }
+    }
 }
