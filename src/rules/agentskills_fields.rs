@@ -87,29 +87,122 @@ fn allowed_tools(skill: &Skill, out: &mut Reporter) {
     };
     match &node.value {
         Value::Seq(items) => {
-            let joined: Vec<&str> = items.iter().filter_map(|i| i.as_str()).collect();
+            let tools: Option<Vec<&str>> =
+                items.iter().map(|i| skill.resolve(i).as_str()).collect();
+            let help = match tools {
+                Some(tools) => string_help(&tools),
+                None => "write the tools as one space-separated string of tool names".to_string(),
+            };
             out.emit(
                 &SK304,
                 Some(node.span),
                 "`allowed-tools` is a YAML list; the format is one space-separated string",
             )
             .label("a list")
-            .help(format!("write `allowed-tools: {}`", joined.join(" ")));
+            .help(help);
         }
-        Value::Str(text) if text.contains(',') => {
-            let fixed: Vec<&str> = text
-                .split(',')
-                .map(str::trim)
-                .filter(|t| !t.is_empty())
-                .collect();
+        Value::Str(text) => {
+            let tools = top_level(text, |c| c == ',');
+            if tools.len() < 2 {
+                return;
+            }
             out.emit(
                 &SK304,
                 Some(node.span),
                 "`allowed-tools` separates tools with commas; the format is space-separated",
             )
             .label("commas")
-            .help(format!("write `allowed-tools: {}`", fixed.join(" ")));
+            .help(string_help(&tools));
         }
         _ => {}
+    }
+}
+
+/// SK304's help: the one space-separated string that holds `tools`, each written as it was
+/// (a `Tool(a, b)` pattern keeps its commas and spaces) — unless a tool name holds a space,
+/// which no space-separated string can.
+fn string_help(tools: &[&str]) -> String {
+    let tools: Vec<&str> = tools
+        .iter()
+        .map(|t| t.trim())
+        .filter(|t| !t.is_empty())
+        .collect();
+    if let Some(spaced) = tools
+        .iter()
+        .find(|t| top_level(t, char::is_whitespace).len() > 1)
+    {
+        return format!(
+            "`{spaced}` contains a space, which a space-separated string cannot express; check the tool's name in the runtime you target"
+        );
+    }
+    if tools.is_empty() {
+        return "list the tools separated by spaces, or remove the field".to_string();
+    }
+    format!(
+        "write `allowed-tools: {}`",
+        super::structure::plain_or_quoted(&tools.join(" "))
+    )
+}
+
+/// The pieces of `text` between separators that are outside parentheses (a `Tool(a, b)`
+/// pattern is one piece); empty pieces dropped.
+fn top_level(text: &str, separator: impl Fn(char) -> bool) -> Vec<&str> {
+    let mut pieces = Vec::new();
+    let (mut depth, mut start) = (0usize, 0);
+    for (at, c) in text.char_indices() {
+        match c {
+            '(' => depth += 1,
+            ')' => depth = depth.saturating_sub(1),
+            c if depth == 0 && separator(c) => {
+                pieces.push(&text[start..at]);
+                start = at + c.len_utf8();
+            }
+            _ => {}
+        }
+    }
+    pieces.push(&text[start..]);
+    pieces.retain(|p| !p.trim().is_empty());
+    pieces
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{string_help, top_level};
+
+    #[test]
+    fn commas_inside_patterns_are_kept() {
+        assert_eq!(
+            top_level("Read, Bash(git log, git diff), Grep", |c| c == ','),
+            ["Read", " Bash(git log, git diff)", " Grep"]
+        );
+        assert_eq!(top_level("Bash(a, b) Read", |c| c == ',').len(), 1);
+        assert_eq!(
+            string_help(&["Read", " Bash(git log, git diff)", " Grep"]),
+            "write `allowed-tools: Read Bash(git log, git diff) Grep`"
+        );
+        assert_eq!(
+            string_help(&["Read", "Bash(ls *)"]),
+            "write `allowed-tools: Read Bash(ls *)`"
+        );
+    }
+
+    #[test]
+    fn no_string_for_names_with_spaces() {
+        assert_eq!(
+            string_help(&["Read", "Web Search"]),
+            "`Web Search` contains a space, which a space-separated string cannot express; check the tool's name in the runtime you target"
+        );
+    }
+
+    #[test]
+    fn quotes_what_yaml_would_misread() {
+        assert_eq!(
+            string_help(&["Bash(git:*)", "Read"]),
+            "write `allowed-tools: Bash(git:*) Read`"
+        );
+        assert_eq!(
+            string_help(&["Bash(echo a #b)", "Read"]),
+            "write `allowed-tools: 'Bash(echo a #b) Read'`"
+        );
     }
 }
