@@ -184,8 +184,9 @@ fn length(file: &SkillFile, layout: &Layout, body: &str, out: &mut Reporter) {
     }
 }
 
-/// SK402: more than [`BODY_MAX_TOKENS`] tokens. A body of at most that many bytes cannot have
-/// more tokens, so most skills are never tokenized.
+/// SK402: more than [`BODY_MAX_TOKENS`] tokens, with the exact count. A body of at most that
+/// many bytes cannot have more tokens, so most skills are never tokenized; a body that stays
+/// under the limit is counted only until that is certain; only a body over it is counted in full.
 fn tokens(layout: &Layout, body: &str, settings: &Settings, out: &mut Reporter) {
     if !crate::tokens::may_exceed(body, BODY_MAX_TOKENS) || !settings.enabled(&SK402) {
         return;
@@ -193,12 +194,28 @@ fn tokens(layout: &Layout, body: &str, settings: &Settings, out: &mut Reporter) 
     let Some(tokenizer) = crate::tokens::tokenizer(settings.encoding) else {
         return;
     };
-    if crate::tokens::exceeds(tokenizer, body, BODY_MAX_TOKENS) {
-        let start = Span::new(layout.body.start, layout.body.start);
-        out.emit(&SK402, Some(start), format!("the body has more than {BODY_MAX_TOKENS} tokens ({})", crate::tokens::encoding_name(settings.encoding)))
-            .label("the body starts here")
-            .help("an agent loads the whole body when the skill activates: keep the core steps here and move detail into references/ files; `skillc tokens` gives the exact count");
+    if !crate::tokens::exceeds(tokenizer, body, BODY_MAX_TOKENS) {
+        return;
     }
+    let count = grouped(tokenizer.count(body));
+    let encoding = crate::tokens::encoding_name(settings.encoding);
+    let start = Span::new(layout.body.start, layout.body.start);
+    out.emit(&SK402, Some(start), format!("the body has {count} tokens; the limit is {BODY_MAX_TOKENS} ({encoding})"))
+        .label("the body starts here")
+        .help("an agent loads the whole body when the skill activates: keep the core steps here and move detail into references/ files that it links");
+}
+
+/// `6123` → `6,123`, as `skillc tokens` prints counts.
+fn grouped(n: usize) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
 }
 
 /// SK412: files under references/, resources/ or scripts/ that the body never names.
