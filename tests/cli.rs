@@ -936,3 +936,131 @@ fn json_outputs_escape_c1_controls_and_bidi() {
         let _: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
     }
 }
+
+/// The helps of the text rules (SK006, SK010, SK102, SK103, SK304) give the exact line to
+/// write, and never one that is wrong: no invalid directory name, no rewritten `Tool(a, b)`
+/// pattern, no string for a tool name with a space.
+#[test]
+fn text_rule_helps_give_the_exact_fix() {
+    let expected: &[(&str, &str, &str, &str)] = &[
+        (
+            "sk006-indicator",
+            "alias/SKILL.md",
+            "SK006",
+            "quote the value: `description: '*bold* text, use when testing'`",
+        ),
+        (
+            "sk006-indicator",
+            "at/SKILL.md",
+            "SK006",
+            "quote the value: `description: '@mention the user when testing'`",
+        ),
+        (
+            "sk006-indicator",
+            "flow/SKILL.md",
+            "SK006",
+            "quote the value: `description: '[draft] Use when testing'`",
+        ),
+        (
+            "sk006-indicator",
+            "folded/SKILL.md",
+            "SK006",
+            "quote the value: `description: '> Use when testing'` (or, for a block of text, write `description: >` and the text on the lines below it, indented)",
+        ),
+        (
+            "sk006-indicator",
+            "quoted/SKILL.md",
+            "SK006",
+            "quote the value: `description: '\"Draft\" skill, use when it''s tested'`",
+        ),
+        (
+            "sk006-continued-value",
+            "continued/SKILL.md",
+            "SK006",
+            "quote the value that begins on line 3: a plain value cannot hold `: `",
+        ),
+        (
+            "sk006-mapping-values",
+            "colon-value/SKILL.md",
+            "SK006",
+            "quote the value: `description: 'Use when: a: b'`",
+        ),
+        (
+            "sk006-tab-indent",
+            "tab-indent/SKILL.md",
+            "SK006",
+            "indent with spaces: YAML does not allow tabs for indentation",
+        ),
+        (
+            "sk010-y-n",
+            "yes-no/skill.md",
+            "SK010",
+            "quote it: \"y\"; write `true` if a boolean is meant",
+        ),
+        (
+            "sk010-tilde",
+            "tilde-null/skill.md",
+            "SK010",
+            "write `null` if no value is meant, or quote it: \"~\"",
+        ),
+        (
+            "sk102-nfkc-ascii",
+            "my-skill/SKILL.md",
+            "SK102",
+            "some uploaders and clients accept only `a-z`, `0-9` and `-`; use `name: my-skill`",
+        ),
+        (
+            "sk102-non-ascii",
+            "café/SKILL.md",
+            "SK102",
+            "some uploaders and clients accept only `a-z`, `0-9` and `-`; use `name: cafe` (and name the directory `cafe`)",
+        ),
+        (
+            "sk102-cjk",
+            "技能/SKILL.md",
+            "SK102",
+            "some uploaders and clients accept only `a-z`, `0-9` and `-`; consider an ASCII name",
+        ),
+        (
+            "sk103-invalid-directory",
+            "Meeting Notes/SKILL.md",
+            "SK103",
+            "rename the directory to `meeting-notes`",
+        ),
+        (
+            "sk103-mismatch",
+            "pdf/SKILL.md",
+            "SK103",
+            "rename the directory to `pdf-tools`, or set `name: pdf`",
+        ),
+        (
+            "sk304-patterns",
+            "comma-patterns/SKILL.md",
+            "SK304",
+            "write `allowed-tools: Read Bash(git log, git diff) Grep`",
+        ),
+        (
+            "sk304-patterns",
+            "list-patterns/SKILL.md",
+            "SK304",
+            "write `allowed-tools: Read Bash(ls *) Agent(a:scan, a:verify)`",
+        ),
+        (
+            "sk304-patterns",
+            "spaced-name/SKILL.md",
+            "SK304",
+            "`Web Search` contains a space, which a space-separated string cannot express; check the tool's name in the runtime you target",
+        ),
+    ];
+    for (case, path, code, help) in expected {
+        let run = skillc(&fixture(case), &["validate", "--format", "json"]);
+        let doc: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+        let found = doc["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|d| d["path"] == *path && d["code"] == *code)
+            .unwrap_or_else(|| panic!("{case}: no {code} on {path}"));
+        assert_eq!(found["help"], *help, "{case} {path}");
+    }
+}
