@@ -50,7 +50,11 @@ fn corpus_counts_are_pinned() {
         .arg(tmp.path())
         .status()
         .unwrap();
-    assert!(status.success(), "tar failed to extract {}", archive.display());
+    assert!(
+        status.success(),
+        "tar failed to extract {}",
+        archive.display()
+    );
     let home = tmp.path().join("home");
     std::fs::create_dir_all(&home).unwrap();
     let mut actual = String::new();
