@@ -716,3 +716,35 @@ fn zip_archives_verify_and_unpack() {
         run.stderr
     );
 }
+
+#[test]
+fn a_runtime_s_own_fields_pack_and_verify() {
+    // A Claude Code skill may use Claude Code's fields; the archive, which any runtime may
+    // install, is verified with every runtime as a target, so they are not unknown there either.
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join(".claude/skills/tuned");
+    write(
+        &dir.join("SKILL.md"),
+        "---\nname: tuned\ndescription: Use when the answer must be careful.\neffort: high\n---\n\nSteps.\n",
+    );
+    let run = skillc(tmp.path(), &["pack", ".claude/skills/tuned"]);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    let run = skillc(
+        tmp.path(),
+        &["verify", "tuned.skill.tar.gz", "--insecure-skip-signature"],
+    );
+    assert_eq!(run.code, Some(0), "{}{}", run.stdout, run.stderr);
+    // Outside any runtime's folder the same field is unknown, and pack refuses it.
+    let plain = tmp.path().join("plain/tuned");
+    write(
+        &plain.join("SKILL.md"),
+        "---\nname: tuned\ndescription: Use when the answer must be careful.\neffort: high\n---\n\nSteps.\n",
+    );
+    let run = skillc(tmp.path(), &["pack", "plain/tuned", "-o", "out"]);
+    assert_eq!(run.code, Some(1), "{}", run.stderr);
+    assert!(
+        run.stderr.contains("error[SK013] unknown field `effort`"),
+        "{}",
+        run.stderr
+    );
+}

@@ -126,12 +126,14 @@ pub fn check_files<'a, T>(
 }
 
 /// Extracts the archive into a temporary directory and lints the skill as `verify` does, with
-/// default settings (an archive carries no skillc.toml): no errors allowed.
+/// default settings (an archive carries no skillc.toml) and every runtime as a target (an
+/// archive may be installed anywhere, so any runtime's own field is allowed): no errors allowed.
 pub fn validate_skill(archive: &Archive) -> Result<(), String> {
     let tmp = tempfile::tempdir().map_err(|e| format!("creating a temporary directory: {e}"))?;
     let dir = tmp.path().join(&archive.key);
     reader::write_tree(&dir, &archive.files)?;
-    let settings = crate::config::Settings::default();
+    let mut settings = crate::config::Settings::default();
+    settings.targets = Some(crate::targets::Targets::all());
     let skill = crate::discover::SkillDir {
         file: crate::discover::skill_file_in(&dir),
         real: dir.canonicalize().unwrap_or_else(|_| dir.clone()),
