@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use crate::config::Settings;
 use crate::discover::Tier;
 use crate::lint::SkillReport;
-use crate::targets::{Budget, Namespace, RUNTIMES, Runtime, Unit};
+use crate::targets::{Namespace, RUNTIMES, Runtime, Unit};
 use crate::tokens;
 
 /// The skills one install of a runtime lists, and its budget.
@@ -30,11 +30,8 @@ pub struct Catalog {
 pub fn catalogs(reports: &[SkillReport], settings: &Settings) -> Vec<Catalog> {
     let mut out = Vec::new();
     for runtime in RUNTIMES {
-        let (budget, unit) = match (settings.budget, runtime.budget) {
-            (Some(n), _) => (n, Unit::Tokens),
-            (None, Some(Budget::Tokens(n))) => (n, Unit::Tokens),
-            (None, Some(budget)) => budget.amount(settings.context_window),
-            (None, None) => continue,
+        let Some((budget, unit)) = settings.catalog_budget(runtime) else {
+            continue;
         };
         for (root, members) in installs(reports, runtime) {
             out.push(Catalog {
@@ -99,7 +96,7 @@ fn one_per_key(reports: &[SkillReport], members: &[usize]) -> Vec<usize> {
 
 /// A skill's catalog line as `runtime` lists it: the L1 entry, with Claude Code's
 /// `when_to_use` after the description and the text cut at the listing cap.
-pub fn entry(report: &SkillReport, runtime: &Runtime) -> String {
+pub fn entry(report: &SkillReport, runtime: &Runtime, settings: &Settings) -> String {
     let key = report.key.as_deref().unwrap_or("");
     let description = report.description.as_deref().unwrap_or("");
     let when = runtime
@@ -117,7 +114,7 @@ pub fn entry(report: &SkillReport, runtime: &Runtime) -> String {
         Some(when) => format!("{description} {when}"),
         None => description.to_string(),
     };
-    let text = match runtime.listing_cap {
+    let text = match settings.listing_cap(runtime) {
         Some(cap) => text
             .split_whitespace()
             .collect::<Vec<_>>()
@@ -141,7 +138,7 @@ pub fn costs(
     let entries: Vec<String> = catalog
         .members
         .iter()
-        .map(|&i| entry(&reports[i], catalog.runtime))
+        .map(|&i| entry(&reports[i], catalog.runtime, settings))
         .collect();
     match catalog.unit {
         Unit::Chars => Some(entries.iter().map(|e| e.chars().count()).collect()),

@@ -62,6 +62,17 @@ struct FileConfig {
     max_file_size: Option<u64>,
     rules: Option<RulesTable>,
     per_file_ignores: Option<BTreeMap<Spanned<String>, Vec<Spanned<String>>>>,
+    runtime: Option<BTreeMap<Spanned<String>, RuntimeTable>>,
+}
+
+/// `[runtime.NAME]`: a runtime's numbers, where the defaults are only third-party readings.
+#[derive(Debug, Default, Clone, Copy, Deserialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct RuntimeTable {
+    /// Characters of description (+ `when_to_use`) the listing shows (SK306).
+    pub listing_cap: Option<usize>,
+    /// The catalog budget, in the runtime's unit (tokens or characters).
+    pub budget: Option<u64>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -146,6 +157,8 @@ pub struct Settings {
     pub targets: Option<Targets>,
     /// Tokens; the base of character budgets.
     pub context_window: u64,
+    /// `[runtime.NAME]` tables, by runtime name.
+    pub runtimes: HashMap<&'static str, RuntimeTable>,
     pub tools: Option<Vec<String>>,
     pub exclude: GlobSet,
     pub max_file_size: u64,
@@ -166,6 +179,7 @@ impl Default for Settings {
             extra_fields: HashSet::new(),
             targets: None,
             context_window: DEFAULT_CONTEXT_WINDOW,
+            runtimes: HashMap::new(),
             tools: None,
             exclude: GlobSet::empty(),
             max_file_size: 1024 * 1024,
@@ -384,6 +398,19 @@ impl Settings {
         settings.strict = overrides.strict || file_config.strict.unwrap_or(false);
         settings.budget = overrides.budget.or(file_config.budget);
         settings.context_window = file_config.context_window.unwrap_or(DEFAULT_CONTEXT_WINDOW);
+        for (name, table) in file_config.runtime.iter().flatten() {
+            let runtime = targets::find(name.get_ref()).ok_or_else(|| {
+                error(
+                    name.span(),
+                    format!(
+                        "unknown runtime `{}` in [runtime]; the runtimes are {}",
+                        name.get_ref(),
+                        targets::names(Targets::all())
+                    ),
+                )
+            })?;
+            settings.runtimes.insert(runtime.name, *table);
+        }
         settings.targets = match (overrides.targets, &file_config.targets) {
             (Some(targets), _) => Some(targets),
             (None, Some(names)) => {
@@ -403,6 +430,27 @@ impl Settings {
         settings.tools = file_config.tools;
         settings.max_file_size = file_config.max_file_size.unwrap_or(1024 * 1024);
         Ok(settings)
+    }
+
+    /// A runtime's listing cap (SK306): `[runtime.NAME] listing-cap`, else the table's.
+    pub fn listing_cap(&self, runtime: &targets::Runtime) -> Option<usize> {
+        self.runtimes
+            .get(runtime.name)
+            .and_then(|t| t.listing_cap)
+            .or(runtime.listing_cap)
+    }
+
+    /// A runtime's catalog budget in its unit: `budget` (tokens, every target), else
+    /// `[runtime.NAME] budget`, else the table's; `None`: no budget.
+    pub fn catalog_budget(&self, runtime: &targets::Runtime) -> Option<(u64, targets::Unit)> {
+        if let Some(n) = self.budget {
+            return Some((n, targets::Unit::Tokens));
+        }
+        let own = runtime.budget?.amount(self.context_window);
+        match self.runtimes.get(runtime.name).and_then(|t| t.budget) {
+            Some(n) => Some((n, own.1)),
+            None => Some(own),
+        }
     }
 
     /// Whether a rule is selected (before per-file ignores and suppressions).

@@ -88,10 +88,12 @@ fn runtime_specific(skill: &Skill, out: &mut Reporter) {
 
 /// SK306: description plus `when_to_use` longer than a target's listing cap.
 fn listing_cut(skill: &Skill, out: &mut Reporter) {
-    let Some(runtime) = skill.targets.iter().find(|r| r.listing_cap.is_some()) else {
-        return;
-    };
-    let Some(cap) = runtime.listing_cap else {
+    let settings = skill.settings;
+    let Some((runtime, cap)) = skill
+        .targets
+        .iter()
+        .find_map(|r| Some((r, settings.listing_cap(r)?)))
+    else {
         return;
     };
     let Some((description, node)) = skill.str_field("description") else {
