@@ -349,14 +349,19 @@ fn near_match<'t>(tree: &'t SkillTree, rel: &str) -> Option<&'t str> {
     let name = want.last()?;
     let mut best: Option<(usize, &str)> = None;
     for entry in &tree.entries {
-        let have: Vec<String> = entry.rel.split('/').map(str::to_lowercase).collect();
-        let score = if have.len() == want.len() {
+        let depth = entry.rel.matches('/').count() + 1;
+        let score = if depth == want.len() {
+            let have: Vec<String> = entry.rel.split('/').map(str::to_lowercase).collect();
             edits(&want, &have).map(|d| d + 1)
         } else {
             None
         };
-        let score = score
-            .or_else(|| (have.last() == Some(name) && entry.is_file()).then_some(10 + have.len()));
+        let score = score.or_else(|| {
+            let same = entry.is_file()
+                && entry.name().len() == name.len()
+                && entry.name().to_lowercase() == *name;
+            same.then_some(10 + depth)
+        });
         if let Some(score) = score
             && best.is_none_or(|(b, _)| score < b)
         {

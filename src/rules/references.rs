@@ -392,14 +392,36 @@ fn tails(path: &str, min: usize) -> Vec<String> {
         .collect()
 }
 
+/// A way of naming files, once looked up (each is followed at most once per skill, so a text
+/// that repeats a name costs one hash lookup per repetition).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+enum Key {
+    Name(String),
+    Module(String),
+    Dir(String),
+    DirName(String),
+    Path(String),
+}
+
 /// Which files something the model reads mentions, followed from the skill file.
 struct Reach<'t> {
     index: Index<'t>,
     reached: Vec<bool>,
     queue: VecDeque<usize>,
+    /// Keys that named something and were followed.
+    done: HashSet<Key>,
 }
 
 impl<'t> Reach<'t> {
+    fn new(index: Index<'t>) -> Self {
+        Reach {
+            reached: vec![false; index.files.len()],
+            index,
+            queue: VecDeque::new(),
+            done: HashSet::new(),
+        }
+    }
+
     fn file(&mut self, i: usize) {
         if let Some(seen) = self.reached.get_mut(i)
             && !*seen
@@ -409,21 +431,38 @@ impl<'t> Reach<'t> {
         }
     }
 
-    fn files(&mut self, list: Option<Vec<usize>>) {
-        for i in list.into_iter().flatten() {
+    /// Reaches what `key` names, the first time it names something.
+    fn follow(&mut self, key: Key) {
+        if self.done.contains(&key) {
+            return;
+        }
+        let index = &self.index;
+        let (files, dirs): (Vec<usize>, Vec<&'t str>) = match &key {
+            Key::Name(name) => (index.by_name.get(name).cloned().unwrap_or_default(), vec![]),
+            Key::Module(module) => (
+                index.by_module.get(module).cloned().unwrap_or_default(),
+                vec![],
+            ),
+            Key::Path(rel) => (index.at_or_below(rel), vec![]),
+            Key::Dir(key) => (vec![], index.dirs.get(key).cloned().unwrap_or_default()),
+            Key::DirName(name) => (
+                vec![],
+                index
+                    .dir_names
+                    .get(name.as_str())
+                    .cloned()
+                    .unwrap_or_default(),
+            ),
+        };
+        if files.is_empty() && dirs.is_empty() {
+            return;
+        }
+        self.done.insert(key);
+        for i in files {
             self.file(i);
         }
-    }
-
-    /// A file, or every file of a folder.
-    fn path(&mut self, rel: &str) {
-        let found = self.index.at_or_below(rel);
-        self.files(Some(found));
-    }
-
-    fn dirs(&mut self, dirs: Option<Vec<&'t str>>) {
-        for dir in dirs.into_iter().flatten() {
-            self.path(dir);
+        for dir in dirs {
+            self.follow(Key::Path(dir.to_string()));
         }
     }
 
@@ -434,19 +473,16 @@ impl<'t> Reach<'t> {
                 if let Target::Inside(rel) = resolver.resolve(&link.dest, from)
                     && !rel.is_empty()
                 {
-                    self.path(&rel);
+                    self.follow(Key::Path(rel));
                 }
             }
         }
         for token in tokens(text) {
             self.token(&token, from, kind);
         }
-        if kind == TextKind::Code {
-            for module in python_imports(text) {
-                for key in prefixes(&module, 1) {
-                    let found = self.index.by_module.get(&key).cloned();
-                    self.files(found);
-                }
+        for module in python_imports(text) {
+            for key in prefixes(&module, 1) {
+                self.follow(Key::Module(key));
             }
         }
     }
@@ -462,27 +498,22 @@ impl<'t> Reach<'t> {
         let Some(&name) = parts.last() else {
             return;
         };
-        let found = self.index.by_name.get(&name.to_lowercase()).cloned();
-        self.files(found);
+        self.follow(Key::Name(name.to_lowercase()));
         if path.contains('/') {
             let joined = parts.join("/");
-            let found = self.index.dirs.get(&joined).cloned();
-            self.dirs(found);
-            let here = resolve_lexically(from, path);
-            let found = here.and_then(|rel| self.index.dirs.get(&rel).cloned());
-            self.dirs(found);
-            if !name.contains('.') {
-                let found = self.index.by_module.get(&joined).cloned();
-                self.files(found);
+            if let Some(here) = resolve_lexically(from, path) {
+                self.follow(Key::Dir(here));
             }
+            if !name.contains('.') {
+                self.follow(Key::Module(joined.clone()));
+            }
+            self.follow(Key::Dir(joined));
         } else if kind == TextKind::Code && token.quoted {
-            let found = self.index.dir_names.get(name).cloned();
-            self.dirs(found);
+            self.follow(Key::DirName(name.to_string()));
         }
         if !path.contains('/') && is_dotted_module(path) {
             for key in prefixes(path, 2) {
-                let found = self.index.by_module.get(&key).cloned();
-                self.files(found);
+                self.follow(Key::Module(key));
             }
         }
     }
@@ -614,15 +645,9 @@ fn unreferenced(
     reader: &mut Reader,
     out: &mut Reporter,
 ) {
-    let index = Index::new(tree);
-    let count = index.files.len();
-    let mut reach = Reach {
-        index,
-        reached: vec![false; count],
-        queue: VecDeque::new(),
-    };
+    let mut reach = Reach::new(Index::new(tree));
     for rel in body.linked {
-        reach.path(rel);
+        reach.follow(Key::Path(rel.clone()));
     }
     reach.scan(resolver, body.file, "", TextKind::Prose);
     while let Some(i) = reach.queue.pop_front() {
