@@ -378,6 +378,7 @@ fn lint_bytes(
     report.diagnostics = out.diagnostics;
     report.diagnostics.extend(bundle.diagnostics);
     report.other_files = bundle.files;
+    report.other_files.extend(facts.other_files);
     report.tools = bundle.tools;
     report.dialect = facts.dialect;
     report.targets = targets_of(settings, &report.placement, facts.dialect);
@@ -404,6 +405,8 @@ struct Facts {
     body: Option<Span>,
     tree: SkillTree,
     suppressions: Suppressions,
+    /// Other files of the skill that diagnostics point into (linked Markdown files).
+    other_files: Vec<SkillFile>,
 }
 
 fn check_file(
@@ -432,7 +435,7 @@ fn check_file(
     let located = targets_of(settings, placement, None);
     let placeholders =
         crate::targets::placeholders(located, &dir.real, placement.plugin.as_deref());
-    rules::body::check(
+    facts.other_files = rules::body::check(
         dir,
         &placeholders,
         file,

@@ -12,12 +12,17 @@ use crate::source::{Layout, SkillFile};
 pub struct Suppressions {
     file: HashSet<&'static str>,
     lines: HashMap<usize, HashSet<&'static str>>,
+    /// The skill file: line directives cover its lines, not those of other files.
+    path: std::path::PathBuf,
 }
 
 impl Suppressions {
     /// Reads the suppression comments of a file with frontmatter.
     pub fn parse(file: &SkillFile, layout: &Layout) -> Suppressions {
-        let mut out = Suppressions::default();
+        let mut out = Suppressions {
+            path: file.path.clone(),
+            ..Suppressions::default()
+        };
         // Most files have no directive at all: one search saves a scan per line.
         if !file.text.contains("skillc:") {
             return out;
@@ -59,9 +64,10 @@ impl Suppressions {
     /// Whether a diagnostic is suppressed.
     pub fn suppresses(&self, d: &Diagnostic) -> bool {
         self.file.contains(d.rule.code)
-            || d.region
-                .and_then(|r| self.lines.get(&r.line))
-                .is_some_and(|codes| codes.contains(d.rule.code))
+            || (d.path == self.path
+                && d.region
+                    .and_then(|r| self.lines.get(&r.line))
+                    .is_some_and(|codes| codes.contains(d.rule.code)))
     }
 }
 

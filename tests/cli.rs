@@ -297,7 +297,7 @@ fn files_map_to_their_skill_once() {
     assert_eq!(
         run.stdout,
         "tool/SKILL.md:3:31: warning[SK112] the description contains `<`\n\
-         tool/scripts/run.py: info[SK412] `scripts/run.py` is never mentioned in the body\n"
+         tool/scripts/run.py: info[SK412] `scripts/run.py` is mentioned neither in the body nor in any file it leads to\n"
     );
     assert_eq!(
         run.stderr,

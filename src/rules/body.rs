@@ -1,6 +1,9 @@
-//! Body rules: SK401, SK403–SK407 and SK412 — the instructions and the files they link.
+//! Body rules: SK401–SK405 and SK407 — the instructions and the links they hold. The files the
+//! links lead to (SK406, SK412) are followed in [`super::references`].
 
-use super::{SK401, SK402, SK403, SK404, SK405, SK406, SK407, SK412};
+use std::path::{Path, PathBuf};
+
+use super::{SK401, SK402, SK403, SK404, SK405, SK407};
 use crate::config::Settings;
 use crate::diagnostic::Span;
 use crate::discover::SkillDir;
@@ -15,52 +18,129 @@ pub const BODY_MAX_TOKENS: usize = 5000;
 /// The most lines a body should have.
 pub const BODY_MAX_LINES: usize = 500;
 
-/// Directories whose files the body should mention (SK412).
-const DISCOVERABLE: [&str; 3] = ["references/", "resources/", "scripts/"];
+/// At most this many broken links of one skill get a near-match search (the rest are over
+/// the per-rule cap anyway).
+const MAX_NEAR_MATCH_SEARCHES: usize = 100;
 
-/// A link destination resolved against the skill root.
+/// Where a link destination leads.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Target {
-    /// Not a file link: a URL, an anchor, empty.
-    NotAFile,
-    /// An absolute path.
+    /// Not checked: a URL, an anchor, empty, or a template holding a placeholder that none of
+    /// the skill's targets substitutes (`${X}`, `{{x}}`, `<x>`, `{x}`, `$X`).
+    Unchecked,
+    /// An absolute path (`/…`, `C:/…`, `~/…`), `/`-separated.
     Absolute(String),
-    /// A relative path that climbs out of the skill.
-    Escapes(String),
-    /// A normalised path inside the skill (`/`-separated, no `.` or `..`; empty for the root).
+    /// A path inside the skill: relative to its root, `/`-separated, without `.` or `..`
+    /// (empty for the root itself).
     Inside(String),
+    /// A path outside the skill, resolved lexically. `plugin`: reached through the plugin-root
+    /// placeholder and still inside the plugin, which is installed whole.
+    Outside { path: PathBuf, plugin: bool },
 }
 
-/// Resolves a link destination: URL schemes, `//host` and `#anchors` are not files; `#fragment`
-/// and `?query` are dropped; percent-encoding is decoded; `\` counts as a separator.
-pub fn resolve(dest: &str) -> Target {
-    let dest = dest.trim();
-    if dest.is_empty() || dest.starts_with('#') || dest.starts_with("//") || has_scheme(dest) {
-        return Target::NotAFile;
+/// Resolves link destinations for one skill: against its real directory, after substituting
+/// its targets' placeholders. Resolution is lexical: nothing is read, no link is followed.
+#[derive(Debug, Clone, Copy)]
+pub struct Resolver<'a> {
+    /// The skill's canonical directory.
+    pub skill: &'a Path,
+    /// Placeholders and the directories they stand for (runtimes.md).
+    pub placeholders: &'a [(&'static str, PathBuf)],
+}
+
+impl Resolver<'_> {
+    /// Resolves `dest` written in a file whose directory is `from` (relative to the skill root,
+    /// `/`-separated; empty for the skill file). URL schemes, `//host` and `#anchors` are not
+    /// files; `#fragment` and `?query` are dropped; percent-encoding is decoded; `\` counts as
+    /// a separator.
+    pub fn resolve(&self, dest: &str, from: &str) -> Target {
+        let dest = dest.trim();
+        if dest.is_empty() || dest.starts_with('#') || dest.starts_with("//") || has_scheme(dest) {
+            return Target::Unchecked;
+        }
+        let path = dest.split(['#', '?']).next().unwrap_or("");
+        let path = percent_decode(path).replace('\\', "/");
+        if path.is_empty() {
+            return Target::Unchecked;
+        }
+        let (base, rest, plugin) = match self
+            .placeholders
+            .iter()
+            .find(|(text, _)| path.starts_with(text))
+        {
+            Some((text, dir)) => (
+                dir.clone(),
+                path[text.len()..].to_string(),
+                dir.as_path() != self.skill,
+            ),
+            None if is_template(&path) => return Target::Unchecked,
+            None if is_absolute(&path) => return Target::Absolute(path),
+            None => (self.skill.join(from), path, false),
+        };
+        if is_template(&rest) {
+            return Target::Unchecked;
+        }
+        let resolved = join(&base, &rest);
+        match resolved.strip_prefix(self.skill) {
+            Ok(rel) => Target::Inside(
+                rel.components()
+                    .map(|c| c.as_os_str().to_string_lossy())
+                    .collect::<Vec<_>>()
+                    .join("/"),
+            ),
+            Err(_) => Target::Outside {
+                plugin: plugin && resolved.starts_with(&base),
+                path: resolved,
+            },
+        }
     }
-    let path = dest.split(['#', '?']).next().unwrap_or("");
-    let path = percent_decode(path).replace('\\', "/");
-    if path.is_empty() {
-        return Target::NotAFile;
-    }
-    let drive =
-        path.len() >= 2 && path.as_bytes()[0].is_ascii_alphabetic() && path.as_bytes()[1] == b':';
-    if path.starts_with('/') || drive {
-        return Target::Absolute(path);
-    }
-    let mut parts: Vec<&str> = Vec::new();
-    for part in path.split('/') {
+}
+
+/// `base` joined with the `/`-separated `rel`, `.` and `..` applied lexically (`..` at the file
+/// system's root stays there, as the system does).
+fn join(base: &Path, rel: &str) -> PathBuf {
+    let mut path = base.to_path_buf();
+    for part in rel.split('/') {
         match part {
             "" | "." => {}
             ".." => {
-                if parts.pop().is_none() {
-                    return Target::Escapes(path);
-                }
+                path.pop();
             }
-            other => parts.push(other),
+            other => path.push(other),
         }
     }
-    Target::Inside(parts.join("/"))
+    path
+}
+
+/// `/…`, a drive (`C:`) or the home directory (`~/…`).
+fn is_absolute(path: &str) -> bool {
+    let bytes = path.as_bytes();
+    path.starts_with('/')
+        || path == "~"
+        || path.starts_with("~/")
+        || (bytes.len() >= 2 && bytes[0].is_ascii_alphabetic() && bytes[1] == b':')
+}
+
+/// Whether a path holds a placeholder of some template language: `${…}`, `$NAME`, `{{…}}`,
+/// `<…>` or `{word}`. Such a link is filled in by something skillc does not know.
+fn is_template(path: &str) -> bool {
+    if path.contains("{{") || path.contains("${") || (path.contains('<') && path.contains('>')) {
+        return true;
+    }
+    let bytes = path.as_bytes();
+    bytes.iter().enumerate().any(|(i, &b)| {
+        let next = bytes.get(i + 1).copied().unwrap_or(b' ');
+        match b {
+            b'$' => next.is_ascii_alphabetic() || next == b'_',
+            b'{' => path[i + 1..].split_once('}').is_some_and(|(word, _)| {
+                !word.is_empty()
+                    && word
+                        .chars()
+                        .all(|c| c.is_alphanumeric() || matches!(c, '_' | '-' | '.'))
+            }),
+            _ => false,
+        }
+    })
 }
 
 /// `scheme:` with a scheme of two or more characters (a single letter is a drive).
@@ -98,73 +178,239 @@ fn percent_decode(text: &str) -> String {
     String::from_utf8_lossy(&out).into_owned()
 }
 
+/// A path as printed: without a leading `./`.
+pub fn shown(path: &str) -> &str {
+    let mut path = path;
+    while let Some(rest) = path.strip_prefix("./") {
+        path = rest;
+    }
+    path
+}
+
 /// Runs the body rules. `placeholders` are the skill's targets' path placeholders with the
-/// directories they stand for (runtimes.md).
+/// directories they stand for (runtimes.md). Returns the other files that diagnostics point
+/// into (linked Markdown files, for SK406).
 #[allow(clippy::too_many_arguments)]
 pub fn check(
     dir: &SkillDir,
-    placeholders: &[(&'static str, std::path::PathBuf)],
+    placeholders: &[(&'static str, PathBuf)],
     file: &SkillFile,
     layout: &Layout,
     tree: &SkillTree,
     links: &[Link],
     settings: &Settings,
     out: &mut Reporter,
-) {
-    let _ = placeholders;
+) -> Vec<SkillFile> {
     let body = file.slice(layout.body);
     length(file, layout, body, out);
     tokens(layout, body, settings, out);
+    let resolver = Resolver {
+        skill: &dir.real,
+        placeholders,
+    };
+    let linked = check_links(dir, &resolver, layout, tree, links, out);
+    let skill_file = file.path.file_name().map_or_else(
+        || "SKILL.md".to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    );
+    let body = super::references::Body {
+        file: &file.text,
+        text: body,
+        skill_file: &skill_file,
+        linked: &linked,
+    };
+    super::references::check(dir, &resolver, tree, &body, settings, out)
+}
+
+/// SK404, SK405 and SK407 on the body's links; returns the files and directories of the skill
+/// they lead to, in order.
+fn check_links(
+    dir: &SkillDir,
+    resolver: &Resolver,
+    layout: &Layout,
+    tree: &SkillTree,
+    links: &[Link],
+    out: &mut Reporter,
+) -> Vec<String> {
     let mut linked = Vec::new();
+    let mut searches = 0;
     for link in links {
         let span = Span::new(
             layout.body.start + link.span.start,
             layout.body.start + link.span.end,
         );
+        let dest = shown(&link.dest);
         if link.dest.contains('\\') {
             out.emit(
                 &SK407,
                 Some(span),
-                format!("link `{}` uses `\\` as a path separator", link.dest),
+                format!("link `{dest}` uses `\\` as a path separator"),
             )
             .label("backslash")
-            .help(format!("use `/`: `{}`", link.dest.replace('\\', "/")));
+            .help(format!("use `/`: `{}`", dest.replace('\\', "/")));
         }
-        match resolve(&link.dest) {
-            Target::NotAFile => {}
+        match resolver.resolve(&link.dest, "") {
+            Target::Unchecked => {}
             Target::Absolute(path) => {
-                out.emit(&SK405, Some(span), format!("link `{}` is an absolute path", link.dest))
+                out.emit(&SK405, Some(span), format!("link `{dest}` is an absolute path"))
                     .label("outside the skill")
                     .help(format!("link files inside the skill with paths relative to its root; `{path}` will not exist where the skill is installed"));
             }
-            Target::Escapes(_) => {
-                out.emit(&SK405, Some(span), format!("link `{}` resolves outside the skill directory", link.dest))
-                    .label("outside the skill")
-                    .help("copy the file into the skill (e.g. under references/) and link it there: only the skill directory is installed");
-            }
             Target::Inside(rel) if rel.is_empty() => {}
             Target::Inside(rel) => {
-                if !tree.contains(&dir.real, &rel) {
-                    out.emit(
+                if tree.contains(&dir.real, &rel) {
+                    linked.push(rel);
+                    continue;
+                }
+                searches += 1;
+                let near = (searches <= MAX_NEAR_MATCH_SEARCHES)
+                    .then(|| near_match(tree, &rel))
+                    .flatten();
+                let d = out
+                    .emit(
                         &SK404,
                         Some(span),
-                        format!(
-                            "link `{}` names a file that does not exist in the skill",
-                            link.dest
-                        ),
+                        format!("link `{dest}` names a file that does not exist in the skill"),
                     )
-                    .label("no such file")
-                    .help(format!("create `{rel}` or fix the link"));
-                } else if rel.matches('/').count() > 1 {
-                    out.emit(&SK406, Some(span), format!("`{rel}` is more than one directory below the skill root"))
-                        .label("too deep")
-                        .help("agents read references one level deep: move it directly under references/ (or link it from a file there)");
-                }
-                linked.push(rel);
+                    .label("no such file");
+                match near {
+                    Some(near) => d.help(format!("did you mean `{near}`?")),
+                    None => d.help(format!("create `{rel}` or fix the link")),
+                };
             }
+            Target::Outside { path, plugin } => outside(resolver, span, dest, &path, plugin, out),
         }
     }
-    unreferenced(dir, body, tree, &linked, out);
+    linked
+}
+
+/// A link that leads out of the skill: fine inside its plugin, SK405 when the file exists,
+/// SK404 when it does not (only its existence is checked; it is never read).
+fn outside(
+    resolver: &Resolver,
+    span: Span,
+    dest: &str,
+    path: &Path,
+    plugin: bool,
+    out: &mut Reporter,
+) {
+    let exists = std::fs::metadata(path).is_ok();
+    if plugin && exists {
+        return;
+    }
+    if !exists {
+        let d = out
+            .emit(
+                &SK404,
+                Some(span),
+                format!("link `{dest}` names a file that does not exist"),
+            )
+            .label("no such file");
+        match plugin_relative(resolver, path).filter(|_| plugin) {
+            Some((_, rel)) => d.help(format!("the plugin has no `{rel}`: fix the path or add the file")),
+            None => d.help("fix the path; a file the skill needs belongs inside it (e.g. under references/), as only the skill directory is installed"),
+        };
+        return;
+    }
+    let d = out
+        .emit(
+            &SK405,
+            Some(span),
+            format!("link `{dest}` resolves outside the skill directory"),
+        )
+        .label("outside the skill");
+    match plugin_relative(resolver, path) {
+        Some((placeholder, rel)) => d.help(format!("the skill's plugin is installed whole: link it as `{placeholder}/{rel}`, or copy the file into the skill")),
+        None => d.help("copy the file into the skill (e.g. under references/) and link it there: only the skill directory is installed"),
+    };
+}
+
+/// The plugin-root placeholder and the path below it, when `path` lies inside the skill's
+/// plugin.
+fn plugin_relative(resolver: &Resolver, path: &Path) -> Option<(&'static str, String)> {
+    resolver.placeholders.iter().find_map(|(text, dir)| {
+        if dir.as_path() == resolver.skill {
+            return None;
+        }
+        let rel = path.strip_prefix(dir).ok()?;
+        let rel: Vec<String> = rel
+            .components()
+            .map(|c| c.as_os_str().to_string_lossy().into_owned())
+            .collect();
+        (!rel.is_empty()).then(|| (*text, rel.join("/")))
+    })
+}
+
+/// An entry of the skill whose path is close to the missing `rel`: the same path in another
+/// case, a path whose components differ by at most two edits in all (`reference/` for
+/// `references/`), or a file of the same name elsewhere in the skill.
+fn near_match<'t>(tree: &'t SkillTree, rel: &str) -> Option<&'t str> {
+    let want: Vec<String> = rel.split('/').map(str::to_lowercase).collect();
+    let name = want.last()?;
+    let mut best: Option<(usize, &str)> = None;
+    for entry in &tree.entries {
+        let depth = entry.rel.matches('/').count() + 1;
+        let score = if depth == want.len() {
+            let have: Vec<String> = entry.rel.split('/').map(str::to_lowercase).collect();
+            edits(&want, &have).map(|d| d + 1)
+        } else {
+            None
+        };
+        let score = score.or_else(|| {
+            let same = entry.is_file()
+                && entry.name().len() == name.len()
+                && entry.name().to_lowercase() == *name;
+            same.then_some(10 + depth)
+        });
+        if let Some(score) = score
+            && best.is_none_or(|(b, _)| score < b)
+        {
+            best = Some((score, entry.rel.as_str()));
+        }
+    }
+    best.map(|(_, rel)| rel)
+}
+
+/// The edits between two paths of as many components, when at most two in all and each
+/// changed component keeps more than half its characters.
+fn edits(want: &[String], have: &[String]) -> Option<usize> {
+    let mut total = 0;
+    for (w, h) in want.iter().zip(have) {
+        if w == h {
+            continue;
+        }
+        let d = levenshtein(w, h, 2)?;
+        if d * 2 >= w.chars().count().max(h.chars().count()) {
+            return None;
+        }
+        total += d;
+        if total > 2 {
+            return None;
+        }
+    }
+    Some(total)
+}
+
+/// The edit distance of `a` and `b`, when at most `limit`.
+fn levenshtein(a: &str, b: &str, limit: usize) -> Option<usize> {
+    let a: Vec<char> = a.chars().collect();
+    let b: Vec<char> = b.chars().collect();
+    if a.len().abs_diff(b.len()) > limit {
+        return None;
+    }
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.iter().enumerate() {
+        let mut row = vec![i + 1; b.len() + 1];
+        for (j, cb) in b.iter().enumerate() {
+            let cost = usize::from(ca != cb);
+            row[j + 1] = (prev[j] + cost).min(prev[j + 1] + 1).min(row[j] + 1);
+        }
+        if row.iter().min().is_some_and(|&m| m > limit) {
+            return None;
+        }
+        prev = row;
+    }
+    prev.last().copied().filter(|&d| d <= limit)
 }
 
 fn length(file: &SkillFile, layout: &Layout, body: &str, out: &mut Reporter) {
@@ -218,62 +464,112 @@ fn grouped(n: usize) -> String {
     out
 }
 
-/// SK412: files under references/, resources/ or scripts/ that the body never names.
-fn unreferenced(
-    dir: &SkillDir,
-    body: &str,
-    tree: &SkillTree,
-    linked: &[String],
-    out: &mut Reporter,
-) {
-    for entry in &tree.entries {
-        if !entry.is_file()
-            || !DISCOVERABLE.iter().any(|d| entry.rel.starts_with(d))
-            || entry
-                .rel
-                .split('/')
-                .any(|part| part.starts_with('.') || part == "__pycache__")
-            || entry.rel.ends_with(".pyc")
-        {
-            continue;
-        }
-        if body.contains(&entry.rel) || linked.contains(&entry.rel) {
-            continue;
-        }
-        out.emit_file(&SK412, dir.dir.join(&entry.rel), format!("`{}` is never mentioned in the body", entry.rel))
-            .help(format!("link it where the agent needs it, e.g. `[{}]({})`, or remove it: the model cannot discover it otherwise", entry.name(), entry.rel));
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    fn resolve(dest: &str) -> Target {
+        let skill = Path::new("/r/plugin/skills/s");
+        let placeholders = [
+            ("${CLAUDE_SKILL_DIR}", skill.to_path_buf()),
+            ("{baseDir}", skill.to_path_buf()),
+            ("${CLAUDE_PLUGIN_ROOT}", PathBuf::from("/r/plugin")),
+        ];
+        let resolver = Resolver {
+            skill,
+            placeholders: &placeholders,
+        };
+        resolver.resolve(dest, "")
+    }
+
+    fn inside(rel: &str) -> Target {
+        Target::Inside(rel.into())
+    }
+
     #[test]
     fn resolves_destinations() {
-        assert_eq!(resolve("https://x.y/z"), Target::NotAFile);
-        assert_eq!(resolve("mailto:a@b.c"), Target::NotAFile);
-        assert_eq!(resolve("#usage"), Target::NotAFile);
+        assert_eq!(resolve("https://x.y/z"), Target::Unchecked);
+        assert_eq!(resolve("mailto:a@b.c"), Target::Unchecked);
+        assert_eq!(resolve("#usage"), Target::Unchecked);
         assert_eq!(
             resolve("references/a%20b.md#part?x"),
-            Target::Inside("references/a b.md".into())
+            inside("references/a b.md")
         );
         assert_eq!(
             resolve("./scripts/../scripts/run.py"),
-            Target::Inside("scripts/run.py".into())
+            inside("scripts/run.py")
         );
-        assert_eq!(
-            resolve("references\\api.md"),
-            Target::Inside("references/api.md".into())
-        );
+        assert_eq!(resolve("references\\api.md"), inside("references/api.md"));
+        assert_eq!(resolve("../s/x.md"), inside("x.md"));
         assert_eq!(
             resolve("../other/x.md"),
-            Target::Escapes("../other/x.md".into())
+            Target::Outside {
+                path: "/r/plugin/skills/other/x.md".into(),
+                plugin: false
+            }
         );
         assert_eq!(
             resolve("/etc/passwd"),
             Target::Absolute("/etc/passwd".into())
         );
         assert_eq!(resolve("C:\\x.md"), Target::Absolute("C:/x.md".into()));
+        assert_eq!(resolve("~/notes.md"), Target::Absolute("~/notes.md".into()));
+    }
+
+    #[test]
+    fn substitutes_placeholders_and_skips_templates() {
+        assert_eq!(
+            resolve("{baseDir}/references/x.md"),
+            inside("references/x.md")
+        );
+        assert_eq!(
+            resolve("${CLAUDE_SKILL_DIR}/jobs/a.md"),
+            inside("jobs/a.md")
+        );
+        assert_eq!(
+            resolve("${CLAUDE_PLUGIN_ROOT}/skills/s/a.md"),
+            inside("a.md")
+        );
+        assert_eq!(
+            resolve("${CLAUDE_PLUGIN_ROOT}/scripts"),
+            Target::Outside {
+                path: "/r/plugin/scripts".into(),
+                plugin: true
+            }
+        );
+        assert_eq!(
+            resolve("${CLAUDE_PLUGIN_ROOT}/../x.md"),
+            Target::Outside {
+                path: "/r/x.md".into(),
+                plugin: false
+            }
+        );
+        for template in [
+            "${OTHER}/x.md",
+            "{{ dir }}/x.md",
+            "<skill-dir>/x.md",
+            "{dir}/x.md",
+            "$HOME/x.md",
+            "references/{name}.md",
+        ] {
+            assert_eq!(resolve(template), Target::Unchecked, "{template}");
+        }
+    }
+
+    #[test]
+    fn finds_near_matches() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(dir.path().join("references")).unwrap();
+        std::fs::write(dir.path().join("references/api.md"), "").unwrap();
+        std::fs::write(dir.path().join("Guide.md"), "").unwrap();
+        let tree = SkillTree::walk(dir.path());
+        assert_eq!(
+            near_match(&tree, "reference/api.md"),
+            Some("references/api.md")
+        );
+        assert_eq!(near_match(&tree, "guide.md"), Some("Guide.md"));
+        assert_eq!(near_match(&tree, "api.md"), Some("references/api.md"));
+        assert_eq!(near_match(&tree, "references/other.md"), None);
+        assert_eq!(shown("././a/b.md"), "a/b.md");
     }
 }

@@ -7,6 +7,7 @@ pub mod collection;
 pub mod files;
 pub mod identity;
 pub mod par_fields;
+pub mod references;
 pub mod runtime_fields;
 pub mod structure;
 pub mod tools;

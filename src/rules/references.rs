@@ -1,0 +1,804 @@
+//! The files a skill's body leads to: SK406 (reference chains) and SK412 (files nothing the
+//! model reads mentions).
+//!
+//! Files are read only inside the skill's real directory, each at most once and under a cap
+//! ([`MAX_READ`] each, [`MAX_SCANNED_BYTES`] and [`MAX_SCANNED_FILES`] per skill); links are
+//! resolved lexically and never followed out of the skill.
+
+use std::collections::{HashMap, HashSet, VecDeque};
+use std::path::Path;
+
+use super::body::{Resolver, Target};
+use super::{SK406, SK412};
+use crate::config::Settings;
+use crate::diagnostic::Span;
+use crate::discover::SkillDir;
+use crate::files::{Kind, LinkTarget, SkillTree};
+use crate::input::{Links, Read, read_capped};
+use crate::lint::Reporter;
+use crate::markdown;
+use crate::source::SkillFile;
+
+/// The largest file read to follow its links and mentions.
+pub const MAX_READ: u64 = 1 << 20;
+/// At most this many bytes are read per skill to follow mentions.
+pub const MAX_SCANNED_BYTES: u64 = 32 << 20;
+/// At most this many files are read per skill to follow mentions.
+pub const MAX_SCANNED_FILES: usize = 4096;
+
+/// Folders whose files the model should be told about (SK412).
+const DISCOVERABLE: [&str; 3] = ["references", "resources", "scripts"];
+
+/// Folders and files that are never anyone's reference: caches, dependencies, metadata.
+const IGNORED_DIRS: [&str; 4] = ["__pycache__", "node_modules", "__MACOSX", "venv"];
+const IGNORED_EXTENSIONS: [&str; 3] = ["pyc", "pyo", "class"];
+/// Files that serve the scripts or the people who maintain them, not the model: package
+/// manifests and lock files, documentation of the folder.
+const TOOLING_FILES: [&str; 30] = [
+    "pyproject.toml",
+    "uv.lock",
+    "poetry.lock",
+    "pipfile",
+    "pipfile.lock",
+    "setup.py",
+    "setup.cfg",
+    "requirements.txt",
+    "requirements-dev.txt",
+    "package.json",
+    "package-lock.json",
+    "npm-shrinkwrap.json",
+    "yarn.lock",
+    "pnpm-lock.yaml",
+    "bun.lockb",
+    "tsconfig.json",
+    "jsconfig.json",
+    "deno.json",
+    "deno.lock",
+    "gemfile",
+    "gemfile.lock",
+    "go.mod",
+    "go.sum",
+    "cargo.toml",
+    "cargo.lock",
+    "composer.json",
+    "composer.lock",
+    "readme.md",
+    "license",
+    "conftest.py",
+];
+/// Folders of tests.
+const TEST_DIRS: [&str; 3] = ["tests", "test", "__tests__"];
+/// Package markers: imported with their package, never named.
+const PACKAGE_FILES: [&str; 5] = [
+    "__init__.py",
+    "index.js",
+    "index.mjs",
+    "index.cjs",
+    "index.ts",
+];
+
+const MARKDOWN: [&str; 3] = ["md", "markdown", "mdx"];
+const PROSE: [&str; 3] = ["txt", "rst", "adoc"];
+/// Source files: their imports, runs and string literals count as mentions.
+const CODE: [&str; 26] = [
+    "py", "sh", "bash", "zsh", "fish", "js", "mjs", "cjs", "ts", "mts", "cts", "jsx", "tsx", "rb",
+    "pl", "php", "ps1", "psm1", "lua", "r", "go", "rs", "java", "kt", "swift", "bat",
+];
+/// Data and markup files: their string literals count as mentions (`schemaLocation="x.xsd"`,
+/// `<script src="helper.js">`).
+const DATA: [&str; 16] = [
+    "json", "jsonl", "yaml", "yml", "toml", "xml", "xsd", "xsl", "html", "htm", "css", "ini",
+    "cfg", "conf", "j2", "tmpl",
+];
+const IMAGES: [&str; 9] = [
+    "png", "jpg", "jpeg", "gif", "svg", "webp", "ico", "bmp", "avif",
+];
+
+/// What the skill file says, as the body rules saw it.
+pub struct Body<'a> {
+    /// The whole skill file (the frontmatter's hooks and allowed tools name scripts too).
+    pub file: &'a str,
+    /// The body.
+    pub text: &'a str,
+    /// The skill file's name (`SKILL.md`).
+    pub skill_file: &'a str,
+    /// The files and folders of the skill the body links, in order.
+    pub linked: &'a [String],
+}
+
+/// Runs SK406 and SK412; returns the files SK406 reports into.
+pub fn check(
+    dir: &SkillDir,
+    resolver: &Resolver,
+    tree: &SkillTree,
+    body: &Body,
+    settings: &Settings,
+    out: &mut Reporter,
+) -> Vec<SkillFile> {
+    let mut reader = Reader::new(&dir.real);
+    let mut files = Vec::new();
+    if settings.enabled(&SK406) {
+        files = chains(dir, resolver, tree, body, &mut reader, out);
+    }
+    if settings.enabled(&SK412) {
+        unreferenced(dir, resolver, tree, body, &mut reader, out);
+    }
+    files
+}
+
+/// Reads files of the skill, each once, under the caps.
+struct Reader<'a> {
+    root: &'a Path,
+    texts: HashMap<String, Option<String>>,
+    bytes: u64,
+}
+
+impl<'a> Reader<'a> {
+    fn new(root: &'a Path) -> Self {
+        Reader {
+            root,
+            texts: HashMap::new(),
+            bytes: 0,
+        }
+    }
+
+    /// The text of the file at `rel`, when it is UTF-8 and the caps allow.
+    fn read(&mut self, rel: &str) -> Option<&str> {
+        if !self.texts.contains_key(rel) {
+            let text = self.load(rel);
+            self.texts.insert(rel.to_string(), text);
+        }
+        self.texts.get(rel)?.as_deref()
+    }
+
+    fn load(&mut self, rel: &str) -> Option<String> {
+        if self.texts.len() >= MAX_SCANNED_FILES || self.bytes >= MAX_SCANNED_BYTES {
+            return None;
+        }
+        // Only files whose real path is inside the skill are read.
+        let real = std::fs::canonicalize(self.root.join(rel)).ok()?;
+        if !real.starts_with(self.root) {
+            return None;
+        }
+        match read_capped(&real, MAX_READ, Links::Follow) {
+            Ok(Read::Bytes(bytes)) => {
+                self.bytes += bytes.len() as u64;
+                String::from_utf8(bytes).ok()
+            }
+            _ => None,
+        }
+    }
+}
+
+/// The directory of a relative path (empty at the root).
+fn parent(rel: &str) -> &str {
+    rel.rfind('/').map_or("", |i| &rel[..i])
+}
+
+/// The lower-cased extension of a path's last component, if any.
+fn extension(rel: &str) -> Option<String> {
+    let name = rel.rsplit('/').next().unwrap_or(rel);
+    let (stem, ext) = name.rsplit_once('.')?;
+    (!stem.is_empty()).then(|| ext.to_ascii_lowercase())
+}
+
+fn has_extension(rel: &str, list: &[&str]) -> bool {
+    extension(rel).is_some_and(|e| list.contains(&e.as_str()))
+}
+
+/// Whether `rel` is a file (or a symlink to one inside the skill) in the listing.
+fn is_file(tree: &SkillTree, rel: &str) -> bool {
+    tree.entries
+        .binary_search_by(|e| e.rel.as_str().cmp(rel))
+        .is_ok_and(|i| tree.entries[i].is_file())
+}
+
+// ---------------------------------------------------------------------------------------------
+// SK406
+
+/// SK406: a Markdown file the body links that links on to a file of the skill the body neither
+/// links nor names, reported at that second link, once per file reached that way.
+fn chains(
+    dir: &SkillDir,
+    resolver: &Resolver,
+    tree: &SkillTree,
+    body: &Body,
+    reader: &mut Reader,
+    out: &mut Reporter,
+) -> Vec<SkillFile> {
+    let mut files = Vec::new();
+    let mut reported: HashSet<String> = HashSet::new();
+    let mut seen: HashSet<&str> = HashSet::new();
+    for first in body.linked {
+        if !seen.insert(first) || !has_extension(first, &MARKDOWN) || !is_file(tree, first) {
+            continue;
+        }
+        let Some(text) = reader.read(first) else {
+            continue;
+        };
+        let mut hops = Vec::new();
+        for link in markdown::links(text) {
+            let Target::Inside(second) = resolver.resolve(&link.dest, parent(first)) else {
+                continue;
+            };
+            if second == *first
+                || second.eq_ignore_ascii_case(body.skill_file)
+                || body.linked.contains(&second)
+                || body.text.contains(second.as_str())
+                || has_extension(&second, &IMAGES)
+                || !is_file(tree, &second)
+                || !reported.insert(second.clone())
+            {
+                continue;
+            }
+            hops.push((Span::new(link.span.start, link.span.end), second));
+        }
+        if hops.is_empty() {
+            continue;
+        }
+        let file = SkillFile::new(dir.dir.join(first), text.to_string());
+        let mut here = Reporter::new(Some(&file), file.path.clone(), dir.dir.clone());
+        for (span, second) in hops {
+            let skill = body.skill_file;
+            here.emit(&SK406, Some(span), format!("`{second}` is two links away from the skill file: {skill} → {first} → {second}"))
+                .label("second hop")
+                .help(format!("link `{second}` from {skill} where the agent needs it, or merge it into `{first}`: keep references one level deep"));
+        }
+        out.diagnostics.extend(here.diagnostics);
+        files.push(file);
+    }
+    files
+}
+
+// ---------------------------------------------------------------------------------------------
+// SK412
+
+/// What a file's text can be searched for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum TextKind {
+    /// Markdown: its links and the names it mentions.
+    Markdown,
+    /// Other prose: the names it mentions.
+    Prose,
+    /// A script or data file: names, string literals naming folders, and (Python) imports.
+    Code,
+}
+
+impl TextKind {
+    /// How a file is searched, or `None` for files that are not text (images, archives…).
+    fn of(rel: &str) -> Option<TextKind> {
+        match extension(rel) {
+            None => Some(TextKind::Code),
+            Some(e) if MARKDOWN.contains(&e.as_str()) => Some(TextKind::Markdown),
+            Some(e) if PROSE.contains(&e.as_str()) => Some(TextKind::Prose),
+            Some(e) if CODE.contains(&e.as_str()) || DATA.contains(&e.as_str()) => {
+                Some(TextKind::Code)
+            }
+            Some(_) => None,
+        }
+    }
+}
+
+/// Whether a path is a cache, a dependency folder, metadata or a package marker: never
+/// reported, never searched (package markers are searched when their package is imported).
+fn ignored(rel: &str) -> bool {
+    let mut parts = rel.split('/');
+    let name = rel.rsplit('/').next().unwrap_or(rel);
+    parts.any(|p| p.starts_with('.') || IGNORED_DIRS.contains(&p))
+        || PACKAGE_FILES.contains(&name)
+        || has_extension(rel, &IGNORED_EXTENSIONS)
+}
+
+/// Whether a file serves the scripts rather than the model: a manifest, a lock file, a README
+/// or license, a test (`test_x.py`, `x_test.go`, `x.test.js`, `x.spec.ts`, anything in
+/// `tests/`). Such files are searched when reached but never reported.
+fn tooling(rel: &str) -> bool {
+    let name = rel.rsplit('/').next().unwrap_or(rel).to_ascii_lowercase();
+    let stem = name.split('.').next().unwrap_or(&name);
+    TOOLING_FILES.contains(&name.as_str())
+        || ["readme", "license", "licence", "changelog", "requirements"].contains(&stem)
+        || rel.split('/').any(|p| TEST_DIRS.contains(&p))
+        || (stem.starts_with("test_") || stem.ends_with("_test"))
+        || name.contains(".test.")
+        || name.contains(".spec.")
+}
+
+/// The skill's files and folders, by every way a text can name them.
+struct Index<'t> {
+    /// Every file, sorted.
+    files: Vec<&'t str>,
+    by_rel: HashMap<&'t str, usize>,
+    /// By file name, lower-cased (`pack.py`; `FORMS.md` names `forms.md`).
+    by_name: HashMap<String, Vec<usize>>,
+    /// Source files by module path without extension (`scripts/office/pack`, `office/pack`,
+    /// `pack`), and packages by folder path (to their `__init__.py` or `index.js`).
+    by_module: HashMap<String, Vec<usize>>,
+    /// Folders by path and by every tail of two or more components (`office/schemas`).
+    dirs: HashMap<String, Vec<&'t str>>,
+    /// Folders by name, for string literals in scripts (`Path(__file__).parent / "schemas"`).
+    dir_names: HashMap<&'t str, Vec<&'t str>>,
+}
+
+impl<'t> Index<'t> {
+    fn new(tree: &'t SkillTree) -> Self {
+        let mut index = Index {
+            files: Vec::new(),
+            by_rel: HashMap::new(),
+            by_name: HashMap::new(),
+            by_module: HashMap::new(),
+            dirs: HashMap::new(),
+            dir_names: HashMap::new(),
+        };
+        for entry in &tree.entries {
+            let rel = entry.rel.as_str();
+            if entry.is_file() {
+                index.add_file(rel);
+            } else if matches!(entry.kind, Kind::Dir | Kind::Symlink(LinkTarget::InsideDir))
+                && !DISCOVERABLE.contains(&rel)
+            {
+                index.add_dir(rel);
+            }
+        }
+        index
+    }
+
+    fn add_file(&mut self, rel: &'t str) {
+        let i = self.files.len();
+        self.files.push(rel);
+        self.by_rel.insert(rel, i);
+        let name = rel.rsplit('/').next().unwrap_or(rel);
+        self.by_name.entry(name.to_lowercase()).or_default().push(i);
+        if PACKAGE_FILES.contains(&name) {
+            for key in tails(parent(rel), 1) {
+                self.by_module.entry(key).or_default().push(i);
+            }
+        } else if has_extension(rel, &CODE) {
+            let stem = rel.rsplit_once('.').map_or(rel, |(stem, _)| stem);
+            for key in tails(stem, 1) {
+                self.by_module.entry(key).or_default().push(i);
+            }
+        }
+    }
+
+    fn add_dir(&mut self, rel: &'t str) {
+        for key in tails(rel, 2) {
+            self.dirs.entry(key).or_default().push(rel);
+        }
+        self.dirs.entry(rel.to_string()).or_default().push(rel);
+        let name = rel.rsplit('/').next().unwrap_or(rel);
+        self.dir_names.entry(name).or_default().push(rel);
+    }
+
+    /// The files at or below `rel` (a file or a folder).
+    fn at_or_below(&self, rel: &str) -> Vec<usize> {
+        let prefix = format!("{rel}/");
+        let start = self.files.partition_point(|f| *f < prefix.as_str());
+        let below = (start..self.files.len()).take_while(|&i| self.files[i].starts_with(&prefix));
+        self.by_rel
+            .get(rel)
+            .copied()
+            .into_iter()
+            .chain(below)
+            .collect()
+    }
+}
+
+/// The tails of a `/`-separated path with at least `min` components, joined with `/`.
+fn tails(path: &str, min: usize) -> Vec<String> {
+    let parts: Vec<&str> = path.split('/').filter(|p| !p.is_empty()).collect();
+    (0..parts.len())
+        .filter(|&i| parts.len() - i >= min)
+        .map(|i| parts[i..].join("/"))
+        .collect()
+}
+
+/// A way of naming files, once looked up (each is followed at most once per skill, so a text
+/// that repeats a name costs one hash lookup per repetition).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+enum Key {
+    Name(String),
+    Module(String),
+    Dir(String),
+    DirName(String),
+    Path(String),
+}
+
+/// Which files something the model reads mentions, followed from the skill file.
+struct Reach<'t> {
+    index: Index<'t>,
+    reached: Vec<bool>,
+    queue: VecDeque<usize>,
+    /// Keys that named something and were followed.
+    done: HashSet<Key>,
+}
+
+impl<'t> Reach<'t> {
+    fn new(index: Index<'t>) -> Self {
+        Reach {
+            reached: vec![false; index.files.len()],
+            index,
+            queue: VecDeque::new(),
+            done: HashSet::new(),
+        }
+    }
+
+    fn file(&mut self, i: usize) {
+        if let Some(seen) = self.reached.get_mut(i)
+            && !*seen
+        {
+            *seen = true;
+            self.queue.push_back(i);
+        }
+    }
+
+    /// Reaches what `key` names, the first time it names something.
+    fn follow(&mut self, key: Key) {
+        if self.done.contains(&key) {
+            return;
+        }
+        let index = &self.index;
+        let (files, dirs): (Vec<usize>, Vec<&'t str>) = match &key {
+            Key::Name(name) => (index.by_name.get(name).cloned().unwrap_or_default(), vec![]),
+            Key::Module(module) => (
+                index.by_module.get(module).cloned().unwrap_or_default(),
+                vec![],
+            ),
+            Key::Path(rel) => (index.at_or_below(rel), vec![]),
+            Key::Dir(key) => (vec![], index.dirs.get(key).cloned().unwrap_or_default()),
+            Key::DirName(name) => (
+                vec![],
+                index
+                    .dir_names
+                    .get(name.as_str())
+                    .cloned()
+                    .unwrap_or_default(),
+            ),
+        };
+        if files.is_empty() && dirs.is_empty() {
+            return;
+        }
+        self.done.insert(key);
+        for i in files {
+            self.file(i);
+        }
+        for dir in dirs {
+            self.follow(Key::Path(dir.to_string()));
+        }
+    }
+
+    /// Everything `text` (the file at `from`'s folder, of `kind`) mentions.
+    fn scan(&mut self, resolver: &Resolver, text: &str, from: &str, kind: TextKind) {
+        if kind == TextKind::Markdown {
+            for link in markdown::links(text) {
+                if let Target::Inside(rel) = resolver.resolve(&link.dest, from)
+                    && !rel.is_empty()
+                {
+                    self.follow(Key::Path(rel));
+                }
+            }
+        }
+        for token in tokens(text) {
+            self.token(&token, from, kind);
+        }
+        for module in python_imports(text) {
+            for key in prefixes(&module, 1) {
+                self.follow(Key::Module(key));
+            }
+        }
+    }
+
+    fn token(&mut self, token: &Token, from: &str, kind: TextKind) {
+        let text = token.text.replace('\\', "/");
+        let text = text.trim_end_matches('.');
+        let path = text.trim_end_matches('/');
+        let parts: Vec<&str> = path
+            .split('/')
+            .filter(|p| !p.is_empty() && *p != "." && *p != "..")
+            .collect();
+        let Some(&name) = parts.last() else {
+            return;
+        };
+        self.follow(Key::Name(name.to_lowercase()));
+        if path.contains('/') {
+            let joined = parts.join("/");
+            if let Some(here) = resolve_lexically(from, path) {
+                self.follow(Key::Dir(here));
+            }
+            if !name.contains('.') {
+                self.follow(Key::Module(joined.clone()));
+            }
+            self.follow(Key::Dir(joined));
+        } else if kind == TextKind::Code && token.quoted {
+            self.follow(Key::DirName(name.to_string()));
+        }
+        if !path.contains('/') && is_dotted_module(path) {
+            for key in prefixes(path, 2) {
+                self.follow(Key::Module(key));
+            }
+        }
+    }
+}
+
+/// `from` joined with `path` lexically, when it stays inside the skill.
+fn resolve_lexically(from: &str, path: &str) -> Option<String> {
+    let mut parts: Vec<&str> = from.split('/').filter(|p| !p.is_empty()).collect();
+    for part in path.split('/') {
+        match part {
+            "" | "." => {}
+            ".." => {
+                parts.pop()?;
+            }
+            other => parts.push(other),
+        }
+    }
+    Some(parts.join("/"))
+}
+
+/// `a.b.c` made of identifiers: a module path (`scripts.run_eval`, `office.pack`).
+fn is_dotted_module(text: &str) -> bool {
+    text.contains('.')
+        && text.split('.').all(|p| {
+            !p.is_empty()
+                && !p.starts_with(|c: char| c.is_ascii_digit())
+                && p.chars().all(|c| c.is_alphanumeric() || c == '_')
+        })
+}
+
+/// The prefixes of a dotted module path with at least `min` components, as paths
+/// (`a.b.c` → `a/b`, `a/b/c` for 2).
+fn prefixes(module: &str, min: usize) -> Vec<String> {
+    let parts: Vec<&str> = module.split('.').filter(|p| !p.is_empty()).collect();
+    (min.max(1)..=parts.len())
+        .map(|n| parts[..n].join("/"))
+        .collect()
+}
+
+/// A run of path characters in a text, and whether it is a whole string literal.
+struct Token<'a> {
+    text: &'a str,
+    quoted: bool,
+}
+
+fn is_path_char(c: char) -> bool {
+    c.is_alphanumeric() || matches!(c, '_' | '-' | '.' | '/' | '\\')
+}
+
+/// The runs of path characters of `text`.
+fn tokens(text: &str) -> Vec<Token<'_>> {
+    let mut out = Vec::new();
+    let mut start: Option<usize> = None;
+    let mut before: Option<char> = None;
+    let mut prev: Option<char> = None;
+    for (i, c) in text
+        .char_indices()
+        .chain(std::iter::once((text.len(), ' ')))
+    {
+        let inside = i < text.len() && is_path_char(c);
+        match (start, inside) {
+            (None, true) => {
+                start = Some(i);
+                before = prev;
+            }
+            (Some(s), false) => {
+                let quoted = matches!(before, Some('"' | '\'' | '`')) && Some(c) == before;
+                out.push(Token {
+                    text: &text[s..i],
+                    quoted,
+                });
+                start = None;
+            }
+            _ => {}
+        }
+        prev = Some(c);
+    }
+    out
+}
+
+/// The modules a Python text imports: `import a.b`, `from a.b import c, d` (`a.b`, `a.b.c`,
+/// `a.b.d`), relative imports without their dots.
+fn python_imports(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for line in text.lines() {
+        let line = line.trim_start();
+        if let Some(rest) = line.strip_prefix("import ") {
+            for part in rest.split(',') {
+                if let Some(module) = part.split_whitespace().next() {
+                    out.push(module.trim_start_matches('.').to_string());
+                }
+            }
+        } else if let Some(rest) = line.strip_prefix("from ")
+            && let Some((module, names)) = rest.split_once(" import ")
+        {
+            let module = module.trim().trim_start_matches('.');
+            if !module.is_empty() {
+                out.push(module.to_string());
+            }
+            let names = names.trim().trim_start_matches('(');
+            for name in names.split(',') {
+                let Some(name) = name.split_whitespace().next() else {
+                    continue;
+                };
+                let name = name.trim_end_matches(')');
+                if name.is_empty() || name == "*" {
+                    continue;
+                }
+                out.push(if module.is_empty() {
+                    name.to_string()
+                } else {
+                    format!("{module}.{name}")
+                });
+            }
+        }
+    }
+    out
+}
+
+/// SK412: files under references/, resources/ or scripts/ that nothing the model reads
+/// mentions. Followed from the skill file: every file it links or names is read in turn
+/// (Markdown for its links and names, scripts for their names, imports and folder literals),
+/// each once. A folder none of whose files is mentioned is one diagnostic.
+fn unreferenced(
+    dir: &SkillDir,
+    resolver: &Resolver,
+    tree: &SkillTree,
+    body: &Body,
+    reader: &mut Reader,
+    out: &mut Reporter,
+) {
+    let mut reach = Reach::new(Index::new(tree));
+    for rel in body.linked {
+        reach.follow(Key::Path(rel.clone()));
+    }
+    reach.scan(resolver, body.file, "", TextKind::Prose);
+    while let Some(i) = reach.queue.pop_front() {
+        let rel = reach.index.files[i];
+        let Some(kind) = TextKind::of(rel) else {
+            continue;
+        };
+        if ignored(rel) && !PACKAGE_FILES.iter().any(|p| rel.ends_with(p)) {
+            continue;
+        }
+        let Some(text) = reader.read(rel) else {
+            continue;
+        };
+        reach.scan(resolver, text, parent(rel), kind);
+    }
+    report(dir, &reach, out);
+}
+
+/// One diagnostic per unmentioned file, or per folder (below references/, resources/ or
+/// scripts/) none of whose files is mentioned.
+fn report(dir: &SkillDir, reach: &Reach, out: &mut Reporter) {
+    let candidates: Vec<(usize, &str)> = reach
+        .index
+        .files
+        .iter()
+        .enumerate()
+        .filter(|(_, rel)| {
+            DISCOVERABLE
+                .iter()
+                .any(|d| rel.strip_prefix(d).is_some_and(|r| r.starts_with('/')))
+                && !ignored(rel)
+                && !tooling(rel)
+        })
+        .map(|(i, rel)| (i, *rel))
+        .collect();
+    // Folders that hold a mentioned file.
+    let mut used: HashSet<&str> = HashSet::new();
+    for &(i, rel) in &candidates {
+        if reach.reached[i] {
+            let mut at = rel;
+            while let Some(slash) = at.rfind('/') {
+                at = &at[..slash];
+                used.insert(at);
+            }
+        }
+    }
+    let mut folders: Vec<(&str, usize)> = Vec::new();
+    let mut files: Vec<&str> = Vec::new();
+    for &(i, rel) in &candidates {
+        if reach.reached[i] {
+            continue;
+        }
+        // The outermost folder below the top one that holds no mentioned file.
+        let folder = rel
+            .match_indices('/')
+            .skip(1)
+            .map(|(at, _)| &rel[..at])
+            .find(|f| !used.contains(f));
+        match folder {
+            Some(f) => match folders.iter_mut().find(|(g, _)| *g == f) {
+                Some((_, n)) => *n += 1,
+                None => folders.push((f, 1)),
+            },
+            None => files.push(rel),
+        }
+    }
+    for (folder, n) in folders {
+        let files = if n == 1 { "file" } else { "files" };
+        out.emit_file(&SK412, dir.dir.join(folder), format!("`{folder}/` ({n} {files}) is mentioned neither in the body nor in any file it leads to"))
+            .help(format!("say in the body when the agent needs `{folder}/`, or remove it: the model cannot discover it otherwise"));
+    }
+    for rel in files {
+        let name = rel.rsplit('/').next().unwrap_or(rel);
+        out.emit_file(&SK412, dir.dir.join(rel), format!("`{rel}` is mentioned neither in the body nor in any file it leads to"))
+            .help(format!("link it where the agent needs it, e.g. `[{name}]({rel})`, or remove it: the model cannot discover it otherwise"));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tokens_and_literals() {
+        let found: Vec<(&str, bool)> = tokens("run `python scripts/x.py`; d = p / \"schemas\".")
+            .iter()
+            .map(|t| (t.text, t.quoted))
+            .collect();
+        assert_eq!(
+            found,
+            [
+                ("run", false),
+                ("python", false),
+                ("scripts/x.py", false),
+                ("d", false),
+                ("p", false),
+                ("/", false),
+                ("schemas", true),
+                (".", false)
+            ]
+        );
+    }
+
+    #[test]
+    fn python_imports_and_modules() {
+        let text = "import os, a.b as c\nfrom .base import X\nfrom office.helpers import (m, n)\nfrom . import sib\n";
+        assert_eq!(
+            python_imports(text),
+            [
+                "os",
+                "a.b",
+                "base",
+                "base.X",
+                "office.helpers",
+                "office.helpers.m",
+                "office.helpers.n",
+                "sib"
+            ]
+        );
+        assert!(is_dotted_module("scripts.run_eval"));
+        assert!(!is_dotted_module("v1.2"));
+        assert_eq!(prefixes("a.b.c", 2), ["a/b", "a/b/c"]);
+        assert_eq!(
+            tails("scripts/office/pack", 2),
+            ["scripts/office/pack", "office/pack"]
+        );
+        assert_eq!(
+            resolve_lexically("scripts/a", "../schemas/"),
+            Some("scripts/schemas".into())
+        );
+        assert_eq!(resolve_lexically("", "../x"), None);
+    }
+
+    #[test]
+    fn ignores_caches_and_markers() {
+        assert!(ignored("scripts/__pycache__/x.pyc"));
+        assert!(ignored("scripts/__init__.py"));
+        assert!(ignored("scripts/node_modules/a/b.js"));
+        assert!(ignored("references/.DS_Store"));
+        assert!(!ignored("scripts/run.py"));
+        for rel in [
+            "scripts/uv.lock",
+            "scripts/test_x.py",
+            "scripts/x_test.go",
+            "scripts/a.spec.ts",
+            "scripts/tests/data.json",
+            "scripts/README.md",
+            "scripts/requirements-dev.txt",
+        ] {
+            assert!(tooling(rel), "{rel}");
+        }
+        assert!(!tooling("scripts/testing.py"));
+    }
+}
