@@ -714,17 +714,68 @@ fn report(dir: &SkillDir, reach: &Reach, out: &mut Reporter) {
             None => files.push(rel),
         }
     }
-    for (folder, n) in folders {
-        let files = if n == 1 { "file" } else { "files" };
-        out.emit_file(&SK412, dir.dir.join(folder), format!("`{folder}/` ({n} {files}) is mentioned neither in the body nor in any file it leads to"))
-            .help(format!("say in the body when the agent needs `{folder}/`, or remove it: the model cannot discover it otherwise"));
+    // What is unmentioned, as units (a folder with its file count, or a file), grouped by the
+    // folder that holds them: several units in one folder below the top one make one diagnostic.
+    let mut units: Vec<(&str, Option<usize>)> =
+        folders.into_iter().map(|(f, n)| (f, Some(n))).collect();
+    units.extend(files.into_iter().map(|f| (f, None)));
+    units.sort_unstable();
+    let mut groups: Vec<(&str, Vec<(&str, Option<usize>)>)> = Vec::new();
+    for unit in units {
+        let holder = parent(unit.0);
+        match groups.last_mut() {
+            Some((h, members)) if *h == holder => members.push(unit),
+            _ => groups.push((holder, vec![unit])),
+        }
     }
-    for rel in files {
-        let name = rel.rsplit('/').next().unwrap_or(rel);
-        out.emit_file(&SK412, dir.dir.join(rel), format!("`{rel}` is mentioned neither in the body nor in any file it leads to"))
-            .help(format!("link it where the agent needs it, e.g. `[{name}]({rel})`, or remove it: the model cannot discover it otherwise"));
+    for (holder, members) in groups {
+        if members.len() > 1 && holder.contains('/') {
+            let names: Vec<String> = members
+                .iter()
+                .map(|(rel, n)| {
+                    let name = rel.rsplit('/').next().unwrap_or(rel);
+                    match n {
+                        Some(1) => format!("`{name}/` (1 file)"),
+                        Some(n) => format!("`{name}/` ({n} files)"),
+                        None => format!("`{name}`"),
+                    }
+                })
+                .collect();
+            let shown = names
+                .iter()
+                .take(MAX_NAMED)
+                .cloned()
+                .collect::<Vec<_>>()
+                .join(", ");
+            let more = names.len().saturating_sub(MAX_NAMED);
+            let more = if more > 0 {
+                format!(" and {more} more")
+            } else {
+                String::new()
+            };
+            out.emit_file(&SK412, dir.dir.join(holder), format!("in `{holder}/`, {shown}{more} are mentioned neither in the body nor in any file it leads to"))
+                .help(format!("say in the body when the agent needs them, or remove them: the model cannot discover them otherwise (other files of `{holder}/` are used)"));
+            continue;
+        }
+        for (rel, n) in members {
+            match n {
+                Some(n) => {
+                    let files = if n == 1 { "file" } else { "files" };
+                    out.emit_file(&SK412, dir.dir.join(rel), format!("`{rel}/` ({n} {files}) is mentioned neither in the body nor in any file it leads to"))
+                        .help(format!("say in the body when the agent needs `{rel}/`, or remove it: the model cannot discover it otherwise"));
+                }
+                None => {
+                    let name = rel.rsplit('/').next().unwrap_or(rel);
+                    out.emit_file(&SK412, dir.dir.join(rel), format!("`{rel}` is mentioned neither in the body nor in any file it leads to"))
+                        .help(format!("link it where the agent needs it, e.g. `[{name}]({rel})`, or remove it: the model cannot discover it otherwise"));
+                }
+            }
+        }
     }
 }
+
+/// At most this many unmentioned names are listed in one diagnostic.
+const MAX_NAMED: usize = 8;
 
 #[cfg(test)]
 mod tests {
