@@ -49,7 +49,7 @@ const DATA_NAMES: &[&str] = &[
 const ENV_TEMPLATES: [&str; 4] = ["example", "sample", "template", "dist"];
 
 pub fn check(dir: &SkillDir, tree: &SkillTree, out: &mut Reporter) {
-    let nested = nested_roots(tree);
+    let nested = tree.nested_roots();
     for entry in &tree.entries {
         // A nested skill (SK016) is checked on its own and reports its own files.
         if !nested
@@ -115,23 +115,6 @@ fn check_entry(dir: &SkillDir, entry: &Entry, out: &mut Reporter) {
         out.emit_file(&SK409, path, format!("`{}` has no known runner: no script extension (.py, .sh, .js, .ts, .rb, .pl, .php, .ps1, …), no executable bit, no `#!` line", entry.rel))
             .help(format!("add a `#!` line and `chmod +x {}`, or give it its runner's extension ({known}); data files belong in `assets/`", entry.rel));
     }
-}
-
-/// The directories (relative, ending in `/`) of the skill files nested in the skill, as
-/// discovery finds them: not through the directories it never searches.
-fn nested_roots(tree: &SkillTree) -> Vec<String> {
-    tree.entries
-        .iter()
-        .filter(|e| e.kind != Kind::Dir && e.name().eq_ignore_ascii_case("skill.md"))
-        .filter_map(|e| e.rel.strip_suffix(e.name()))
-        .filter(|root| {
-            !root.is_empty()
-                && !root
-                    .split('/')
-                    .any(|part| crate::discover::is_skipped_dir(std::ffi::OsStr::new(part)))
-        })
-        .map(str::to_string)
-        .collect()
 }
 
 /// SK409: a regular file directly in `scripts/`, not executable, whose name is neither a
