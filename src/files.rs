@@ -131,6 +131,24 @@ impl SkillTree {
         self.paths.contains(rel) || std::fs::metadata(root.join(rel)).is_ok()
     }
 
+    /// The directories (relative, ending in `/`) of the skill files nested in the skill, as
+    /// discovery finds them (not through the directories it never searches): each is a skill
+    /// of its own (SK016), which reports its own files.
+    pub fn nested_roots(&self) -> Vec<String> {
+        self.entries
+            .iter()
+            .filter(|e| e.kind != Kind::Dir && e.name().eq_ignore_ascii_case("skill.md"))
+            .filter_map(|e| e.rel.strip_suffix(e.name()))
+            .filter(|root| {
+                !root.is_empty()
+                    && !root
+                        .split('/')
+                        .any(|part| crate::discover::is_skipped_dir(std::ffi::OsStr::new(part)))
+            })
+            .map(str::to_string)
+            .collect()
+    }
+
     /// Regular files (and symlinks to files inside the skill): count and total size.
     pub fn totals(&self) -> (usize, u64) {
         self.entries

@@ -31,6 +31,7 @@ fn phantom_skill() -> SkillDir {
         dir,
         tier: Tier::Project,
         near_miss: None,
+        nested_in: None,
     }
 }
 

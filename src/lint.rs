@@ -258,25 +258,42 @@ pub fn lint_skill(dir: SkillDir, settings: &Settings) -> SkillReport {
         return report;
     };
     let mut out = Reporter::new(None, path.clone(), report.dir.dir.clone());
-    // A skill file that is a link out of its skill is reported (SK408) and never read: its
-    // target is not the skill's, and its first lines would reach the output.
-    if std::fs::symlink_metadata(&path).is_ok_and(|m| m.file_type().is_symlink())
-        && let crate::files::LinkTarget::Outside(target) =
-            crate::files::classify_link(&path, &report.dir.real)
-    {
+    rules::structure::where_found(&report.dir, &path, &mut out);
+    let mut report = read_and_lint(report, path, settings, &mut out);
+    report.diagnostics.append(&mut out.diagnostics);
+    report
+}
+
+/// Reads the skill file and lints it; what stops the reading is reported to `out`.
+fn read_and_lint(
+    mut report: SkillReport,
+    path: PathBuf,
+    settings: &Settings,
+    out: &mut Reporter,
+) -> SkillReport {
+    // A skill file that is a link out of its skill, or to nothing, is reported (SK408) and
+    // never read: its target is not the skill's, and its first lines would reach the output.
+    if std::fs::symlink_metadata(&path).is_ok_and(|m| m.file_type().is_symlink()) {
         let name = path
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default();
-        rules::files::link_outside(&name, &target, path.clone(), &mut out);
-        report.diagnostics = out.diagnostics;
-        return report;
+        match crate::files::classify_link(&path, &report.dir.real) {
+            crate::files::LinkTarget::Outside(target) => {
+                rules::files::link_outside(&name, &target, path, out);
+                return report;
+            }
+            crate::files::LinkTarget::Dangling => {
+                rules::files::dangling_skill_file(&name, path, out);
+                return report;
+            }
+            _ => {}
+        }
     }
     let bytes = match read_capped(&path, settings.max_file_size, Links::Follow) {
         Ok(Read::Bytes(bytes)) => bytes,
         Ok(Read::TooLarge(size)) => {
-            rules::structure::file_too_large(size, settings.max_file_size, &mut out);
-            report.diagnostics = out.diagnostics;
+            rules::structure::file_too_large(size, settings.max_file_size, out);
             return report;
         }
         Err(e) => {

@@ -16,6 +16,8 @@ struct Run {
     code: Option<i32>,
     /// The `path` of each skill in `validate --format json`'s report.
     paths: Vec<String>,
+    /// Each diagnostic as `path: CODE`.
+    diagnostics: Vec<String>,
     stderr: String,
 }
 
@@ -57,9 +59,22 @@ fn validate(dir: &Path, args: &[&str]) -> Run {
         .iter()
         .map(|s| s["path"].as_str().unwrap().to_string())
         .collect();
+    let diagnostics = doc["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| {
+            format!(
+                "{}: {}",
+                d["path"].as_str().unwrap(),
+                d["code"].as_str().unwrap()
+            )
+        })
+        .collect();
     Run {
         code: out.status.code(),
         paths,
+        diagnostics,
         stderr: String::from_utf8(out.stderr).unwrap(),
     }
 }
@@ -371,4 +386,129 @@ fn the_global_excludes_file_is_honoured() {
             repo.display()
         )
     );
+}
+
+#[test]
+fn a_skill_reached_by_several_paths_is_reported_at_its_path_without_links() {
+    let (_tmp, repo) = sandbox();
+    skill(&repo.join("z/real"));
+    symlink("z/real", repo.join("a-link")).unwrap();
+    symlink("z/real", repo.join("b-link")).unwrap();
+    symlink("z", repo.join("c-dir")).unwrap();
+    // Searched: the walk reaches it without links too.
+    assert_eq!(validate(&repo, &[]).paths, ["z/real"]);
+    // Named by several PATHs: the one without links wins, in whatever order they come.
+    assert_eq!(validate(&repo, &["a-link", "z/real"]).paths, ["z/real"]);
+    assert_eq!(validate(&repo, &["z", "c-dir", "b-link"]).paths, ["z/real"]);
+    assert_eq!(
+        validate(&repo, &["c-dir/real/SKILL.md", "z/real/SKILL.md"]).paths,
+        ["z/real"]
+    );
+    // Only through links: the first path in sorted order.
+    assert_eq!(
+        validate(&repo, &["b-link", "c-dir", "a-link"]).paths,
+        ["a-link"]
+    );
+    assert_eq!(validate(&repo, &["c-dir"]).paths, ["c-dir/real"]);
+}
+
+#[test]
+fn skill_files_nested_in_a_skill_are_skills_of_their_own() {
+    let (_tmp, repo) = sandbox();
+    let outer = skill(&repo.join("skills/outer"));
+    skill(&outer.join("examples/inner"));
+    skill(&outer.join("examples/inner/deeper"));
+    // Never searched, like everywhere: dependency and tool directories, ignored directories.
+    skill(&outer.join("node_modules/pkg"));
+    skill(&outer.join("build/copy"));
+    write(&outer.join(".gitignore"), "build/\n");
+    fs::create_dir(repo.join(".git")).unwrap();
+    // A link out of the root inside a skill is the skill's SK408, not a warning of the search.
+    symlink("/", outer.join("root")).unwrap();
+    let nested = [
+        "skills/outer/examples/inner/SKILL.md: SK016",
+        "skills/outer/examples/inner/deeper/SKILL.md: SK016",
+    ];
+    let expected = [
+        "skills/outer",
+        "skills/outer/examples/inner",
+        "skills/outer/examples/inner/deeper",
+    ];
+    for args in [&[][..], &["skills/outer"], &["skills"]] {
+        let run = validate(&repo, args);
+        assert_eq!(run.paths, expected, "{args:?}");
+        assert_eq!(run.stderr, "", "{args:?}");
+        let sk016: Vec<&String> = run
+            .diagnostics
+            .iter()
+            .filter(|d| d.ends_with("SK016"))
+            .collect();
+        assert_eq!(sk016, nested, "{args:?}");
+    }
+    // Named on its own, or through one of its files, a nested skill is still below another.
+    let run = validate(&repo, &["skills/outer/examples/inner"]);
+    assert_eq!(run.paths, &expected[1..]);
+    assert_eq!(run.diagnostics, nested);
+    let run = validate(&repo, &["skills/outer/examples/inner/SKILL.md"]);
+    assert_eq!(run.paths, &expected[1..2]);
+    assert_eq!(run.diagnostics, &nested[..1]);
+    // A skill that is a repository of its own (SK411 on its `.git`): the repository root ends
+    // the search upwards, whatever holds the repository.
+    let (_tmp, repo) = sandbox();
+    skill(&repo.join("outer"));
+    fs::create_dir(repo.join("outer/.git")).unwrap();
+    skill(&repo.join("outer/inner"));
+    skill(&repo);
+    let run = validate(&repo.join("outer"), &["inner"]);
+    assert_eq!(run.diagnostics, ["inner/SKILL.md: SK016"]);
+    let run = validate(&repo.join("outer"), &[]);
+    assert_eq!(run.paths, [".", "inner"]);
+    assert_eq!(run.diagnostics, [".git: SK411", "inner/SKILL.md: SK016"]);
+}
+
+#[test]
+fn skill_files_in_another_case_are_found_while_searching() {
+    let (_tmp, repo) = sandbox();
+    write(
+        &repo.join("skills/odd/SKILL.MD"),
+        "---\nname: odd\ndescription: Use when testing case.\n---\n\nBody.\n",
+    );
+    // Beside an exact `SKILL.md`, another case is an ordinary file.
+    skill(&repo.join("skills/both"));
+    write(&repo.join("skills/both/Skill.md"), "Notes.\n");
+    symlink("odd", repo.join("skills/linked")).unwrap();
+    let run = validate(&repo, &[]);
+    assert_eq!(run.paths, ["skills/both", "skills/odd"]);
+    assert_eq!(run.diagnostics, ["skills/odd/SKILL.MD: SK017"]);
+    assert_eq!(run.code, Some(0));
+    // Named, it is SK001's near miss, whether the directory or the file is named.
+    for path in ["skills/odd", "skills/odd/SKILL.MD"] {
+        let run = validate(&repo, &[path]);
+        assert_eq!(run.diagnostics, ["skills/odd: SK001"], "{path}");
+        assert_eq!(run.code, Some(1));
+    }
+}
+
+#[test]
+fn a_dangling_skill_file_is_sk408() {
+    let (_tmp, repo) = sandbox();
+    fs::create_dir_all(repo.join("skills/gone")).unwrap();
+    symlink("../moved/SKILL.md", repo.join("skills/gone/SKILL.md")).unwrap();
+    fs::create_dir_all(repo.join("skills/loop")).unwrap();
+    symlink("SKILL.md", repo.join("skills/loop/SKILL.md")).unwrap();
+    for args in [
+        &[][..],
+        &["skills/gone", "skills/loop"],
+        &["skills/gone/SKILL.md", "skills/loop/SKILL.md"],
+    ] {
+        let run = validate(&repo, args);
+        assert_eq!(run.paths, ["skills/gone", "skills/loop"], "{args:?}");
+        assert_eq!(
+            run.diagnostics,
+            ["skills/gone/SKILL.md: SK408", "skills/loop/SKILL.md: SK408"],
+            "{args:?}"
+        );
+        assert_eq!(run.stderr, "", "{args:?}");
+        assert_eq!(run.code, Some(1));
+    }
 }

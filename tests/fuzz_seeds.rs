@@ -77,6 +77,7 @@ fn the_skill_file_target_lints() {
         dir,
         tier: skillc::discover::Tier::Project,
         near_miss: None,
+        nested_in: None,
     };
     let report = skillc::lint::lint_skill_bytes(
         skill,

@@ -9,6 +9,7 @@ use std::path::{Component, Path, PathBuf};
 use crate::config::Settings;
 
 pub use walk::UNPACK_TEMP_PREFIX;
+pub use walk::is_skipped as is_skipped_dir;
 
 /// The skill file names, in preference order.
 pub const SKILL_FILE_NAMES: [&str; 2] = ["SKILL.md", "skill.md"];
@@ -43,9 +44,18 @@ pub struct SkillDir {
     pub tier: Tier,
     /// For SK001: a file with a near-miss name such as `Skill.md`.
     pub near_miss: Option<String>,
+    /// For SK016: the directory of the skill this one lies below, as displayed (runtimes do
+    /// not load a skill file inside another skill).
+    pub nested_in: Option<PathBuf>,
 }
 
 impl SkillDir {
+    /// The displayed path of `rel` (`/`-separated, from the skill directory): no `./` prefix
+    /// when the skill is the current directory.
+    pub fn path_of(&self, rel: &str) -> PathBuf {
+        clean(&self.dir.join(rel))
+    }
+
     /// The directory's own name (the real one for `.`).
     pub fn name(&self) -> String {
         self.real
@@ -81,6 +91,13 @@ pub struct Options {
     pub follow_links: bool,
 }
 
+/// A skill directory (or an SK001 directory) as one PATH reached it, before dedup.
+struct Candidate {
+    dir: PathBuf,
+    file: Option<PathBuf>,
+    near_miss: Option<String>,
+}
+
 /// Finds the skills that `paths` name (no PATH means `.`).
 pub fn discover(
     paths: &[PathBuf],
@@ -91,37 +108,38 @@ pub fn discover(
     let default = paths.is_empty();
     let dot = [PathBuf::from(".")];
     let paths = if default { &dot[..] } else { paths };
-    let user_root = std::env::var_os("HOME")
-        .map(|home| PathBuf::from(home).join(".par").join("skills"))
-        .and_then(|p| p.canonicalize().ok());
     let mut out = Discovery::default();
-    let mut found: Vec<(PathBuf, Option<PathBuf>, Option<String>)> = Vec::new();
+    let mut found: Vec<Candidate> = Vec::new();
     // The global excludes file is read once, by the first search that needs it.
     let mut ignores: Option<ignore_files::Ignores> = None;
     for path in paths {
         let display = display_path(path, cwd);
-        let Ok(meta) = std::fs::metadata(path) else {
+        let Some(is_dir) = is_dir(path) else {
             return Err(NotFound(path.clone()));
         };
-        if meta.is_file() {
-            let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
-            if SKILL_FILE_NAMES.contains(&name) {
-                let dir = parent_of(&display);
-                found.push((dir, Some(display), None));
-            } else if let Some((dir, file)) = enclosing_skill(&display) {
-                found.push((dir, Some(file), None));
-            }
+        if !is_dir {
+            found.extend(from_file(&display));
             continue;
         }
-        if let Some(file) = skill_file_in(&display) {
-            found.push((display, Some(file), None));
-            continue;
-        }
+        let own = skill_file_in(&display);
         let before = found.len();
-        let near_miss = near_miss_in(&display);
+        let near_miss = if own.is_some() {
+            None
+        } else {
+            near_miss_in(&display)
+        };
+        let is_skill = own.is_some();
+        if let Some(file) = own {
+            found.push(Candidate {
+                dir: display.clone(),
+                file: Some(file),
+                near_miss: None,
+            });
+        }
         if ignores.is_none() && !options.no_ignore {
             ignores = Some(ignore_files::Ignores::new(cwd, &mut out.warnings));
         }
+        // Below a skill directory: the skill files nested in it (SK016).
         let skills = walk::walk(
             &display,
             settings,
@@ -130,51 +148,136 @@ pub fn discover(
             ignores.as_ref(),
             &mut out.warnings,
         );
-        found.extend(
-            skills
-                .into_iter()
-                .map(|(dir, file)| (dir, Some(file), None)),
-        );
+        found.extend(skills.into_iter().map(|(dir, file)| Candidate {
+            dir,
+            file: Some(file),
+            near_miss: None,
+        }));
+        if is_skill {
+            continue;
+        }
         if near_miss.is_some() || (found.len() == before && !default) {
-            found.push((display, None, near_miss));
+            found.push(Candidate {
+                dir: display,
+                file: None,
+                near_miss,
+            });
         } else if found.len() == before {
             out.empty_default = true;
         }
     }
-    found.sort_by(|a, b| a.0.cmp(&b.0));
-    // One entry per real skill: the first path without symlink components, else the first.
+    out.skills = dedup(found, cwd);
+    for skill in &mut out.skills {
+        if skill.file.is_some() {
+            skill.nested_in = outer_skill(&skill.dir, cwd);
+        }
+    }
+    // The same unreadable ignore file above several PATHs is reported once.
+    let mut said = std::collections::HashSet::new();
+    out.warnings.retain(|w| said.insert(w.clone()));
+    Ok(out)
+}
+
+/// Whether `path` is a directory; `None` when nothing is there. A dangling symbolic link is
+/// there (a file): a skill file that dangles is SK408, not a missing PATH.
+fn is_dir(path: &Path) -> Option<bool> {
+    match std::fs::metadata(path) {
+        Ok(meta) => Some(meta.is_dir()),
+        Err(_) => std::fs::symlink_metadata(path).ok().map(|_| false),
+    }
+}
+
+/// What a file PATH names: its directory when it is a skill file, else the nearest skill
+/// above it, else (a skill file in another case, `Skill.md`) its directory for SK001.
+fn from_file(display: &Path) -> Option<Candidate> {
+    let name = display.file_name().and_then(|n| n.to_str()).unwrap_or("");
+    if SKILL_FILE_NAMES.contains(&name) {
+        return Some(Candidate {
+            dir: parent_of(display),
+            file: Some(display.to_path_buf()),
+            near_miss: None,
+        });
+    }
+    if let Some((dir, file)) = enclosing_skill(display) {
+        return Some(Candidate {
+            dir,
+            file: Some(file),
+            near_miss: None,
+        });
+    }
+    is_other_case(name).then(|| Candidate {
+        dir: parent_of(display),
+        file: None,
+        near_miss: Some(name.to_string()),
+    })
+}
+
+/// One entry per real skill directory, sorted by path: at its path without symbolic-link
+/// components when one of the candidates reaches it that way, else at its first path in
+/// sorted order.
+fn dedup(mut found: Vec<Candidate>, cwd: &Path) -> Vec<SkillDir> {
+    found.sort_by(|a, b| a.dir.cmp(&b.dir));
+    let user_root = std::env::var_os("HOME")
+        .map(|home| PathBuf::from(home).join(".par").join("skills"))
+        .and_then(|p| p.canonicalize().ok());
+    // A path has no symlink components when, made absolute against the real current
+    // directory, it is its own canonical form.
+    let cwd_real = cwd.canonicalize().unwrap_or_else(|_| cwd.to_path_buf());
+    let mut skills: Vec<SkillDir> = Vec::new();
     let mut seen: HashMap<(PathBuf, bool), usize> = HashMap::new();
     let mut direct: Vec<bool> = Vec::new();
-    for (dir, file, near_miss) in found {
+    for Candidate {
+        dir,
+        file,
+        near_miss,
+    } in found
+    {
         let real = dir.canonicalize().unwrap_or_else(|_| cwd.join(&dir));
-        let is_direct = absolute(cwd, &dir) == real;
+        let is_direct = absolute(&cwd_real, &dir) == real;
         if let Some(&at) = seen.get(&(real.clone(), file.is_some())) {
             if is_direct && !direct[at] {
                 direct[at] = true;
-                out.skills[at].dir = dir;
-                out.skills[at].file = file;
+                skills[at].dir = dir;
+                skills[at].file = file;
+                skills[at].near_miss = near_miss;
             }
             continue;
         }
-        seen.insert((real.clone(), file.is_some()), out.skills.len());
+        seen.insert((real.clone(), file.is_some()), skills.len());
         direct.push(is_direct);
         let tier = match &user_root {
             Some(root) if real.starts_with(root) => Tier::User,
             _ => Tier::Project,
         };
-        out.skills.push(SkillDir {
+        skills.push(SkillDir {
             dir,
             file,
             real,
             tier,
             near_miss,
+            nested_in: None,
         });
     }
-    out.skills.sort_by(|a, b| a.dir.cmp(&b.dir));
-    // The same unreadable ignore file above several PATHs is reported once.
-    let mut said = std::collections::HashSet::new();
-    out.warnings.retain(|w| said.insert(w.clone()));
-    Ok(out)
+    skills.sort_by(|a, b| a.dir.cmp(&b.dir));
+    skills
+}
+
+/// The nearest directory above the skill directory `dir` that holds a skill file, as
+/// displayed (SK016); the search stops at the repository root (the directory holding `.git`).
+fn outer_skill(dir: &Path, cwd: &Path) -> Option<PathBuf> {
+    let abs = absolute(cwd, dir);
+    if abs.join(".git").exists() {
+        return None;
+    }
+    for ancestor in abs.ancestors().skip(1) {
+        if skill_file_in(ancestor).is_some() {
+            return Some(display_path(ancestor, cwd));
+        }
+        if ancestor.join(".git").exists() {
+            return None;
+        }
+    }
+    None
 }
 
 /// The skill file in `dir`, by its exact name.
@@ -182,10 +285,25 @@ pub fn skill_file_in(dir: &Path) -> Option<PathBuf> {
     SKILL_FILE_NAMES.iter().find_map(|name| {
         let file = dir.join(name);
         // On case-insensitive file systems `SKILL.md` also finds `Skill.md`: check the real name.
-        let exact = std::fs::metadata(&file).is_ok_and(|m| m.is_file())
-            && (cfg!(target_os = "linux") || has_exact_entry(dir, name));
+        let exact =
+            is_file_or_dangling(&file) && (cfg!(target_os = "linux") || has_exact_entry(dir, name));
         exact.then(|| clean(&file))
     })
+}
+
+/// A regular file (through links), or a link that leads nowhere (a dangling skill file is
+/// still the skill's file: SK408).
+fn is_file_or_dangling(file: &Path) -> bool {
+    match std::fs::metadata(file) {
+        Ok(meta) => meta.is_file(),
+        Err(_) => std::fs::symlink_metadata(file).is_ok_and(|m| m.file_type().is_symlink()),
+    }
+}
+
+/// Whether `name` is a skill file name in another case (`SKILL.MD`, `Skill.md`): SK017 when
+/// met while searching, SK001's near miss when named.
+pub fn is_other_case(name: &str) -> bool {
+    name.eq_ignore_ascii_case("skill.md") && !SKILL_FILE_NAMES.contains(&name)
 }
 
 fn has_exact_entry(dir: &Path, name: &str) -> bool {

@@ -1,14 +1,17 @@
 //! The search of one root directory for skill directories. The walk is ours (not the `ignore`
 //! crate's) so that it can promise to end: it visits each real directory at most once, follows
 //! a symbolic link only to a directory inside the search root (unless asked to leave it), and
-//! stops at a depth and an entry budget.
+//! stops at a depth and an entry budget. It enters skill directories too: a skill file below
+//! another skill's directory is a skill of its own (SK016), and a directory whose only skill file
+//! is in another case (`SKILL.MD`) is a skill at that file (SK017).
 
 use std::collections::{BTreeMap, HashSet};
+use std::ffi::OsString;
 use std::fs::{DirEntry, FileType};
 use std::path::{Path, PathBuf};
 
 use super::ignore_files::{Ignores, Present, Rules};
-use super::{Options, absolute, clean, skill_file_in};
+use super::{Options, absolute, clean, is_other_case, skill_file_in};
 use crate::config::Settings;
 
 /// Directories never searched.
@@ -23,6 +26,10 @@ pub const MAX_DEPTH: usize = 64;
 
 /// How many directory entries one search lists before it gives up.
 pub const MAX_ENTRIES: usize = 2_000_000;
+
+/// A directory's listing: its subdirectories and links, its ignore files, and its first file
+/// named like a skill file in another case.
+type Listing = (Vec<(DirEntry, FileType)>, Present, Option<OsString>);
 
 /// What identifies a real directory, whatever path reaches it.
 #[cfg(unix)]
@@ -51,6 +58,11 @@ struct Pending {
     /// The ignore rules of its parent directory.
     rules: Rules,
     key: Option<Key>,
+    /// It holds a skill file by its exact name (or is the root, which discovery handles).
+    skill: bool,
+    /// It is a skill directory or lies below one (its links out are the skill's SK408, not
+    /// a warning of the search).
+    in_skill: bool,
 }
 
 struct Walker<'a> {
@@ -72,8 +84,8 @@ struct Walker<'a> {
     warnings: &'a mut Vec<String>,
 }
 
-/// The skill directories below `root` (a directory without a skill file), with their skill
-/// files, sorted; problems met go to `warnings`.
+/// The skill directories below `root` (not `root` itself), with their skill files, sorted;
+/// problems met go to `warnings`.
 pub fn walk(
     root: &Path,
     settings: &Settings,
@@ -129,6 +141,8 @@ fn walk_within(
         depth: 0,
         rules,
         key: key_of(&meta, &root_real),
+        skill: true,
+        in_skill: skill_file_in(root).is_some(),
     };
     let mut walker = Walker {
         settings,
@@ -168,9 +182,15 @@ impl Walker<'_> {
             {
                 continue;
             }
-            let Some((entries, present)) = self.list(&dir.path) else {
+            let Some((entries, present, other_case)) = self.list(&dir.path) else {
                 continue;
             };
+            if !dir.skill
+                && let Some(name) = other_case
+            {
+                self.found
+                    .push((clean(&dir.path), clean(&dir.path.join(name))));
+            }
             let rules = match self.ignores {
                 Some(ignores) => {
                     ignores.child(&dir.rules, &dir.abs, &dir.path, present, self.warnings)
@@ -187,7 +207,7 @@ impl Walker<'_> {
                 };
                 let abs = dir.abs.join(&name);
                 let depth = dir.depth + 1;
-                if file_type.is_symlink() && !self.leads_to_dir(&path) {
+                if file_type.is_symlink() && !self.leads_to_dir(&path, dir.in_skill) {
                     continue;
                 }
                 if self
@@ -198,13 +218,10 @@ impl Walker<'_> {
                     continue;
                 }
                 if file_type.is_symlink() {
-                    self.link(path, abs, depth, &rules);
+                    self.link(path, abs, depth, &rules, dir.in_skill);
                     continue;
                 }
-                if let Some(file) = skill_file_in(&path) {
-                    self.found.push((clean(&path), file));
-                    continue;
-                }
+                let skill = self.skill_at(&path);
                 if self.deep(&path, depth) {
                     continue;
                 }
@@ -217,6 +234,8 @@ impl Walker<'_> {
                     depth,
                     rules: rules.clone(),
                     key,
+                    skill,
+                    in_skill: skill || dir.in_skill,
                 });
             }
             // Reversed, so the stack pops them in name order.
@@ -224,9 +243,19 @@ impl Walker<'_> {
         }
     }
 
-    /// The subdirectories and links of `dir` (not the skipped ones), sorted by name, and which
-    /// ignore files it holds; `None` when it cannot be read (with a warning).
-    fn list(&mut self, dir: &Path) -> Option<(Vec<(DirEntry, FileType)>, Present)> {
+    /// Whether `path` holds a skill file by its exact name; records it.
+    fn skill_at(&mut self, path: &Path) -> bool {
+        let Some(file) = skill_file_in(path) else {
+            return false;
+        };
+        self.found.push((clean(path), file));
+        true
+    }
+
+    /// The subdirectories and links of `dir` (not the skipped ones), sorted by name, which
+    /// ignore files it holds, and the first file named like a skill file in another case
+    /// (`SKILL.MD`); `None` when it cannot be read (with a warning).
+    fn list(&mut self, dir: &Path) -> Option<Listing> {
         let listing = match std::fs::read_dir(dir) {
             Ok(listing) => listing,
             Err(err) => {
@@ -237,6 +266,7 @@ impl Walker<'_> {
         };
         let mut present = Present::default();
         let mut entries = Vec::new();
+        let mut other_case: Option<OsString> = None;
         for entry in listing {
             self.entries += 1;
             if self.entries > self.max_entries {
@@ -261,22 +291,32 @@ impl Walker<'_> {
             let Ok(file_type) = entry.file_type() else {
                 continue;
             };
+            if !file_type.is_dir()
+                && let Some(text) = name.to_str()
+                && is_other_case(text)
+                && other_case.as_ref().is_none_or(|first| name < *first)
+            {
+                other_case = Some(name.clone());
+            }
             if !(file_type.is_dir() || file_type.is_symlink()) || is_skipped(&name) {
                 continue;
             }
             entries.push((entry, file_type));
         }
         entries.sort_by_key(|(entry, _)| entry.file_name());
-        Some((entries, present))
+        Some((entries, present, other_case))
     }
 
     /// A symbolic link to a directory: a skill, a directory to search later (once), or a way
-    /// out of the root that is not taken.
-    fn link(&mut self, path: PathBuf, abs: PathBuf, depth: usize, rules: &Rules) {
+    /// out of the root that is not taken (quietly inside a skill, whose SK408 reports it).
+    fn link(&mut self, path: PathBuf, abs: PathBuf, depth: usize, rules: &Rules, in_skill: bool) {
         let Ok(real) = path.canonicalize() else {
             return;
         };
         if !self.options.follow_links && !real.starts_with(&self.root_real) {
+            if in_skill {
+                return;
+            }
             self.warnings.push(format!(
                 "skipping `{}`: a symbolic link to `{}`, outside `{}` (pass it as a PATH, or use --follow-links)",
                 shown(&path),
@@ -285,10 +325,7 @@ impl Walker<'_> {
             ));
             return;
         }
-        if let Some(file) = skill_file_in(&path) {
-            self.found.push((clean(&path), file));
-            return;
-        }
+        let skill = self.skill_at(&path);
         if self.deep(&path, depth) {
             return;
         }
@@ -304,16 +341,18 @@ impl Walker<'_> {
             depth,
             rules: rules.clone(),
             key,
+            skill,
+            in_skill: skill || in_skill,
         });
     }
 
     /// Whether the link `path` leads to a directory; a dangling link is passed over quietly,
     /// one that cannot be resolved (a loop of links, or more than the system resolves in one
-    /// path) with a warning.
-    fn leads_to_dir(&mut self, path: &Path) -> bool {
+    /// path) with a warning, unless it is in a skill (whose SK408 reports it).
+    fn leads_to_dir(&mut self, path: &Path, in_skill: bool) -> bool {
         match std::fs::metadata(path) {
             Ok(meta) => meta.is_dir(),
-            Err(err) if err.kind() == std::io::ErrorKind::NotFound => false,
+            Err(err) if err.kind() == std::io::ErrorKind::NotFound || in_skill => false,
             Err(err) => {
                 self.warnings
                     .push(format!("skipping `{}`: {err}", shown(path)));
@@ -350,7 +389,7 @@ impl Walker<'_> {
 
 /// Directories skipped by name: tool and dependency directories, and skillc's own temporary
 /// directories.
-fn is_skipped(name: &std::ffi::OsStr) -> bool {
+pub fn is_skipped(name: &std::ffi::OsStr) -> bool {
     let name = name.to_str().unwrap_or("");
     SKIPPED_DIRS.contains(&name) || name.starts_with(UNPACK_TEMP_PREFIX)
 }
@@ -381,8 +420,9 @@ mod tests {
         };
         let mut warnings = Vec::new();
         let root = tmp.path();
-        let found = walk_within(root, &context, 6, &mut warnings);
-        // The root lists 4 entries, `a` and `b` one each (their skill); `c`'s would be the 7th.
+        let found = walk_within(root, &context, 8, &mut warnings);
+        // The root lists 4 entries, `a` and `b` one each (their skill), and each skill one (its
+        // skill file: skills are searched for nested ones); `c`'s would be the 9th.
         assert_eq!(
             found
                 .iter()
@@ -393,7 +433,7 @@ mod tests {
         assert_eq!(
             warnings,
             [format!(
-                "stopped searching `{}` after 6 directory entries (pass a narrower PATH)",
+                "stopped searching `{}` after 8 directory entries (pass a narrower PATH)",
                 root.display()
             )]
         );

@@ -140,6 +140,7 @@ pub fn validate_skill(archive: &Archive) -> Result<(), String> {
         dir: dir.clone(),
         tier: crate::discover::Tier::Project,
         near_miss: None,
+        nested_in: None,
     };
     let reports = crate::lint::lint_all(vec![skill], &settings, tmp.path());
     let errors: Vec<String> = reports

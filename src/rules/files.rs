@@ -4,42 +4,59 @@ use std::io::Read;
 
 use super::{SK408, SK409, SK410, SK411};
 use crate::discover::SkillDir;
-use crate::files::{Kind, LinkTarget, SkillTree};
+use crate::files::{Entry, Kind, LinkTarget, SkillTree};
 use crate::lint::Reporter;
 
 /// Upload limits (SK410).
 pub const MAX_SKILL_BYTES: u64 = 8 * 1024 * 1024;
 pub const MAX_SKILL_FILES: usize = 1000;
 
-/// Script extensions that have a known runner (SK409).
-const RUNNERS: [&str; 5] = [".py", ".sh", ".bash", ".js", ".ts"];
+/// Script extensions that name a runner (SK409), lowercase, without the dot.
+const SCRIPT_EXTENSIONS: &[&str] = &[
+    "py", "pyw", "sh", "bash", "zsh", "fish", "ksh", "js", "mjs", "cjs", "ts", "mts", "cts", "jsx",
+    "tsx", "ps1", "psm1", "bat", "cmd", "rb", "pl", "pm", "php", "lua", "r", "jl", "go", "swift",
+    "kts", "groovy", "tcl", "awk", "exs", "jar",
+];
+
+/// Extensions of data and document files, which a script reads and nobody runs (SK409).
+#[rustfmt::skip]
+const DATA_EXTENSIONS: &[&str] = &[
+    // structured data and schemas
+    "json", "jsonc", "json5", "jsonl", "ndjson", "yaml", "yml", "toml", "xml", "xsd", "xsl",
+    "xslt", "dtd", "csv", "tsv", "sql", "graphql", "gql", "proto", "ipynb",
+    // configuration and lock files
+    "lock", "cfg", "ini", "conf", "properties", "example", "sample", "dist", "typed", "mod",
+    "sum", "pyi", "map",
+    // documents and web pages
+    "txt", "text", "md", "markdown", "mdx", "rst", "adoc", "html", "htm", "xhtml", "css", "scss",
+    "less", "pdf", "docx", "xlsx", "pptx", "patch", "diff", "log",
+    // templates
+    "tmpl", "tpl", "template", "j2", "jinja", "jinja2", "hbs", "mustache", "ejs",
+    // images, fonts, archives
+    "svg", "png", "jpg", "jpeg", "gif", "webp", "ico", "bmp", "ttf", "otf", "woff", "woff2",
+    "zip", "tar", "gz", "tgz", "bz2", "xz", "zst", "whl", "wasm",
+];
+
+/// Extensionless names of build, package and document files (SK409), lowercase.
+#[rustfmt::skip]
+const DATA_NAMES: &[&str] = &[
+    "makefile", "gnumakefile", "dockerfile", "containerfile", "justfile", "procfile", "gemfile",
+    "pipfile", "license", "licence", "copying", "readme", "notice", "authors", "changelog",
+    "codeowners",
+];
+
+/// The last part of a `.env` file name that makes it a template, not a secret (SK411).
+const ENV_TEMPLATES: [&str; 4] = ["example", "sample", "template", "dist"];
 
 pub fn check(dir: &SkillDir, tree: &SkillTree, out: &mut Reporter) {
+    let nested = tree.nested_roots();
     for entry in &tree.entries {
-        let path = dir.dir.join(&entry.rel);
-        match &entry.kind {
-            Kind::Symlink(LinkTarget::Outside(target)) => {
-                link_outside(&entry.rel, target, path, out)
-            }
-            Kind::Symlink(LinkTarget::Dangling) => {
-                out.emit_file(&SK408, path, format!("symlink `{}` is dangling", entry.rel))
-                    .help("remove the symlink or point it at a file inside the skill");
-            }
-            _ => {}
-        }
-        if sensitive(entry.name(), &entry.kind) {
-            out.emit_file(&SK411, dir.dir.join(&entry.rel), format!("`{}` looks like a secret or version-control data", entry.rel))
-                .help("remove it from the skill (and rotate it if it is a real secret): skills are shared and uploaded whole");
-        }
-        if entry.rel.starts_with("scripts/")
-            && let Kind::File {
-                executable: false, ..
-            } = entry.kind
-            && !RUNNERS.iter().any(|ext| entry.rel.ends_with(ext))
-            && !starts_with_shebang(&dir.real.join(&entry.rel))
+        // A nested skill (SK016) is checked on its own and reports its own files.
+        if !nested
+            .iter()
+            .any(|root| entry.rel.starts_with(root.as_str()))
         {
-            out.emit_file(&SK409, dir.dir.join(&entry.rel), format!("`{}` has no known runner: no .py/.sh/.bash/.js/.ts extension, no executable bit, no `#!` line", entry.rel))
-                .help(format!("add a `#!` line and `chmod +x {}`, or give it its runner's extension", entry.rel));
+            check_entry(dir, entry, out);
         }
     }
     let (count, size) = tree.totals();
@@ -68,8 +85,64 @@ pub fn check(dir: &SkillDir, tree: &SkillTree, out: &mut Reporter) {
     }
 }
 
-/// SK411's patterns: `.env*`, `*.pem`, `*.key`, `id_rsa*`, `id_ed25519*`, `.git/`, `.npmrc`,
-/// `.pypirc`.
+/// SK408, SK409 and SK411 on one entry of the skill directory.
+fn check_entry(dir: &SkillDir, entry: &Entry, out: &mut Reporter) {
+    let path = dir.path_of(&entry.rel);
+    match &entry.kind {
+        Kind::Symlink(LinkTarget::Outside(target)) => {
+            link_outside(&entry.rel, target, path.clone(), out)
+        }
+        Kind::Symlink(LinkTarget::Dangling) => {
+            out.emit_file(
+                &SK408,
+                path.clone(),
+                format!("symlink `{}` is dangling", entry.rel),
+            )
+            .help("remove the symlink or point it at a file inside the skill");
+        }
+        _ => {}
+    }
+    if sensitive(entry.name(), &entry.kind) {
+        out.emit_file(&SK411, path.clone(), format!("`{}` looks like a secret or version-control data", entry.rel))
+            .help("remove it from the skill (and rotate it if it is a real secret): skills are shared and uploaded whole");
+    }
+    if not_runnable(entry) && !starts_with_shebang(&dir.real.join(&entry.rel)) {
+        let known = SCRIPT_EXTENSIONS
+            .iter()
+            .map(|ext| format!(".{ext}"))
+            .collect::<Vec<_>>()
+            .join(" ");
+        out.emit_file(&SK409, path, format!("`{}` has no known runner: no script extension (.py, .sh, .js, .ts, .rb, .pl, .php, .ps1, …), no executable bit, no `#!` line", entry.rel))
+            .help(format!("add a `#!` line and `chmod +x {}`, or give it its runner's extension ({known}); data files belong in `assets/`", entry.rel));
+    }
+}
+
+/// SK409: a regular file directly in `scripts/`, not executable, whose name is neither a
+/// script type nor a data or document file (the `#!` line is checked after).
+fn not_runnable(entry: &Entry) -> bool {
+    let Some(name) = entry.rel.strip_prefix("scripts/") else {
+        return false;
+    };
+    let Kind::File {
+        executable: false, ..
+    } = entry.kind
+    else {
+        return false;
+    };
+    !name.contains('/') && !name.starts_with('.') && !known_type(name)
+}
+
+/// Whether a file name says what it is: a script with a runner, or data or a document.
+fn known_type(name: &str) -> bool {
+    let lower = name.to_ascii_lowercase();
+    if DATA_NAMES.contains(&lower.as_str()) {
+        return true;
+    }
+    lower.rsplit_once('.').is_some_and(|(stem, ext)| {
+        !stem.is_empty() && (SCRIPT_EXTENSIONS.contains(&ext) || DATA_EXTENSIONS.contains(&ext))
+    })
+}
+
 /// SK408: a symbolic link in the skill leads outside it (`rel` from the skill directory).
 pub fn link_outside(
     rel: &str,
@@ -88,7 +161,19 @@ pub fn link_outside(
     .help("copy the target into the skill: only the skill directory is packaged and installed");
 }
 
-/// Whether a file or directory name looks like a secret or version-control data (SK411).
+/// SK408: the skill file itself is a symbolic link that leads nowhere.
+pub fn dangling_skill_file(name: &str, path: std::path::PathBuf, out: &mut Reporter) {
+    out.emit_file(
+        &SK408,
+        path,
+        format!("symlink `{name}` is dangling: the skill has no skill file"),
+    )
+    .help("point the link at the skill file inside the skill, or replace it with the file");
+}
+
+/// Whether a file or directory name looks like a secret or version-control data (SK411):
+/// `.env*` (not a template such as `.env.example`), `*.pem`, `*.key`, `id_rsa*`,
+/// `id_ed25519*`, `.git`, `.npmrc`, `.pypirc`.
 pub fn sensitive(name: &str, kind: &Kind) -> bool {
     if name == ".git" {
         return true;
@@ -96,7 +181,7 @@ pub fn sensitive(name: &str, kind: &Kind) -> bool {
     if *kind == Kind::Dir {
         return false;
     }
-    name.starts_with(".env")
+    (name.starts_with(".env") && !env_template(name))
         || name.ends_with(".pem")
         || name.ends_with(".key")
         || name.starts_with("id_rsa")
@@ -105,9 +190,90 @@ pub fn sensitive(name: &str, kind: &Kind) -> bool {
         || name == ".pypirc"
 }
 
+/// `.env.example`, `.env.sample`, `.env.template`, `.env.dist` (also after another part:
+/// `.env.local.example`): a template with placeholders, committed on purpose.
+fn env_template(name: &str) -> bool {
+    name.strip_prefix(".env.")
+        .and_then(|rest| rest.rsplit('.').next())
+        .is_some_and(|last| ENV_TEMPLATES.contains(&last))
+}
+
 fn starts_with_shebang(path: &std::path::Path) -> bool {
     let mut head = [0u8; 2];
     std::fs::File::open(path)
         .and_then(|mut f| f.read_exact(&mut head))
         .is_ok_and(|_| &head == b"#!")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn file(rel: &str, executable: bool) -> Entry {
+        Entry {
+            rel: rel.to_string(),
+            kind: Kind::File {
+                size: 1,
+                executable,
+            },
+        }
+    }
+
+    #[test]
+    fn only_unknown_files_directly_in_scripts_are_not_runnable() {
+        for rel in ["scripts/tool", "scripts/convert.run", "scripts/data.bin"] {
+            assert!(not_runnable(&file(rel, false)), "{rel}");
+        }
+        for rel in [
+            "scripts/tool.PY",
+            "scripts/plot.R",
+            "scripts/server.cjs",
+            "scripts/pyproject.toml",
+            "scripts/uv.lock",
+            "scripts/README.md",
+            "scripts/Makefile",
+            "scripts/shadcn.tar.gz",
+            "scripts/.gitignore",
+            "scripts/office/schemas/dml.xsd",
+            "scripts/vendor/tool",
+            "tool",
+            "assets/tool",
+        ] {
+            assert!(!not_runnable(&file(rel, false)), "{rel}");
+        }
+        assert!(!not_runnable(&file("scripts/tool", true)));
+    }
+
+    #[test]
+    fn env_templates_are_not_secrets() {
+        let kind = Kind::File {
+            size: 1,
+            executable: false,
+        };
+        for name in [
+            ".env.example",
+            ".env.sample",
+            ".env.template",
+            ".env.dist",
+            ".env.local.example",
+        ] {
+            assert!(!sensitive(name, &kind), "{name}");
+        }
+        for name in [
+            ".env",
+            ".env.local",
+            ".env.example.bak",
+            ".envrc",
+            "server.pem",
+            "deploy.key",
+            "id_rsa",
+            "id_ed25519.pub",
+            ".npmrc",
+            ".pypirc",
+        ] {
+            assert!(sensitive(name, &kind), "{name}");
+        }
+        assert!(sensitive(".git", &Kind::Dir));
+        assert!(!sensitive(".env", &Kind::Dir));
+    }
 }

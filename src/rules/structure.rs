@@ -2,7 +2,7 @@
 
 use super::{
     SK001, SK002, SK003, SK004, SK005, SK006, SK007, SK008, SK009, SK010, SK011, SK012, SK013,
-    SK014, SK015,
+    SK014, SK015, SK016, SK017,
 };
 use crate::diagnostic::{Region, Span};
 use crate::dialect::Dialect;
@@ -19,13 +19,31 @@ pub fn missing_skill_file(dir: &SkillDir, out: &mut Reporter) {
         Some(near) => {
             out.emit(&SK001, None, format!("`{shown}` has no SKILL.md or skill.md, but holds `{near}`"))
                 .help(format!(
-                    "skill files are named exactly `SKILL.md` (or `skill.md` for PAR); rename it: mv {shown}/{near} {shown}/SKILL.md"
+                    "skill files are named exactly `SKILL.md` (or `skill.md` for PAR); rename it: mv {} {}",
+                    dir.path_of(near).display(),
+                    dir.path_of("SKILL.md").display()
                 ));
         }
         None => {
             out.emit(&SK001, None, format!("no skill file (SKILL.md or skill.md) in `{shown}` or below it"))
                 .help("a skill is a directory holding a SKILL.md with YAML frontmatter (`name`, `description`) and instructions");
         }
+    }
+}
+
+/// SK016 and SK017: where discovery found the skill file `path` — below another skill, or
+/// named in another case.
+pub fn where_found(dir: &SkillDir, path: &std::path::Path, out: &mut Reporter) {
+    let shown = dir.dir.display();
+    if let Some(outer) = &dir.nested_in {
+        let outer = outer.display();
+        out.emit(&SK016, None, format!("this skill file lies inside the skill `{outer}`: runtimes do not load it as a skill"))
+            .help(format!("if it is meant to be a skill, move `{shown}` out of `{outer}`, beside the other skills; a template or an example needs nothing"));
+    }
+    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+    if crate::discover::is_other_case(name) {
+        out.emit(&SK017, None, format!("`{name}` is not `SKILL.md`: only case-insensitive file systems (macOS, Windows) load it"))
+            .help(format!("rename it: git mv {} {} (or skill.md for PAR)", path.display(), dir.path_of("SKILL.md").display()));
     }
 }
 
@@ -401,7 +419,8 @@ fn file_name(skill: &Skill, out: &mut Reporter) {
         .file_name()
         .and_then(|n| n.to_str())
         .unwrap_or("");
-    if actual == expected {
+    // A skill file name in another case (`SKILL.MD`) is SK017's.
+    if actual == expected || crate::discover::is_other_case(actual) {
         return;
     }
     let runtime = match skill.dialect {
