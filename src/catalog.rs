@@ -52,7 +52,10 @@ fn installs(reports: &[SkillReport], runtime: &Runtime) -> Vec<(Option<PathBuf>,
     let mut by_root: BTreeMap<Option<PathBuf>, Vec<usize>> = BTreeMap::new();
     let mut shared = Vec::new();
     for (i, report) in reports.iter().enumerate() {
-        if !report.targets.contains(runtime.name) || report.description.is_none() {
+        if !report.targets.contains(runtime.name)
+            || report.description.is_none()
+            || report.dir.nested_in.is_some()
+        {
             continue;
         }
         if runtime.namespace == Namespace::Tier && report.dir.tier == Tier::User {

@@ -94,13 +94,15 @@ pub fn l1_entry(key: &str, description: &str) -> String {
     format!("- {key}: {}\n", collapsed.join(" "))
 }
 
-/// The skills of a run an agent's catalog holds: those with a key and a description, one per
+/// The skills of a run an agent's catalog holds: those with a key and a description that are
+/// not nested in another skill (SK016), one per
 /// key — the highest tier wins, and within a tier the first in path order. Indices into
 /// `reports`, in path order.
 pub fn catalog(reports: &[crate::lint::SkillReport]) -> Vec<usize> {
     let mut best: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
     for (i, report) in reports.iter().enumerate() {
-        let (Some(key), Some(_)) = (&report.key, &report.description) else {
+        let (Some(key), Some(_), None) = (&report.key, &report.description, &report.dir.nested_in)
+        else {
             continue;
         };
         match best.get(key.as_str()) {

@@ -20,7 +20,8 @@ pub const PAR_BUILTINS: [&str; 4] = ["code-reviewer", "summarizer", "translator"
 pub fn check(reports: &mut [SkillReport], settings: &Settings, cwd: &Path) {
     let mut by_key: HashMap<&str, Vec<usize>> = HashMap::new();
     for (i, report) in reports.iter().enumerate() {
-        if let Some(key) = &report.key {
+        // A nested skill file (SK016) is loaded by no runtime: it collides with nothing.
+        if let (Some(key), None) = (&report.key, &report.dir.nested_in) {
             by_key.entry(key.as_str()).or_default().push(i);
         }
     }

@@ -236,7 +236,7 @@ fn chains(
         if hops.is_empty() {
             continue;
         }
-        let file = SkillFile::new(dir.dir.join(first), text.to_string());
+        let file = SkillFile::new(dir.path_of(first), text.to_string());
         let mut here = Reporter::new(Some(&file), file.path.clone(), dir.dir.clone());
         for (span, second) in hops {
             let skill = body.skill_file;
@@ -663,12 +663,12 @@ fn unreferenced(
         };
         reach.scan(resolver, text, parent(rel), kind);
     }
-    report(dir, &reach, out);
+    report(dir, &reach, &tree.nested_roots(), out);
 }
 
 /// One diagnostic per unmentioned file, or per folder (below references/, resources/ or
 /// scripts/) none of whose files is mentioned.
-fn report(dir: &SkillDir, reach: &Reach, out: &mut Reporter) {
+fn report(dir: &SkillDir, reach: &Reach, nested: &[String], out: &mut Reporter) {
     let candidates: Vec<(usize, &str)> = reach
         .index
         .files
@@ -680,6 +680,8 @@ fn report(dir: &SkillDir, reach: &Reach, out: &mut Reporter) {
                 .any(|d| rel.strip_prefix(d).is_some_and(|r| r.starts_with('/')))
                 && !ignored(rel)
                 && !tooling(rel)
+                // A nested skill's files are its own (SK016): it reports them.
+                && !nested.iter().any(|root| rel.starts_with(root.as_str()))
         })
         .map(|(i, rel)| (i, *rel))
         .collect();
@@ -720,7 +722,7 @@ fn report(dir: &SkillDir, reach: &Reach, out: &mut Reporter) {
         folders.into_iter().map(|(f, n)| (f, Some(n))).collect();
     units.extend(files.into_iter().map(|f| (f, None)));
     units.sort_unstable();
-    let mut groups: Vec<(&str, Vec<(&str, Option<usize>)>)> = Vec::new();
+    let mut groups: Vec<(&str, Vec<Unit>)> = Vec::new();
     for unit in units {
         let holder = parent(unit.0);
         match groups.last_mut() {
@@ -753,7 +755,7 @@ fn report(dir: &SkillDir, reach: &Reach, out: &mut Reporter) {
             } else {
                 String::new()
             };
-            out.emit_file(&SK412, dir.dir.join(holder), format!("in `{holder}/`, {shown}{more} are mentioned neither in the body nor in any file it leads to"))
+            out.emit_file(&SK412, dir.path_of(holder), format!("in `{holder}/`, {shown}{more} are mentioned neither in the body nor in any file it leads to"))
                 .help(format!("say in the body when the agent needs them, or remove them: the model cannot discover them otherwise (other files of `{holder}/` are used)"));
             continue;
         }
@@ -761,18 +763,21 @@ fn report(dir: &SkillDir, reach: &Reach, out: &mut Reporter) {
             match n {
                 Some(n) => {
                     let files = if n == 1 { "file" } else { "files" };
-                    out.emit_file(&SK412, dir.dir.join(rel), format!("`{rel}/` ({n} {files}) is mentioned neither in the body nor in any file it leads to"))
+                    out.emit_file(&SK412, dir.path_of(rel), format!("`{rel}/` ({n} {files}) is mentioned neither in the body nor in any file it leads to"))
                         .help(format!("say in the body when the agent needs `{rel}/`, or remove it: the model cannot discover it otherwise"));
                 }
                 None => {
                     let name = rel.rsplit('/').next().unwrap_or(rel);
-                    out.emit_file(&SK412, dir.dir.join(rel), format!("`{rel}` is mentioned neither in the body nor in any file it leads to"))
+                    out.emit_file(&SK412, dir.path_of(rel), format!("`{rel}` is mentioned neither in the body nor in any file it leads to"))
                         .help(format!("link it where the agent needs it, e.g. `[{name}]({rel})`, or remove it: the model cannot discover it otherwise"));
                 }
             }
         }
     }
 }
+
+/// An unmentioned file (`None`) or folder (its file count), by its relative path.
+type Unit<'a> = (&'a str, Option<usize>);
 
 /// At most this many unmentioned names are listed in one diagnostic.
 const MAX_NAMED: usize = 8;

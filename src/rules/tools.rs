@@ -49,7 +49,7 @@ pub fn check(
         if !tree.entries.iter().any(|e| e.rel == name && e.is_file()) {
             continue;
         }
-        let path = dir.dir.join(name);
+        let path = dir.path_of(name);
         let mut out = Reporter::new(None, path.clone(), dir.dir.clone());
         let text = match read_capped(&dir.real.join(name), settings.max_file_size, Links::Follow) {
             Ok(Read::Bytes(bytes)) => match String::from_utf8(bytes) {
