@@ -119,18 +119,7 @@ impl SkillArgs {
     }
 }
 
-/// `1873` → `1,873`.
-pub fn thousands(n: usize) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
+pub use crate::render::thousands;
 
 /// Column-aligned text: a header row, then the rows; columns in `right` are right-aligned
 /// (numbers), the rest left-aligned. Trailing spaces are trimmed.

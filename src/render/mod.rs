@@ -196,6 +196,19 @@ pub fn slash_path(path: &std::path::Path) -> String {
     }
 }
 
+/// `1873` → `1,873`: counts as people read them.
+pub fn thousands(n: usize) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::{escaped, printable};

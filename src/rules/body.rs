@@ -443,25 +443,12 @@ fn tokens(layout: &Layout, body: &str, settings: &Settings, out: &mut Reporter) 
     if !crate::tokens::exceeds(tokenizer, body, BODY_MAX_TOKENS) {
         return;
     }
-    let count = grouped(tokenizer.count(body));
+    let count = crate::render::thousands(tokenizer.count(body));
     let encoding = crate::tokens::encoding_name(settings.encoding);
     let start = Span::new(layout.body.start, layout.body.start);
     out.emit(&SK402, Some(start), format!("the body has {count} tokens; the limit is {BODY_MAX_TOKENS} ({encoding})"))
         .label("the body starts here")
         .help("an agent loads the whole body when the skill activates: keep the core steps here and move detail into references/ files that it links");
-}
-
-/// `6123` → `6,123`, as `skillc tokens` prints counts.
-fn grouped(n: usize) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
 }
 
 #[cfg(test)]
