@@ -4,20 +4,20 @@
 //! `skillc tokens` all read them.
 
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use crate::config::Settings;
 use crate::discover::Tier;
 use crate::lint::SkillReport;
-use crate::targets::{Namespace, RUNTIMES, Runtime, Unit};
+use crate::targets::{Install, Namespace, RUNTIMES, Runtime, Unit};
 use crate::tokens;
 
 /// The skills one install of a runtime lists, and its budget.
 #[derive(Debug)]
 pub struct Catalog {
     pub runtime: &'static Runtime,
-    /// The install root (`None`: the skills of the run that lie in no runtime folder or plugin).
-    pub root: Option<PathBuf>,
+    /// The install (`None`: the skills of the run that lie in no runtime folder or plugin).
+    pub root: Option<Install>,
     /// Indices into the reports, in path order: one per key, the highest tier winning.
     pub members: Vec<usize>,
     /// The budget in its unit.
@@ -48,13 +48,14 @@ pub fn catalogs(reports: &[SkillReport], settings: &Settings) -> Vec<Catalog> {
 
 /// The skills of `runtime` grouped by install root. Skills of the user's tier (PAR's
 /// `~/.par/skills`) are loaded beside every project's, so they join each project install.
-fn installs(reports: &[SkillReport], runtime: &Runtime) -> Vec<(Option<PathBuf>, Vec<usize>)> {
-    let mut by_root: BTreeMap<Option<PathBuf>, Vec<usize>> = BTreeMap::new();
+fn installs(reports: &[SkillReport], runtime: &Runtime) -> Vec<(Option<Install>, Vec<usize>)> {
+    let mut by_root: BTreeMap<Option<Install>, Vec<usize>> = BTreeMap::new();
     let mut shared = Vec::new();
     for (i, report) in reports.iter().enumerate() {
         if !report.targets.contains(runtime.name)
             || report.description.is_none()
             || report.dir.nested_in.is_some()
+            || (runtime.namespace == Namespace::Plugin && report.placement.unclaimed)
         {
             continue;
         }
@@ -62,7 +63,7 @@ fn installs(reports: &[SkillReport], runtime: &Runtime) -> Vec<(Option<PathBuf>,
             shared.push(i);
             continue;
         }
-        let root = report.placement.install_root.clone();
+        let root = report.placement.install.clone();
         by_root.entry(root).or_default().push(i);
     }
     if by_root.is_empty() && !shared.is_empty() {
@@ -179,12 +180,30 @@ pub fn describe(catalog: &Catalog, cwd: &Path) -> String {
         Unit::Chars => "listing",
     };
     match &catalog.root {
-        Some(root) => format!(
+        Some(Install {
+            dir,
+            plugin: Some(name),
+        }) => format!(
+            "the {} {what} of plugin `{name}` (`{}`)",
+            catalog.runtime.title,
+            shown(dir, cwd)
+        ),
+        Some(Install { dir, plugin: None }) => format!(
             "the {} {what} of `{}`",
             catalog.runtime.title,
-            crate::discover::display_path(root, cwd).display()
+            shown(dir, cwd)
         ),
         None => format!("the {} {what}", catalog.runtime.title),
+    }
+}
+
+/// A directory as messages show it: relative to the current directory when below it.
+pub fn shown(dir: &Path, cwd: &Path) -> String {
+    let path = crate::discover::display_path(dir, cwd);
+    if path.as_os_str().is_empty() {
+        ".".to_string()
+    } else {
+        path.display().to_string()
     }
 }
 

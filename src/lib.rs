@@ -17,6 +17,7 @@ pub mod lint;
 pub mod markdown;
 pub mod package;
 pub mod parallel;
+pub mod plugins;
 pub mod render;
 pub mod rules;
 pub mod scaffold;

@@ -450,8 +450,7 @@ fn check_file(
     facts.suppressions = Suppressions::parse(file, &layout);
     let links = markdown::links(file.slice(layout.body));
     let located = targets_of(settings, placement, None);
-    let placeholders =
-        crate::targets::placeholders(located, &dir.real, placement.plugin.as_deref());
+    let placeholders = crate::targets::placeholders(located, &dir.real, placement.plugin_root());
     facts.other_files = rules::body::check(
         dir,
         &placeholders,

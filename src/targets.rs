@@ -6,6 +6,8 @@
 use std::fmt;
 use std::path::{Component, Path, PathBuf};
 
+use crate::plugins::Plugin;
+
 /// The unit a catalog budget is measured in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Unit {
@@ -362,11 +364,22 @@ pub fn names(targets: Targets) -> String {
 pub struct Placement {
     /// The targets its location implies (`None`: no runtime folder, no plugin).
     pub targets: Option<Targets>,
-    /// The Claude Code plugin (or marketplace) directory it belongs to.
-    pub plugin: Option<PathBuf>,
-    /// The directory of the install it belongs to (`.claude/skills`, a plugin, `.par/skills`,
-    /// …): the skills one runtime would load together, for the catalog budgets.
-    pub install_root: Option<PathBuf>,
+    /// The Claude Code plugin that claims it (its manifests say so).
+    pub plugin: Option<Plugin>,
+    /// It lies below a plugin or marketplace manifest, but no plugin claims it: Claude Code
+    /// does not load it.
+    pub unclaimed: bool,
+    /// The install it belongs to (`.claude/skills`, a plugin, `.par/skills`, …): the skills
+    /// one runtime would list together, for the catalog budgets.
+    pub install: Option<Install>,
+}
+
+/// The skills one runtime lists together: a runtime folder, or one plugin.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Install {
+    pub dir: PathBuf,
+    /// The plugin's name, when the install is a named plugin.
+    pub plugin: Option<String>,
 }
 
 impl Placement {
@@ -376,18 +389,29 @@ impl Placement {
         for path in [real, shown] {
             if let Some((runtime, root)) = runtime_folder(path) {
                 placement.targets = Some(runtime);
-                placement.install_root = Some(root);
+                placement.install = Some(Install {
+                    dir: root,
+                    plugin: None,
+                });
                 break;
             }
         }
-        if let Some(plugin) = plugin_dir(real) {
-            if placement.targets.is_none() {
-                placement.targets = Targets::named("claude-code");
-                placement.install_root = Some(plugin.clone());
-            }
-            placement.plugin = Some(plugin);
+        let found = crate::plugins::find(real);
+        if found.in_plugin_tree && placement.targets.is_none() {
+            placement.targets = Targets::named("claude-code");
+            placement.unclaimed = found.plugin.is_none();
+            placement.install = found.plugin.as_ref().map(|p| Install {
+                dir: p.root.clone(),
+                plugin: p.name.clone(),
+            });
         }
+        placement.plugin = found.plugin;
         placement
+    }
+
+    /// The plugin's folder, for `${CLAUDE_PLUGIN_ROOT}`.
+    pub fn plugin_root(&self) -> Option<&Path> {
+        self.plugin.as_ref().map(|p| p.root.as_path())
     }
 }
 
@@ -410,29 +434,6 @@ fn runtime_folder(path: &Path) -> Option<(Targets, PathBuf)> {
         }
     }
     None
-}
-
-/// How many ancestors are searched for a plugin manifest.
-const MAX_PLUGIN_DEPTH: usize = 64;
-
-/// The nearest directory at or above `dir` holding `.claude-plugin/plugin.json`, else the
-/// nearest holding `.claude-plugin/marketplace.json`; the search stops after a directory that
-/// holds `.git` (the repository's root).
-pub fn plugin_dir(dir: &Path) -> Option<PathBuf> {
-    let mut marketplace = None;
-    for ancestor in dir.ancestors().take(MAX_PLUGIN_DEPTH) {
-        let manifest = ancestor.join(".claude-plugin");
-        if manifest.join("plugin.json").is_file() {
-            return Some(ancestor.to_path_buf());
-        }
-        if marketplace.is_none() && manifest.join("marketplace.json").is_file() {
-            marketplace = Some(ancestor.to_path_buf());
-        }
-        if ancestor.join(".git").exists() {
-            break;
-        }
-    }
-    marketplace
 }
 
 /// The placeholders of `targets` with the directories they stand for.

@@ -68,9 +68,14 @@ fn target_line(r: &SkillReport, cwd: &std::path::Path) -> String {
     let names = r.targets.names().join(", ");
     match &r.placement.plugin {
         Some(plugin) if r.targets.contains("claude-code") => format!(
-            "{names} (Claude Code plugin `{}`)",
-            printable(&slash_path(&crate::discover::display_path(plugin, cwd)))
+            "{names} (Claude Code plugin {}`{}`)",
+            plugin
+                .name
+                .as_ref()
+                .map_or(String::new(), |n| format!("`{}` in ", printable(n))),
+            printable(&crate::catalog::shown(&plugin.root, cwd))
         ),
+        _ if r.placement.unclaimed => format!("{names} (in a plugin tree, but no plugin loads it)"),
         _ => names,
     }
 }

@@ -98,6 +98,7 @@ pub fn run(args: &Args) -> Outcome {
                     json!({
                         "target": c.target,
                         "root": c.root,
+                        "plugin": c.plugin,
                         "unit": c.unit.as_str(),
                         "budget": c.budget,
                         "total": c.total,
@@ -133,6 +134,7 @@ struct Budgeted {
     target: &'static str,
     title: String,
     root: Option<String>,
+    plugin: Option<String>,
     unit: Unit,
     budget: u64,
     total: usize,
@@ -151,7 +153,8 @@ fn budgets(reports: &[SkillReport], settings: &Settings, cwd: &std::path::Path) 
                 root: cat
                     .root
                     .as_ref()
-                    .map(|r| slash_path(&crate::discover::display_path(r, cwd))),
+                    .map(|r| slash_path(std::path::Path::new(&crate::catalog::shown(&r.dir, cwd)))),
+                plugin: cat.root.as_ref().and_then(|r| r.plugin.clone()),
                 unit: cat.unit,
                 budget: cat.budget,
                 total: costs.iter().sum(),

@@ -95,7 +95,12 @@ fn same_namespace(a: &SkillReport, b: &SkillReport) -> bool {
         .iter()
         .any(|runtime| match runtime.namespace {
             Namespace::Run | Namespace::Tier => true,
-            Namespace::Plugin => a.placement.plugin == b.placement.plugin,
+            // A skill no plugin claims is loaded by no plugin: it collides with nothing.
+            Namespace::Plugin => {
+                !a.placement.unclaimed
+                    && !b.placement.unclaimed
+                    && a.placement.plugin == b.placement.plugin
+            }
         })
 }
 

@@ -1,0 +1,281 @@
+//! Claude Code plugins: which plugin a skill belongs to, read from the manifests the runtime
+//! reads — `.claude-plugin/marketplace.json` (each entry's `source` folder, and its `skills`
+//! paths when it lists them) and `.claude-plugin/plugin.json` (its `skills` paths). A plugin is
+//! installed whole and namespaces its skills (`plugin:skill`), so it is both a namespace (SK501)
+//! and an install (SK503/SK504), and `${CLAUDE_PLUGIN_ROOT}` is its folder.
+
+use std::collections::HashMap;
+use std::path::{Component, Path, PathBuf};
+use std::sync::{Arc, Mutex, OnceLock};
+
+/// A manifest larger than this is not read.
+const MANIFEST_MAX_BYTES: u64 = 1024 * 1024;
+/// How many ancestors are searched for a manifest.
+const MAX_DEPTH: usize = 64;
+/// At most this many marketplace entries are read.
+const MAX_ENTRIES: usize = 10_000;
+
+/// The plugin a skill belongs to.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Plugin {
+    /// Its folder (`${CLAUDE_PLUGIN_ROOT}`).
+    pub root: PathBuf,
+    /// Its name, when a manifest gives one (two marketplace entries may share a folder).
+    pub name: Option<String>,
+}
+
+/// What a search of a skill's ancestors found.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Found {
+    /// A plugin or marketplace manifest lies above the skill: Claude Code is its runtime.
+    pub in_plugin_tree: bool,
+    /// The plugin that claims the skill, if one does.
+    pub plugin: Option<Plugin>,
+}
+
+/// One plugin a manifest declares: its folder and the paths it loads skills from (`None`: the
+/// whole folder).
+#[derive(Debug, Clone)]
+struct Declared {
+    root: PathBuf,
+    name: Option<String>,
+    skills: Option<Vec<PathBuf>>,
+}
+
+impl Declared {
+    /// How specifically it claims `dir`: the length of the longest claiming path.
+    fn claim(&self, dir: &Path) -> Option<usize> {
+        match &self.skills {
+            None => dir.starts_with(&self.root).then(|| depth(&self.root)),
+            Some(paths) => paths
+                .iter()
+                .filter(|p| dir.starts_with(p))
+                .map(|p| depth(p))
+                .max(),
+        }
+    }
+}
+
+fn depth(path: &Path) -> usize {
+    path.components().count()
+}
+
+/// Finds the plugin of the skill in `dir` (canonical): the most specific claim of the nearest
+/// `plugin.json` and of the nearest `marketplace.json`'s entries; the search stops after a
+/// directory holding `.git`.
+pub fn find(dir: &Path) -> Found {
+    let mut found = Found::default();
+    let mut plugin_json = None;
+    let mut marketplace = None;
+    for ancestor in dir.ancestors().take(MAX_DEPTH) {
+        let manifests = ancestor.join(".claude-plugin");
+        if plugin_json.is_none() && manifests.join("plugin.json").is_file() {
+            plugin_json = Some(ancestor.to_path_buf());
+        }
+        if marketplace.is_none() && manifests.join("marketplace.json").is_file() {
+            marketplace = Some(ancestor.to_path_buf());
+        }
+        if ancestor.join(".git").exists() {
+            break;
+        }
+    }
+    found.in_plugin_tree = plugin_json.is_some() || marketplace.is_some();
+    let mut declared: Vec<Arc<Vec<Declared>>> = Vec::new();
+    if let Some(root) = &plugin_json {
+        declared.push(manifest(root, Kind::Plugin));
+    }
+    if let Some(root) = &marketplace {
+        declared.push(manifest(root, Kind::Marketplace));
+    }
+    found.plugin = declared
+        .iter()
+        .flat_map(|list| list.iter())
+        .filter_map(|d| Some((d.claim(dir)?, d)))
+        .max_by_key(|(claim, _)| *claim)
+        .map(|(_, d)| Plugin {
+            root: d.root.clone(),
+            name: d.name.clone(),
+        });
+    found
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+enum Kind {
+    Plugin,
+    Marketplace,
+}
+
+/// The plugins a manifest declares, read once per process.
+fn manifest(root: &Path, kind: Kind) -> Arc<Vec<Declared>> {
+    static CACHE: OnceLock<Mutex<HashMap<(PathBuf, Kind), Arc<Vec<Declared>>>>> = OnceLock::new();
+    let cache = CACHE.get_or_init(|| Mutex::new(HashMap::new()));
+    let key = (root.to_path_buf(), kind);
+    if let Some(hit) = cache.lock().ok().and_then(|c| c.get(&key).cloned()) {
+        return hit;
+    }
+    let parsed = Arc::new(read(root, kind));
+    if let Ok(mut c) = cache.lock() {
+        c.insert(key, parsed.clone());
+    }
+    parsed
+}
+
+fn read(root: &Path, kind: Kind) -> Vec<Declared> {
+    let file = root.join(".claude-plugin").join(match kind {
+        Kind::Plugin => "plugin.json",
+        Kind::Marketplace => "marketplace.json",
+    });
+    let json =
+        match crate::input::read_capped(&file, MANIFEST_MAX_BYTES, crate::input::Links::Follow) {
+            Ok(crate::input::Read::Bytes(bytes)) => {
+                serde_json::from_slice::<serde_json::Value>(&bytes).ok()
+            }
+            _ => None,
+        };
+    match (kind, json) {
+        // An unreadable plugin.json still marks a plugin: the whole folder.
+        (Kind::Plugin, None) => vec![Declared {
+            root: root.to_path_buf(),
+            name: None,
+            skills: None,
+        }],
+        (Kind::Plugin, Some(json)) => vec![Declared {
+            root: root.to_path_buf(),
+            name: json
+                .get("name")
+                .and_then(|n| n.as_str())
+                .map(str::to_string),
+            skills: skill_paths(root, json.get("skills")),
+        }],
+        (Kind::Marketplace, None) => Vec::new(),
+        (Kind::Marketplace, Some(json)) => marketplace(root, &json),
+    }
+}
+
+/// The entries of a marketplace whose `source` is a local folder.
+fn marketplace(root: &Path, json: &serde_json::Value) -> Vec<Declared> {
+    let base = match json
+        .pointer("/metadata/pluginRoot")
+        .and_then(|v| v.as_str())
+    {
+        Some(prefix) => join(root, prefix),
+        None => root.to_path_buf(),
+    };
+    let Some(entries) = json.get("plugins").and_then(|p| p.as_array()) else {
+        return Vec::new();
+    };
+    entries
+        .iter()
+        .take(MAX_ENTRIES)
+        .filter_map(|entry| {
+            let source = entry.get("source")?.as_str()?;
+            let plugin_root =
+                if source.starts_with("./") || source.starts_with("../") || source == "." {
+                    join(root, source)
+                } else {
+                    join(&base, source)
+                };
+            Some(Declared {
+                skills: skill_paths(&plugin_root, entry.get("skills")),
+                name: entry
+                    .get("name")
+                    .and_then(|n| n.as_str())
+                    .map(str::to_string),
+                root: plugin_root,
+            })
+        })
+        .collect()
+}
+
+/// A manifest's `skills`: a path or a list of paths, relative to the plugin's folder.
+fn skill_paths(root: &Path, value: Option<&serde_json::Value>) -> Option<Vec<PathBuf>> {
+    let paths: Vec<PathBuf> = match value? {
+        serde_json::Value::String(s) => vec![join(root, s)],
+        serde_json::Value::Array(items) => items
+            .iter()
+            .take(MAX_ENTRIES)
+            .filter_map(|v| v.as_str())
+            .map(|s| join(root, s))
+            .collect(),
+        _ => return None,
+    };
+    Some(paths)
+}
+
+/// `base` joined with a manifest's relative path, `.` and `..` applied lexically; a path that
+/// is absolute or climbs above `base`'s root stays at `base` (a manifest does not reach out).
+fn join(base: &Path, rel: &str) -> PathBuf {
+    let mut path = base.to_path_buf();
+    for part in Path::new(rel).components() {
+        match part {
+            Component::Normal(name) => path.push(name),
+            Component::ParentDir => {
+                path.pop();
+            }
+            Component::CurDir | Component::RootDir | Component::Prefix(_) => {}
+        }
+    }
+    path.canonicalize().unwrap_or(path)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn write(path: &Path, text: &str) {
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+
+    #[test]
+    fn marketplace_entries_claim_their_sources_and_skill_lists() {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = tmp.path().canonicalize().unwrap();
+        std::fs::create_dir(root.join(".git")).unwrap();
+        write(
+            &root.join(".claude-plugin/marketplace.json"),
+            r#"{"plugins": [
+                {"name": "docs", "source": "./", "skills": ["./skills/pdf"]},
+                {"name": "extra", "source": "./", "skills": ["./skills/art"]},
+                {"name": "tool", "source": "./plugins/tool"},
+                {"name": "remote", "source": {"source": "github", "repo": "a/b"}}
+            ]}"#,
+        );
+        for dir in [
+            "skills/pdf",
+            "skills/art",
+            "plugins/tool/skills/x",
+            "other/y",
+        ] {
+            std::fs::create_dir_all(root.join(dir)).unwrap();
+        }
+        let name = |dir: &str| find(&root.join(dir)).plugin.and_then(|p| p.name);
+        assert_eq!(name("skills/pdf").as_deref(), Some("docs"));
+        assert_eq!(name("skills/art").as_deref(), Some("extra"));
+        assert_eq!(name("plugins/tool/skills/x").as_deref(), Some("tool"));
+        let other = find(&root.join("other/y"));
+        assert!(other.in_plugin_tree && other.plugin.is_none(), "{other:?}");
+    }
+
+    #[test]
+    fn plugin_json_skills_paths_limit_what_it_claims() {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = tmp.path().canonicalize().unwrap();
+        std::fs::create_dir(root.join(".git")).unwrap();
+        write(
+            &root.join(".claude-plugin/plugin.json"),
+            r#"{"name": "p", "skills": "./skills/"}"#,
+        );
+        for dir in ["skills/a", "preview/a"] {
+            std::fs::create_dir_all(root.join(dir)).unwrap();
+        }
+        assert_eq!(
+            find(&root.join("skills/a")).plugin,
+            Some(Plugin {
+                root: root.clone(),
+                name: Some("p".into())
+            })
+        );
+        assert_eq!(find(&root.join("preview/a")).plugin, None);
+    }
+}
