@@ -105,9 +105,12 @@ enum Kind {
     Marketplace,
 }
 
+/// The manifests read so far, by folder and kind.
+type Manifests = HashMap<(PathBuf, Kind), Arc<Vec<Declared>>>;
+
 /// The plugins a manifest declares, read once per process.
 fn manifest(root: &Path, kind: Kind) -> Arc<Vec<Declared>> {
-    static CACHE: OnceLock<Mutex<HashMap<(PathBuf, Kind), Arc<Vec<Declared>>>>> = OnceLock::new();
+    static CACHE: OnceLock<Mutex<Manifests>> = OnceLock::new();
     let cache = CACHE.get_or_init(|| Mutex::new(HashMap::new()));
     let key = (root.to_path_buf(), kind);
     if let Some(hit) = cache.lock().ok().and_then(|c| c.get(&key).cloned()) {
