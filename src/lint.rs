@@ -451,9 +451,16 @@ fn check_file(
     let links = markdown::links(file.slice(layout.body));
     let located = targets_of(settings, placement, None);
     let placeholders = crate::targets::placeholders(located, &dir.real, placement.plugin_root());
+    // A plugin is installed whole: when every target installs it so, links into it work.
+    let installed_with = placement.plugin_root().filter(|_| {
+        located
+            .iter()
+            .all(|r| r.namespace == crate::targets::Namespace::Plugin)
+    });
     facts.other_files = rules::body::check(
         dir,
         &placeholders,
+        installed_with,
         file,
         &layout,
         &facts.tree,

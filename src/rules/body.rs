@@ -46,6 +46,9 @@ pub struct Resolver<'a> {
     pub skill: &'a Path,
     /// Placeholders and the directories they stand for (runtimes.md).
     pub placeholders: &'a [(&'static str, PathBuf)],
+    /// The folder installed together with the skill, when every target installs more than the
+    /// skill (a Claude Code plugin): links to files in it keep working.
+    pub installed_with: Option<&'a Path>,
 }
 
 impl Resolver<'_> {
@@ -73,7 +76,7 @@ impl Resolver<'_> {
                 path[text.len()..].to_string(),
                 dir.as_path() != self.skill,
             ),
-            None if is_template(&path) => return Target::Unchecked,
+            None if is_template(&path) || is_command(&path) => return Target::Unchecked,
             None if is_absolute(&path) => return Target::Absolute(path),
             None => (self.skill.join(from), path, false),
         };
@@ -89,7 +92,10 @@ impl Resolver<'_> {
                     .join("/"),
             ),
             Err(_) => Target::Outside {
-                plugin: plugin && resolved.starts_with(&base),
+                plugin: (plugin && resolved.starts_with(&base))
+                    || self
+                        .installed_with
+                        .is_some_and(|dir| resolved.starts_with(dir)),
                 path: resolved,
             },
         }
@@ -110,6 +116,17 @@ fn join(base: &Path, rel: &str) -> PathBuf {
         }
     }
     path
+}
+
+/// A Claude Code command reference such as `/plugin:skill`: an invocation, not a file.
+fn is_command(path: &str) -> bool {
+    path.strip_prefix('/').is_some_and(|rest| {
+        rest.contains(':')
+            && !rest.starts_with(':')
+            && rest.bytes().all(|b| {
+                b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-' || b == b'_' || b == b':'
+            })
+    })
 }
 
 /// `/…`, a drive (`C:`) or the home directory (`~/…`).
@@ -194,6 +211,7 @@ pub fn shown(path: &str) -> &str {
 pub fn check(
     dir: &SkillDir,
     placeholders: &[(&'static str, PathBuf)],
+    installed_with: Option<&Path>,
     file: &SkillFile,
     layout: &Layout,
     tree: &SkillTree,
@@ -207,6 +225,7 @@ pub fn check(
     let resolver = Resolver {
         skill: &dir.real,
         placeholders,
+        installed_with,
     };
     let linked = check_links(dir, &resolver, layout, tree, links, out);
     let skill_file = file.path.file_name().map_or_else(
@@ -465,6 +484,7 @@ mod tests {
         let resolver = Resolver {
             skill,
             placeholders: &placeholders,
+            installed_with: None,
         };
         resolver.resolve(dest, "")
     }
@@ -501,6 +521,9 @@ mod tests {
         );
         assert_eq!(resolve("C:\\x.md"), Target::Absolute("C:/x.md".into()));
         assert_eq!(resolve("~/notes.md"), Target::Absolute("~/notes.md".into()));
+        // Claude Code's command references are invocations, not files.
+        assert_eq!(resolve("/uipath:uipath-solution"), Target::Unchecked);
+        assert_eq!(resolve("/etc:x/y"), Target::Absolute("/etc:x/y".into()));
     }
 
     #[test]
