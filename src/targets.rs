@@ -95,6 +95,8 @@ pub struct Runtime {
     pub namespace: Namespace,
     /// A skill without `name` is loaded under its directory's name.
     pub name_optional: bool,
+    /// `allowed-tools` may separate tools with commas (SK304 stays silent).
+    pub tools_with_commas: bool,
     /// The listing cuts description (+ `when_to_use`) beyond this many characters (SK306).
     pub listing_cap: Option<usize>,
     /// The catalog budget (SK503 in tokens, SK504 in characters).
@@ -133,6 +135,7 @@ pub static RUNTIMES: &[Runtime] = &[
         placeholders: &[BASE_DIR],
         namespace: Namespace::Run,
         name_optional: false,
+        tools_with_commas: false,
         listing_cap: None,
         budget: None,
         documented: true,
@@ -150,6 +153,7 @@ pub static RUNTIMES: &[Runtime] = &[
         ],
         namespace: Namespace::Plugin,
         name_optional: true,
+        tools_with_commas: true,
         listing_cap: Some(1536),
         budget: Some(Budget::Chars {
             percent: 1,
@@ -167,6 +171,7 @@ pub static RUNTIMES: &[Runtime] = &[
         placeholders: &[BASE_DIR],
         namespace: Namespace::Run,
         name_optional: false,
+        tools_with_commas: false,
         listing_cap: None,
         budget: Some(Budget::Chars {
             percent: 2,
@@ -179,11 +184,13 @@ pub static RUNTIMES: &[Runtime] = &[
         name: "copilot",
         title: "GitHub Copilot",
         folders: &[".github/skills"],
-        fields: &[],
+        // VS Code's skill reference documents these for SKILL.md.
+        fields: &["argument-hint", "user-invocable", "disable-model-invocation"],
         reads_only: &[],
         placeholders: &[BASE_DIR],
         namespace: Namespace::Run,
         name_optional: false,
+        tools_with_commas: false,
         listing_cap: None,
         budget: None,
         documented: true,
@@ -197,6 +204,7 @@ pub static RUNTIMES: &[Runtime] = &[
         placeholders: &[BASE_DIR],
         namespace: Namespace::Run,
         name_optional: false,
+        tools_with_commas: false,
         listing_cap: None,
         budget: None,
         documented: false,
@@ -210,6 +218,7 @@ pub static RUNTIMES: &[Runtime] = &[
         placeholders: &[BASE_DIR],
         namespace: Namespace::Run,
         name_optional: false,
+        tools_with_commas: false,
         listing_cap: None,
         budget: None,
         documented: false,
@@ -223,6 +232,7 @@ pub static RUNTIMES: &[Runtime] = &[
         placeholders: &[BASE_DIR],
         namespace: Namespace::Run,
         name_optional: false,
+        tools_with_commas: false,
         listing_cap: None,
         budget: None,
         documented: false,
@@ -236,6 +246,7 @@ pub static RUNTIMES: &[Runtime] = &[
         placeholders: &[],
         namespace: Namespace::Tier,
         name_optional: false,
+        tools_with_commas: false,
         listing_cap: None,
         budget: Some(Budget::Tokens(2048)),
         documented: true,

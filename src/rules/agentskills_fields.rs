@@ -103,7 +103,10 @@ fn allowed_tools(skill: &Skill, out: &mut Reporter) {
         }
         Value::Str(text) => {
             let tools = top_level(text, |c| c == ',');
-            if tools.len() < 2 {
+            // Claude Code documents `allowed-tools: Read, Grep, Glob`: commas are its format too.
+            let commas_read =
+                !skill.targets.is_empty() && skill.targets.iter().all(|r| r.tools_with_commas);
+            if tools.len() < 2 || commas_read {
                 return;
             }
             out.emit(

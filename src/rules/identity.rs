@@ -52,6 +52,11 @@ const TRIGGER_PHRASES: &[&[&str]] = &[
     &["activate", "when"],
     &["activates", "when"],
     &["invoke", "when"],
+    &["invoke", "for"],
+    &["trigger", "for"],
+    &["triggers"],
+    &["activate", "this", "skill", "when"],
+    &["activate", "this", "skill", "for"],
 ];
 
 pub fn check(skill: &Skill, out: &mut Reporter) {
@@ -138,8 +143,14 @@ fn non_ascii_name(skill: &Skill, raw: &str, name: &str, span: Span, out: &mut Re
         .help(help);
 }
 
-/// SK103: a valid name that differs from the directory name, both NFKC-normalised.
+/// SK103: a valid name that differs from the directory name, both NFKC-normalised (not for a
+/// nested skill file, which no runtime lists).
 fn directory_mismatch(skill: &Skill, raw: &str, name: &str, span: Span, out: &mut Reporter) {
+    // A skill file nested in another skill (SK016) is listed by no runtime: its directory's
+    // name is nobody's key.
+    if skill.dir.nested_in.is_some() {
+        return;
+    }
     let dir = listed_name(skill.dir);
     let dir_name = nfkc(&dir);
     if dir.is_empty() || name == dir_name {
@@ -359,7 +370,16 @@ fn description(skill: &Skill, out: &mut Reporter) {
             .label("markup character")
             .help("reword without `<` and `>`: Claude.ai rejects XML tags in descriptions and some prompt formats break");
     }
-    if !has_trigger(text) {
+    // Claude Code lists `when_to_use` after the description: a trigger there counts.
+    let when_to_use = skill
+        .targets
+        .iter()
+        .any(|r| r.reads("when_to_use"))
+        .then(|| skill.str_field("when_to_use"))
+        .flatten()
+        .map_or("", |(text, _)| text);
+    // `when_to_use` says when by its very name: any text in it will do.
+    if !has_trigger(text) && is_blank(when_to_use) {
         out.emit(
             &SK113,
             Some(node.span),
@@ -384,6 +404,8 @@ fn has_trigger(text: &str) -> bool {
             .iter()
             .any(|phrase| rest.starts_with(phrase))
             || (rest.len() > 1 && rest[0] == "when" && rest[1].ends_with("ing"))
+            // A description that opens with "When …" says when.
+            || (i == 0 && rest.first() == Some(&"when"))
     })
 }
 
@@ -416,6 +438,10 @@ mod tests {
             "Brand colors. Use it when style guidelines apply.",
             "Scans code. Triggers on \"run codeql\".",
             "Guidance for visual design when building new UI.",
+            "When user is asking which Azure role to assign.",
+            "Publishes packages. TRIGGERS - publish to PyPI.",
+            "Workflow files. Always invoke for .xaml edits.",
+            "Exam prep. Activate this skill when a learner asks.",
         ] {
             assert!(has_trigger(yes), "{yes}");
         }

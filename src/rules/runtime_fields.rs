@@ -24,19 +24,43 @@ pub fn allowed(skill: &Skill, field: &str) -> bool {
 pub fn unknown_field_help(field: &str) -> Option<String> {
     let defining = targets::defining(field);
     let first = defining.iter().next()?;
-    let folder = first.folders.first().copied().unwrap_or("");
+    let titles: Vec<&str> = defining.iter().map(|r| r.title).collect();
+    let folders: Vec<String> = defining
+        .iter()
+        .filter_map(|r| r.folders.first())
+        .map(|f| format!("`{f}/`"))
+        .collect();
+    let plugin = if defining.contains("claude-code") {
+        ", or in a Claude Code plugin,"
+    } else {
+        ""
+    };
     Some(format!(
-        "`{field}` is read by {} ({}): skills under `{folder}/`{} target it; elsewhere set `targets = [\"{}\"]` in skillc.toml or pass `--target {}`",
-        first.title,
+        "`{field}` is read by {} ({}): skills under {}{plugin} target it; elsewhere set `targets = [\"{}\"]` in skillc.toml or pass `--target {}`",
+        and_list(&titles),
         targets::names(defining),
-        if first.name == "claude-code" {
-            " or in a Claude Code plugin"
-        } else {
-            ""
-        },
+        or_list(&folders),
         first.name,
         first.name,
     ))
+}
+
+fn and_list(items: &[&str]) -> String {
+    join_last(items, "and")
+}
+
+fn or_list(items: &[String]) -> String {
+    let items: Vec<&str> = items.iter().map(String::as_str).collect();
+    join_last(&items, "or")
+}
+
+/// `a`, `a and b`, `a, b and c` (with `word` for "and").
+fn join_last(items: &[&str], word: &str) -> String {
+    match items {
+        [] => String::new(),
+        [one] => (*one).to_string(),
+        [rest @ .., last] => format!("{} {word} {last}", rest.join(", ")),
+    }
 }
 
 /// Whether `name` may be absent: every target loads a skill without one under its
@@ -129,7 +153,11 @@ mod tests {
     fn help_names_the_defining_runtime() {
         assert_eq!(
             unknown_field_help("effort").unwrap(),
-            "`effort` is read by Claude Code (`claude-code`): skills under `.claude/skills/` or in a Claude Code plugin target it; elsewhere set `targets = [\"claude-code\"]` in skillc.toml or pass `--target claude-code`"
+            "`effort` is read by Claude Code (`claude-code`): skills under `.claude/skills/`, or in a Claude Code plugin, target it; elsewhere set `targets = [\"claude-code\"]` in skillc.toml or pass `--target claude-code`"
+        );
+        assert_eq!(
+            unknown_field_help("argument-hint").unwrap(),
+            "`argument-hint` is read by Claude Code and GitHub Copilot (`claude-code` and `copilot`): skills under `.claude/skills/` or `.github/skills/`, or in a Claude Code plugin, target it; elsewhere set `targets = [\"claude-code\"]` in skillc.toml or pass `--target claude-code`"
         );
         assert!(unknown_field_help("version").is_none());
     }

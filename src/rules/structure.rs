@@ -470,11 +470,19 @@ fn schema_rules(skill: &Skill, out: &mut Reporter) {
                 let allow =
                     format!("or allow it with `extra-fields = [\"{name}\"]` in skillc.toml");
                 let runtime = super::runtime_fields::unknown_field_help(name);
+                // `metadata` maps strings to strings: only a scalar moves there as it is.
+                let scalar = root
+                    .get(name)
+                    .is_some_and(|(_, v)| !matches!(skill.resolve(v).value, Value::Map(_) | Value::Seq(_)));
                 match (closest(name, &known), runtime) {
                     (_, Some(help)) if skill.dialect == Dialect::AgentSkills => d.help(help),
                     (Some(near), _) => d.help(format!("did you mean `{near}`? {allow}")),
+                    (None, _) if skill.dialect == Dialect::AgentSkills && scalar => d.help(format!(
+                        "move it under `metadata:` as a string (`metadata:` / `  {name}: \"...\"`), {allow}"
+                    )),
                     (None, _) if skill.dialect == Dialect::AgentSkills => d.help(format!(
-                        "move it under `metadata:` (`metadata:` / `  {name}: ...`), {allow}"
+                        "no runtime reads `{name}`: remove it, write it in the body, or {}",
+                        allow.trim_start_matches("or ")
                     )),
                     (None, _) => d.help(format!("PAR's fields are {}; {allow}", known.join(", "))),
                 };
