@@ -125,12 +125,12 @@ pub fn check(
         // What the skill file itself links or mentions: one level, nothing followed further;
         // a path names the files it can be the end of, not every file of that name.
         let mut direct = Reach::new(Index::new(tree), Names::ByPath);
-        direct.from_skill_file(resolver, body);
+        direct.follow_skill_file(resolver, body);
         files = chains(dir, resolver, tree, body, &direct, &mut reader, out);
     }
     if sk412 {
         let mut reach = Reach::new(Index::new(tree), Names::Loose);
-        reach.from_skill_file(resolver, body);
+        reach.follow_skill_file(resolver, body);
         unreferenced(dir, resolver, tree, reach, &mut reader, out);
     }
     files
@@ -513,7 +513,7 @@ impl<'t> Reach<'t> {
 
     /// Follows what the skill file links and mentions (its frontmatter included: hooks and
     /// allowed tools name scripts); the files reached are queued, not yet read.
-    fn from_skill_file(&mut self, resolver: &Resolver, body: &Body) {
+    fn follow_skill_file(&mut self, resolver: &Resolver, body: &Body) {
         for rel in body.linked {
             self.follow(Key::Path(rel.clone()));
         }
