@@ -115,13 +115,23 @@ pub fn check(
     settings: &Settings,
     out: &mut Reporter,
 ) -> Vec<SkillFile> {
+    let (sk406, sk412) = (settings.enabled(&SK406), settings.enabled(&SK412));
+    if !sk406 && !sk412 {
+        return Vec::new();
+    }
     let mut reader = Reader::new(&dir.real);
     let mut files = Vec::new();
-    if settings.enabled(&SK406) {
-        files = chains(dir, resolver, tree, body, &mut reader, out);
+    if sk406 {
+        // What the skill file itself links or mentions: one level, nothing followed further;
+        // a path names the files it can be the end of, not every file of that name.
+        let mut direct = Reach::new(Index::new(tree), Names::ByPath);
+        direct.follow_skill_file(resolver, body);
+        files = chains(dir, resolver, tree, body, &direct, &mut reader, out);
     }
-    if settings.enabled(&SK412) {
-        unreferenced(dir, resolver, tree, body, &mut reader, out);
+    if sk412 {
+        let mut reach = Reach::new(Index::new(tree), Names::Loose);
+        reach.follow_skill_file(resolver, body);
+        unreferenced(dir, resolver, tree, reach, &mut reader, out);
     }
     files
 }
@@ -197,12 +207,14 @@ fn is_file(tree: &SkillTree, rel: &str) -> bool {
 // SK406
 
 /// SK406: a Markdown file the body links that links on to a file of the skill the body neither
-/// links nor names, reported at that second link, once per file reached that way.
+/// links nor mentions (`direct`: by the rules of SK412, a folder or a glob included), reported at
+/// that second link, once per file reached that way.
 fn chains(
     dir: &SkillDir,
     resolver: &Resolver,
     tree: &SkillTree,
     body: &Body,
+    direct: &Reach,
     reader: &mut Reader,
     out: &mut Reporter,
 ) -> Vec<SkillFile> {
@@ -225,6 +237,7 @@ fn chains(
                 || second.eq_ignore_ascii_case(body.skill_file)
                 || body.linked.contains(&second)
                 || body.text.contains(second.as_str())
+                || direct.has(&second)
                 || has_extension(&second, &IMAGES)
                 || !is_file(tree, &second)
                 || !reported.insert(second.clone())
@@ -381,6 +394,61 @@ impl<'t> Index<'t> {
             .chain(below)
             .collect()
     }
+
+    /// What a link to or a mention of the folder `rel` reaches: the files directly inside a top
+    /// folder (`scripts/`: the model lists it and sees its files, while each sub-folder is a
+    /// unit of its own that needs its own mention), every file below any other folder.
+    fn folder(&self, rel: &str) -> Vec<usize> {
+        if !DISCOVERABLE.contains(&rel) {
+            return self.at_or_below(rel);
+        }
+        self.at_or_below(rel)
+            .into_iter()
+            .filter(|&i| parent(self.files[i]) == rel)
+            .collect()
+    }
+
+    /// The files named like the end of `path` (lower-cased) whose path and `path` end alike.
+    fn tail(&self, path: &str) -> Vec<usize> {
+        let name = path.rsplit('/').next().unwrap_or(path);
+        let Some(named) = self.by_name.get(name) else {
+            return Vec::new();
+        };
+        let compatible = |rel: &str| {
+            let rel = rel.to_lowercase();
+            rel == path
+                || rel
+                    .strip_suffix(path)
+                    .is_some_and(|head| head.ends_with('/'))
+                || path
+                    .strip_suffix(rel.as_str())
+                    .is_some_and(|head| head.ends_with('/'))
+        };
+        named
+            .iter()
+            .copied()
+            .filter(|&i| compatible(self.files[i]))
+            .collect()
+    }
+
+    /// The files a glob key matches (see [`glob`]).
+    fn glob(&self, key: &str) -> Vec<usize> {
+        let (anchored, pattern) = match key.strip_prefix('/') {
+            Some(rest) => (true, rest),
+            None => (false, key),
+        };
+        let pattern: Vec<&str> = pattern.split('/').collect();
+        (0..self.files.len())
+            .filter(|&i| {
+                let parts: Vec<&str> = self.files[i].split('/').collect();
+                if anchored {
+                    segments_match(&pattern, &parts)
+                } else {
+                    (0..parts.len()).any(|k| segments_match(&pattern, &parts[k..]))
+                }
+            })
+            .collect()
+    }
 }
 
 /// The tails of a `/`-separated path with at least `min` components, joined with `/`.
@@ -401,25 +469,63 @@ enum Key {
     Dir(String),
     DirName(String),
     Path(String),
+    /// A glob (see [`glob`]): `/` first when anchored at the skill's root.
+    Glob(String),
+    /// A path of two or more components, lower-cased: the files it can be the end of, or
+    /// that can be the end of it (`coded/x.md` names `references/coded/x.md`;
+    /// `skills/pdf/references/x.md` names `references/x.md`).
+    Tail(String),
+}
+
+/// How a path's file name counts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Names {
+    /// `a/b/x.md` also names every file called `x.md` (SK412: a wrong guess costs an info).
+    Loose,
+    /// `a/b/x.md` names only the files it is compatible with ([`Key::Tail`]; SK406: a name
+    /// shared by another file must not hide a chain).
+    ByPath,
 }
 
 /// Which files something the model reads mentions, followed from the skill file.
 struct Reach<'t> {
     index: Index<'t>,
+    names: Names,
     reached: Vec<bool>,
     queue: VecDeque<usize>,
     /// Keys that named something and were followed.
     done: HashSet<Key>,
+    /// Globs tried, matching or not (at most [`MAX_GLOBS`]).
+    globs: HashSet<String>,
 }
 
 impl<'t> Reach<'t> {
-    fn new(index: Index<'t>) -> Self {
+    fn new(index: Index<'t>, names: Names) -> Self {
         Reach {
             reached: vec![false; index.files.len()],
             index,
+            names,
             queue: VecDeque::new(),
             done: HashSet::new(),
+            globs: HashSet::new(),
         }
+    }
+
+    /// Follows what the skill file links and mentions (its frontmatter included: hooks and
+    /// allowed tools name scripts); the files reached are queued, not yet read.
+    fn follow_skill_file(&mut self, resolver: &Resolver, body: &Body) {
+        for rel in body.linked {
+            self.follow(Key::Path(rel.clone()));
+        }
+        self.scan(resolver, body.file, "", TextKind::Prose);
+    }
+
+    /// Whether the file at `rel` has been reached.
+    fn has(&self, rel: &str) -> bool {
+        self.index
+            .by_rel
+            .get(rel)
+            .is_some_and(|&i| self.reached.get(i).copied().unwrap_or(false))
     }
 
     fn file(&mut self, i: usize) {
@@ -443,7 +549,9 @@ impl<'t> Reach<'t> {
                 index.by_module.get(module).cloned().unwrap_or_default(),
                 vec![],
             ),
-            Key::Path(rel) => (index.at_or_below(rel), vec![]),
+            Key::Path(rel) => (index.folder(rel), vec![]),
+            Key::Glob(pattern) => (index.glob(pattern), vec![]),
+            Key::Tail(path) => (index.tail(path), vec![]),
             Key::Dir(key) => (vec![], index.dirs.get(key).cloned().unwrap_or_default()),
             Key::DirName(name) => (
                 vec![],
@@ -480,6 +588,14 @@ impl<'t> Reach<'t> {
         for token in tokens(text) {
             self.token(&token, from, kind);
         }
+        for run in glob_runs(text) {
+            if let Some(pattern) = glob(run, from)
+                && self.globs.len() < MAX_GLOBS
+                && self.globs.insert(pattern.clone())
+            {
+                self.follow(Key::Glob(pattern));
+            }
+        }
         for module in python_imports(text) {
             for key in prefixes(&module, 1) {
                 self.follow(Key::Module(key));
@@ -491,6 +607,8 @@ impl<'t> Reach<'t> {
         let text = token.text.replace('\\', "/");
         let text = text.trim_end_matches('.');
         let path = text.trim_end_matches('/');
+        // `references/`, `helpers/`: said to be a folder.
+        let folder = path.len() < text.len();
         let parts: Vec<&str> = path
             .split('/')
             .filter(|p| !p.is_empty() && *p != "." && *p != "..")
@@ -498,23 +616,42 @@ impl<'t> Reach<'t> {
         let Some(&name) = parts.last() else {
             return;
         };
-        self.follow(Key::Name(name.to_lowercase()));
-        if path.contains('/') {
-            let joined = parts.join("/");
+        let joined = parts.join("/");
+        if self.names == Names::ByPath && parts.len() > 1 {
+            self.follow(Key::Tail(joined.to_lowercase()));
+        } else {
+            self.follow(Key::Name(name.to_lowercase()));
+        }
+        if path.contains('/') || folder {
             if let Some(here) = resolve_lexically(from, path) {
+                self.top_folder(&here);
                 self.follow(Key::Dir(here));
             }
-            if !name.contains('.') {
+            if !name.contains('.') && path.contains('/') {
                 self.follow(Key::Module(joined.clone()));
             }
+            self.top_folder(&joined);
             self.follow(Key::Dir(joined));
         } else if kind == TextKind::Code && token.quoted {
             self.follow(Key::DirName(name.to_string()));
+        } else if kind != TextKind::Code && token.code_span {
+            // "the `scripts` folder"; not `"scripts": {…}` (a package.json key).
+            self.top_folder(&joined);
         }
         if !path.contains('/') && is_dotted_module(path) {
             for key in prefixes(path, 2) {
                 self.follow(Key::Module(key));
             }
+        }
+    }
+}
+
+impl Reach<'_> {
+    /// A mention of `references/`, `resources/` or `scripts/` (the top folders, kept out of the
+    /// folder index) reaches the files directly inside it.
+    fn top_folder(&mut self, rel: &str) {
+        if DISCOVERABLE.contains(&rel) {
+            self.follow(Key::Path(rel.to_string()));
         }
     }
 }
@@ -557,6 +694,8 @@ fn prefixes(module: &str, min: usize) -> Vec<String> {
 struct Token<'a> {
     text: &'a str,
     quoted: bool,
+    /// A whole code span (`` `scripts` ``).
+    code_span: bool,
 }
 
 fn is_path_char(c: char) -> bool {
@@ -584,6 +723,7 @@ fn tokens(text: &str) -> Vec<Token<'_>> {
                 out.push(Token {
                     text: &text[s..i],
                     quoted,
+                    code_span: quoted && before == Some('`'),
                 });
                 start = None;
             }
@@ -592,6 +732,204 @@ fn tokens(text: &str) -> Vec<Token<'_>> {
         prev = Some(c);
     }
     out
+}
+
+// ---------------------------------------------------------------------------------------------
+// Globs: `references/module-*.md`, `references/module-N-*.md`, `references/<topic>.md`,
+// `scripts/{name}.py`, `coded/capabilities/*`.
+
+/// At most this many distinct globs are matched per skill (each is matched against every file).
+const MAX_GLOBS: usize = 64;
+/// Longer runs are not globs.
+const MAX_GLOB_LEN: usize = 256;
+/// At most this many segments, and this many `**` among them, in one glob.
+const MAX_GLOB_SEGMENTS: usize = 16;
+const MAX_GLOB_STARS: usize = 2;
+
+/// The runs of `text` that may be globs: path characters with `*`, `<…>` and `{…}`.
+fn glob_runs(text: &str) -> impl Iterator<Item = &str> {
+    text.split(|c: char| !(is_path_char(c) || matches!(c, '*' | '<' | '>' | '{' | '}')))
+        .filter(|run| !run.is_empty() && run.len() <= MAX_GLOB_LEN && may_be_glob(run))
+}
+
+/// The glob a run of text stands for, as a key: segments joined with `/`, each with `*` for
+/// any characters but `/` (or `**` alone for any segments), `/` first when anchored at the
+/// skill's root. A wildcard is `*`, a placeholder in brackets (`<topic>`, `{name}`), or a
+/// placeholder piece between `-`, `_` and `.` made of `N` or `X` only (`module-N.md`,
+/// `step-XX.md`). `None` for a run without one, or one that would name too much: a glob must
+/// begin with a literal character once leading placeholder segments (`{baseDir}/`, `<skill>/`)
+/// are dropped, so `*.md` and `**/*.py` name nothing. Unanchored globs match any tail of a path
+/// (`scripts/*.py` matches `scripts/a.py` and `tools/scripts/a.py`), like the names they are;
+/// a glob with `..` is resolved from the folder of the text (`from`) and anchored.
+fn glob(run: &str, from: &str) -> Option<String> {
+    let run = strip_emphasis(run).replace('\\', "/");
+    let run = run.trim_end_matches('.');
+    let mut segments: Vec<String> = Vec::new();
+    let mut up = false;
+    for segment in run.split('/') {
+        match segment {
+            "" | "." => {}
+            ".." => {
+                up = true;
+                segments.push("..".to_string());
+            }
+            s => segments.push(segment_pattern(s)?),
+        }
+    }
+    if !segments.iter().any(|s| s.contains('*'))
+        || segments.len() > MAX_GLOB_SEGMENTS
+        || segments.iter().filter(|s| *s == "**").count() > MAX_GLOB_STARS
+    {
+        return None;
+    }
+    let segments = if up {
+        let mut parts: Vec<String> = from
+            .split('/')
+            .filter(|p| !p.is_empty())
+            .map(str::to_string)
+            .collect();
+        for segment in segments {
+            if segment == ".." {
+                parts.pop()?;
+            } else {
+                parts.push(segment);
+            }
+        }
+        parts
+    } else {
+        let literal = segments.iter().position(|s| s.chars().any(|c| c != '*'))?;
+        segments[literal..].to_vec()
+    };
+    let first = segments.first()?;
+    // A bare name must look like a file's: `skeleton-*.md`, not `top-N` or `GPT-X`.
+    let bare_word = segments.len() == 1 && !has_literal_extension(first);
+    if first.starts_with('*') || bare_word || !segments.iter().any(|s| s.contains('*')) {
+        return None;
+    }
+    let joined = segments.join("/");
+    Some(if up { format!("/{joined}") } else { joined })
+}
+
+const PIECE_SEPARATORS: [char; 3] = ['-', '_', '.'];
+
+/// `N`, `NN`, `X`, `XXX`: a placeholder for a number or a name.
+fn is_placeholder_piece(word: &str) -> bool {
+    (1..=4).contains(&word.len())
+        && (word.chars().all(|c| c == 'N') || word.chars().all(|c| c == 'X'))
+}
+
+/// Whether a run may be a glob at all (cheap: most runs are not).
+fn may_be_glob(run: &str) -> bool {
+    run.contains(['*', '<', '{'])
+        || run
+            .split(['-', '_', '.', '/', '\\'])
+            .any(is_placeholder_piece)
+}
+
+/// `x.md`, `*.md`: ends with a literal extension.
+fn has_literal_extension(name: &str) -> bool {
+    name.rsplit_once('.')
+        .is_some_and(|(_, ext)| !ext.is_empty() && ext.chars().all(|c| c.is_ascii_alphanumeric()))
+}
+
+/// `**x**`, `*x*` (Markdown emphasis around a run) without the stars; `**/x` and `x/*` keep them.
+fn strip_emphasis(run: &str) -> &str {
+    let lead = run.len() - run.trim_start_matches('*').len();
+    let trail = run.len() - run.trim_end_matches('*').len();
+    // `**x/*` + `**`: the closing emphasis may follow a glob's own star.
+    if lead == 0 || trail < lead || run.len() <= 2 * lead {
+        return run;
+    }
+    let inner = &run[lead..run.len() - lead];
+    if inner.starts_with('/') {
+        return run;
+    }
+    inner
+}
+
+/// One segment of a glob: `<x>` and `{x}` become `*`, and so do `N`/`X` pieces; `None` when a
+/// bracket is unbalanced (`<br`, `a>`: markup, not a path).
+fn segment_pattern(segment: &str) -> Option<String> {
+    if segment == "**" {
+        return Some(segment.to_string());
+    }
+    let mut out = String::new();
+    let mut rest = segment;
+    while let Some(c) = rest.chars().next() {
+        match c {
+            '<' | '{' => {
+                let close = if c == '<' { '>' } else { '}' };
+                let end = rest[1..].find(close)? + 1;
+                let inner = &rest[1..end];
+                if inner.is_empty() || inner.contains(['<', '>', '{', '}']) {
+                    return None;
+                }
+                out.push('*');
+                rest = &rest[end + 1..];
+            }
+            '>' | '}' => return None,
+            c => {
+                out.push(c);
+                rest = &rest[c.len_utf8()..];
+            }
+        }
+    }
+    let mut pieces = String::new();
+    for piece in out.split_inclusive(PIECE_SEPARATORS) {
+        let (word, sep) = match piece.char_indices().last() {
+            Some((at, c)) if PIECE_SEPARATORS.contains(&c) => (&piece[..at], &piece[at..]),
+            _ => (piece, ""),
+        };
+        pieces.push_str(if is_placeholder_piece(word) {
+            "*"
+        } else {
+            word
+        });
+        pieces.push_str(sep);
+    }
+    // One `*` for a run of them inside a segment.
+    let mut collapsed = String::with_capacity(pieces.len());
+    for c in pieces.chars() {
+        if !(c == '*' && collapsed.ends_with('*')) {
+            collapsed.push(c);
+        }
+    }
+    Some(collapsed)
+}
+
+/// Whether the glob's segments match a path's, `**` matching any number of segments.
+fn segments_match(pattern: &[&str], path: &[&str]) -> bool {
+    match pattern.split_first() {
+        None => path.is_empty(),
+        Some((&"**", rest)) => (0..=path.len()).any(|k| segments_match(rest, &path[k..])),
+        Some((first, rest)) => path
+            .split_first()
+            .is_some_and(|(name, tail)| wildcard(first, name) && segments_match(rest, tail)),
+    }
+}
+
+/// Whether `name` matches `pattern` (`*` for any characters), ASCII case aside. Linear with one
+/// backtracking point: no blow-up on any input.
+fn wildcard(pattern: &str, name: &str) -> bool {
+    let (p, n) = (pattern.as_bytes(), name.as_bytes());
+    let (mut i, mut j) = (0, 0);
+    let mut star: Option<(usize, usize)> = None;
+    while j < n.len() {
+        if i < p.len() && p[i] == b'*' {
+            star = Some((i, j));
+            i += 1;
+        } else if i < p.len() && p[i].eq_ignore_ascii_case(&n[j]) {
+            i += 1;
+            j += 1;
+        } else if let Some((si, sj)) = star {
+            i = si + 1;
+            j = sj + 1;
+            star = Some((si, sj + 1));
+        } else {
+            return false;
+        }
+    }
+    p[i..].iter().all(|&c| c == b'*')
 }
 
 /// The modules a Python text imports: `import a.b`, `from a.b import c, d` (`a.b`, `a.b.c`,
@@ -641,15 +979,10 @@ fn unreferenced(
     dir: &SkillDir,
     resolver: &Resolver,
     tree: &SkillTree,
-    body: &Body,
+    mut reach: Reach,
     reader: &mut Reader,
     out: &mut Reporter,
 ) {
-    let mut reach = Reach::new(Index::new(tree));
-    for rel in body.linked {
-        reach.follow(Key::Path(rel.clone()));
-    }
-    reach.scan(resolver, body.file, "", TextKind::Prose);
     while let Some(i) = reach.queue.pop_front() {
         let rel = reach.index.files[i];
         let Some(kind) = TextKind::of(rel) else {
@@ -835,6 +1168,64 @@ mod tests {
             Some("scripts/schemas".into())
         );
         assert_eq!(resolve_lexically("", "../x"), None);
+    }
+
+    #[test]
+    fn globs() {
+        let cases = [
+            ("`references/module-N-*.md`", "references/module-*-*.md"),
+            ("references/<topic>.md", "references/*.md"),
+            ("{baseDir}/scripts/{name}.py", "scripts/*.py"),
+            ("**coded/capabilities/***", "coded/capabilities/*"),
+            ("coded/capabilities/*", "coded/capabilities/*"),
+            ("references/step-XX.md.", "references/step-*.md"),
+            ("skeleton-*.md", "skeleton-*.md"),
+            ("references/**/*.md", "references/**/*.md"),
+        ];
+        for (run, want) in cases {
+            let run = run.trim_matches('`');
+            assert_eq!(glob(run, ""), Some(want.to_string()), "{run}");
+        }
+        assert_eq!(
+            glob("../scripts/*.py", "references"),
+            Some("/scripts/*.py".into())
+        );
+        for run in [
+            "*.md",
+            "**/*.py",
+            "top-N",
+            "GPT-X",
+            "<br/>",
+            "</a>",
+            "{x}",
+            "**",
+            "a/b.md",
+            "../x/*.md",
+            "{{x}}/a-*.md",
+            "**Note",
+        ] {
+            assert_eq!(glob(run, ""), None, "{run}");
+        }
+        let found: Vec<String> = glob_runs("Read `references/module-N-*.md` or <b>x</b>.")
+            .filter_map(|run| glob(run, ""))
+            .collect();
+        assert_eq!(found, ["references/module-*-*.md"]);
+    }
+
+    #[test]
+    fn glob_matching() {
+        assert!(wildcard("module-*-*.md", "module-1-slash-commands.md"));
+        assert!(wildcard("Module-*.MD", "module-2.md"));
+        assert!(!wildcard("module-*-*.md", "module-1.md"));
+        assert!(wildcard("*", "x"));
+        assert!(!wildcard("a*b", "acbd"));
+        let pattern = ["references", "**", "*.md"];
+        assert!(segments_match(&pattern, &["references", "a.md"]));
+        assert!(segments_match(&pattern, &["references", "x", "y", "a.md"]));
+        assert!(!segments_match(&pattern, &["scripts", "a.md"]));
+        // No blow-up on a long run of stars against a long name.
+        let long = "a".repeat(200);
+        assert!(!wildcard(&format!("{}b", "*a".repeat(50)), &long));
     }
 
     #[test]
