@@ -65,20 +65,7 @@ fn depth(path: &Path) -> usize {
 /// directory holding `.git`.
 pub fn find(dir: &Path) -> Found {
     let mut found = Found::default();
-    let mut plugin_json = None;
-    let mut marketplace = None;
-    for ancestor in dir.ancestors().take(MAX_DEPTH) {
-        let manifests = ancestor.join(".claude-plugin");
-        if plugin_json.is_none() && manifests.join("plugin.json").is_file() {
-            plugin_json = Some(ancestor.to_path_buf());
-        }
-        if marketplace.is_none() && manifests.join("marketplace.json").is_file() {
-            marketplace = Some(ancestor.to_path_buf());
-        }
-        if ancestor.join(".git").exists() {
-            break;
-        }
-    }
+    let Nearest(plugin_json, marketplace) = nearest_manifests(dir);
     found.in_plugin_tree = plugin_json.is_some() || marketplace.is_some();
     let mut declared: Vec<Arc<Vec<Declared>>> = Vec::new();
     if let Some(root) = &plugin_json {
@@ -98,6 +85,53 @@ pub fn find(dir: &Path) -> Found {
         });
     found
 }
+
+/// The nearest folders at or above `dir` holding `.claude-plugin/plugin.json` and
+/// `.claude-plugin/marketplace.json`, up to the folder holding `.git`. Skills share their
+/// ancestors, so each folder is looked at once per process.
+fn nearest_manifests(dir: &Path) -> Nearest {
+    static CACHE: OnceLock<Mutex<HashMap<PathBuf, Nearest>>> = OnceLock::new();
+    let cache = CACHE.get_or_init(|| Mutex::new(HashMap::new()));
+    // The folders not looked at yet, nearest first, and what lies above them.
+    let mut pending: Vec<&Path> = Vec::new();
+    let mut above = Nearest::default();
+    for ancestor in dir.ancestors().take(MAX_DEPTH) {
+        if let Some(hit) = cache.lock().ok().and_then(|c| c.get(ancestor).cloned()) {
+            above = hit;
+            break;
+        }
+        pending.push(ancestor);
+        if ancestor.join(".git").exists() {
+            break;
+        }
+    }
+    for folder in pending.into_iter().rev() {
+        let manifests = folder.join(".claude-plugin");
+        let mut here = above.clone();
+        if manifests.join("plugin.json").is_file() {
+            here.0 = Some(folder.to_path_buf());
+        }
+        if manifests.join("marketplace.json").is_file() {
+            here.1 = Some(folder.to_path_buf());
+        }
+        // Nothing above a repository's root counts for what lies below it.
+        if folder.join(".git").exists() {
+            here = Nearest(
+                here.0.filter(|p| p == folder),
+                here.1.filter(|p| p == folder),
+            );
+        }
+        if let Ok(mut c) = cache.lock() {
+            c.insert(folder.to_path_buf(), here.clone());
+        }
+        above = here;
+    }
+    above
+}
+
+/// The nearest `plugin.json` and `marketplace.json` folders.
+#[derive(Debug, Clone, Default)]
+struct Nearest(Option<PathBuf>, Option<PathBuf>);
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 enum Kind {

@@ -185,7 +185,11 @@ pub static RUNTIMES: &[Runtime] = &[
         title: "GitHub Copilot",
         folders: &[".github/skills"],
         // VS Code's skill reference documents these for SKILL.md.
-        fields: &["argument-hint", "user-invocable", "disable-model-invocation"],
+        fields: &[
+            "argument-hint",
+            "user-invocable",
+            "disable-model-invocation",
+        ],
         reads_only: &[],
         placeholders: &[BASE_DIR],
         namespace: Namespace::Run,

@@ -167,9 +167,10 @@ pub fn discover(
         }
     }
     out.skills = dedup(found, cwd);
+    let mut nearest = HashMap::new();
     for skill in &mut out.skills {
         if skill.file.is_some() {
-            skill.nested_in = outer_skill(&skill.dir, cwd);
+            skill.nested_in = outer_skill(&skill.dir, cwd, &mut nearest);
         }
     }
     // The same unreadable ignore file above several PATHs is reported once.
@@ -264,20 +265,43 @@ fn dedup(mut found: Vec<Candidate>, cwd: &Path) -> Vec<SkillDir> {
 
 /// The nearest directory above the skill directory `dir` that holds a skill file, as
 /// displayed (SK016); the search stops at the repository root (the directory holding `.git`).
-fn outer_skill(dir: &Path, cwd: &Path) -> Option<PathBuf> {
+/// `nearest` remembers, per absolute directory, the nearest skill directory at or above it:
+/// skills share their ancestors, so each is looked at once.
+fn outer_skill(
+    dir: &Path,
+    cwd: &Path,
+    nearest: &mut HashMap<PathBuf, Option<PathBuf>>,
+) -> Option<PathBuf> {
     let abs = absolute(cwd, dir);
     if abs.join(".git").exists() {
         return None;
     }
-    for ancestor in abs.ancestors().skip(1) {
-        if skill_file_in(ancestor).is_some() {
-            return Some(display_path(ancestor, cwd));
+    let parent = abs.parent()?;
+    // The directories not looked at yet, nearest first, and what lies above them.
+    let mut pending: Vec<&Path> = Vec::new();
+    let mut above = None;
+    for ancestor in parent.ancestors() {
+        if let Some(hit) = nearest.get(ancestor) {
+            above = hit.clone();
+            break;
         }
+        pending.push(ancestor);
         if ancestor.join(".git").exists() {
-            return None;
+            break;
         }
     }
-    None
+    for folder in pending.into_iter().rev() {
+        let here = if skill_file_in(folder).is_some() {
+            Some(folder.to_path_buf())
+        } else if folder.join(".git").exists() {
+            None
+        } else {
+            above
+        };
+        nearest.insert(folder.to_path_buf(), here.clone());
+        above = here;
+    }
+    above.map(|outer| display_path(&outer, cwd))
 }
 
 /// The skill file in `dir`, by its exact name.

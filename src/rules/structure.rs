@@ -471,9 +471,9 @@ fn schema_rules(skill: &Skill, out: &mut Reporter) {
                     format!("or allow it with `extra-fields = [\"{name}\"]` in skillc.toml");
                 let runtime = super::runtime_fields::unknown_field_help(name);
                 // `metadata` maps strings to strings: only a scalar moves there as it is.
-                let scalar = root
-                    .get(name)
-                    .is_some_and(|(_, v)| !matches!(skill.resolve(v).value, Value::Map(_) | Value::Seq(_)));
+                let scalar = root.get(name).is_some_and(|(_, v)| {
+                    !matches!(skill.resolve(v).value, Value::Map(_) | Value::Seq(_))
+                });
                 match (closest(name, &known), runtime) {
                     (_, Some(help)) if skill.dialect == Dialect::AgentSkills => d.help(help),
                     (Some(near), _) => d.help(format!("did you mean `{near}`? {allow}")),
