@@ -240,11 +240,43 @@ pub fn lint_all(skills: Vec<SkillDir>, settings: &Settings, cwd: &Path) -> Vec<S
             })
         })
         .collect();
+    leave_files_to_nested_skills(&mut reports);
     rules::collection::check(&mut reports, settings, cwd);
     for report in &mut reports {
         finish(report, settings, cwd);
     }
     reports
+}
+
+/// A skill file nested in another skill (SK016) is a skill of its own, which reports its own
+/// files: the outer skill's diagnostics about files inside it (SK408, SK409, SK411, SK412) go.
+fn leave_files_to_nested_skills(reports: &mut [SkillReport]) {
+    let nested: Vec<(PathBuf, PathBuf)> = reports
+        .iter()
+        .filter_map(|r| Some((r.dir.nested_in.clone()?, r.dir.dir.clone())))
+        .collect();
+    if nested.is_empty() {
+        return;
+    }
+    let file_rules = [
+        rules::SK408.code,
+        rules::SK409.code,
+        rules::SK411.code,
+        rules::SK412.code,
+    ];
+    for report in reports.iter_mut() {
+        let inner: Vec<&PathBuf> = nested
+            .iter()
+            .filter(|(outer, inner)| report.dir.dir.starts_with(outer) && inner != &report.dir.dir)
+            .map(|(_, inner)| inner)
+            .collect();
+        if inner.is_empty() {
+            continue;
+        }
+        report.diagnostics.retain(|d| {
+            !file_rules.contains(&d.rule.code) || !inner.iter().any(|dir| d.path.starts_with(dir))
+        });
+    }
 }
 
 /// Lints one skill directory.

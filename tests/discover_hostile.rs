@@ -512,3 +512,30 @@ fn a_dangling_skill_file_is_sk408() {
         assert_eq!(run.code, Some(1));
     }
 }
+
+#[test]
+fn a_directory_that_only_looks_like_a_nested_skill_hides_nothing() {
+    // A FIFO named SKILL.md is no skill file: the files beside it stay the outer skill's, and
+    // their SK408 and SK411 are reported (they once vanished as "a nested skill's files").
+    let (_tmp, root) = sandbox();
+    let outer = skill(&root.join("s"));
+    fs::create_dir(outer.join("hide")).unwrap();
+    mkfifo(&outer.join("hide/SKILL.md"));
+    symlink("/etc/passwd", outer.join("hide/pw")).unwrap();
+    write(&outer.join("hide/.env"), "K=1\n");
+    // A real nested skill reports its own files, once.
+    let inner = skill(&outer.join("inner"));
+    write(&inner.join(".env"), "K=2\n");
+    let run = validate(&root, &[]);
+    assert_eq!(
+        run.diagnostics,
+        [
+            "s/hide/.env: SK411",
+            "s/hide/pw: SK408",
+            "s/inner/.env: SK411",
+            "s/inner/SKILL.md: SK016",
+        ],
+        "{}",
+        run.stderr
+    );
+}

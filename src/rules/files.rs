@@ -49,15 +49,10 @@ const DATA_NAMES: &[&str] = &[
 const ENV_TEMPLATES: [&str; 4] = ["example", "sample", "template", "dist"];
 
 pub fn check(dir: &SkillDir, tree: &SkillTree, out: &mut Reporter) {
-    let nested = tree.nested_roots();
+    // A nested skill's files are checked here too: which nested skill files are skills only
+    // discovery knows (`lint::lint_all` leaves their files to them).
     for entry in &tree.entries {
-        // A nested skill (SK016) is checked on its own and reports its own files.
-        if !nested
-            .iter()
-            .any(|root| entry.rel.starts_with(root.as_str()))
-        {
-            check_entry(dir, entry, out);
-        }
+        check_entry(dir, entry, out);
     }
     let (count, size) = tree.totals();
     if count > MAX_SKILL_FILES || tree.truncated {
