@@ -65,7 +65,7 @@ fn depth(path: &Path) -> usize {
 /// directory holding `.git`.
 pub fn find(dir: &Path) -> Found {
     let mut found = Found::default();
-    let Nearest(plugin_json, marketplace) = nearest_manifests(dir);
+    let Nearest(plugin_json, marketplace, _) = nearest_manifests(dir).below(ceiling(dir));
     found.in_plugin_tree = plugin_json.is_some() || marketplace.is_some();
     let mut declared: Vec<Arc<Vec<Declared>>> = Vec::new();
     if let Some(root) = &plugin_json {
@@ -119,6 +119,7 @@ fn nearest_manifests(dir: &Path) -> Nearest {
             here = Nearest(
                 here.0.filter(|p| p == folder),
                 here.1.filter(|p| p == folder),
+                true,
             );
         }
         if let Ok(mut c) = cache.lock() {
@@ -129,9 +130,35 @@ fn nearest_manifests(dir: &Path) -> Nearest {
     above
 }
 
-/// The nearest `plugin.json` and `marketplace.json` folders.
+/// The nearest `plugin.json` and `marketplace.json` folders, and whether a repository's root
+/// (a folder holding `.git`) bounded the search.
 #[derive(Debug, Clone, Default)]
-struct Nearest(Option<PathBuf>, Option<PathBuf>);
+struct Nearest(Option<PathBuf>, Option<PathBuf>, bool);
+
+impl Nearest {
+    /// Outside any repository, a manifest counts only at or below `ceiling`: a stranger's
+    /// `/tmp/.claude-plugin` says nothing about the skills below it.
+    fn below(self, ceiling: &Path) -> Nearest {
+        if self.2 {
+            return self;
+        }
+        Nearest(
+            self.0.filter(|p| p.starts_with(ceiling)),
+            self.1.filter(|p| p.starts_with(ceiling)),
+            false,
+        )
+    }
+}
+
+/// Where a search for manifests outside a repository stops: the current directory when the
+/// skill lies below it, else the skill's own folder.
+fn ceiling(dir: &Path) -> &Path {
+    static CWD: OnceLock<Option<PathBuf>> = OnceLock::new();
+    match CWD.get_or_init(|| std::env::current_dir().ok().and_then(|d| d.canonicalize().ok())) {
+        Some(cwd) if dir.starts_with(cwd) => cwd,
+        _ => dir,
+    }
+}
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 enum Kind {

@@ -264,14 +264,12 @@ fn dedup(mut found: Vec<Candidate>, cwd: &Path) -> Vec<SkillDir> {
 }
 
 /// The nearest directory above the skill directory `dir` that holds a skill file, as
-/// displayed (SK016); the search stops at the repository root (the directory holding `.git`).
-/// `nearest` remembers, per absolute directory, the nearest skill directory at or above it:
-/// skills share their ancestors, so each is looked at once.
-fn outer_skill(
-    dir: &Path,
-    cwd: &Path,
-    nearest: &mut HashMap<PathBuf, Option<PathBuf>>,
-) -> Option<PathBuf> {
+/// displayed (SK016); the search stops at the repository root (the directory holding `.git`),
+/// and outside a repository at the current directory (a stranger's `/tmp/SKILL.md` makes no
+/// skill below it nested). `nearest` remembers, per absolute directory, the nearest skill
+/// directory at or above it and whether a repository root bounded the search: skills share
+/// their ancestors, so each is looked at once.
+fn outer_skill(dir: &Path, cwd: &Path, nearest: &mut HashMap<PathBuf, Nearest>) -> Option<PathBuf> {
     let abs = absolute(cwd, dir);
     if abs.join(".git").exists() {
         return None;
@@ -279,7 +277,7 @@ fn outer_skill(
     let parent = abs.parent()?;
     // The directories not looked at yet, nearest first, and what lies above them.
     let mut pending: Vec<&Path> = Vec::new();
-    let mut above = None;
+    let mut above: Nearest = (None, false);
     for ancestor in parent.ancestors() {
         if let Some(hit) = nearest.get(ancestor) {
             above = hit.clone();
@@ -292,17 +290,25 @@ fn outer_skill(
     }
     for folder in pending.into_iter().rev() {
         let here = if skill_file_in(folder).is_some() {
-            Some(folder.to_path_buf())
+            (Some(folder.to_path_buf()), above.1 || folder.join(".git").exists())
         } else if folder.join(".git").exists() {
-            None
+            (None, true)
         } else {
             above
         };
         nearest.insert(folder.to_path_buf(), here.clone());
         above = here;
     }
-    above.map(|outer| display_path(&outer, cwd))
+    let ceiling = if abs.starts_with(cwd) { cwd } else { abs.as_path() };
+    let (outer, bounded) = above;
+    outer
+        .filter(|outer| bounded || outer.starts_with(ceiling))
+        .map(|outer| display_path(&outer, cwd))
 }
+
+/// The nearest skill directory at or above a directory, and whether a repository's root
+/// bounded the search.
+type Nearest = (Option<PathBuf>, bool);
 
 /// The skill file in `dir`, by its exact name.
 pub fn skill_file_in(dir: &Path) -> Option<PathBuf> {
