@@ -173,6 +173,11 @@ fn yaml_hint(file: &SkillFile, err: &yaml::SyntaxError) -> Option<String> {
             format!("quote the value that begins on line {start}: a plain value cannot hold `: `")
         });
     }
+    // `key: a: b` is the value's own `: `; without one, the error is about something else
+    // (text before the line, say), and quoting this value would not help.
+    if colon && !indicator && !value.contains(": ") {
+        return None;
+    }
     let fixed = format!("`{key}: {}`", quoted(value));
     Some(if value.starts_with(['|', '>']) {
         let block = &value[..1];
