@@ -34,10 +34,19 @@ pub fn catalogs(reports: &[SkillReport], settings: &Settings) -> Vec<Catalog> {
             continue;
         };
         for (root, members) in installs(reports, runtime) {
+            let members = one_per_key(reports, &members);
+            // One budget for every target (`budget`): the same skills are measured once.
+            if settings.budget.is_some()
+                && out
+                    .iter()
+                    .any(|c: &Catalog| c.root == root && c.members == members)
+            {
+                continue;
+            }
             out.push(Catalog {
                 runtime,
                 root,
-                members: one_per_key(reports, &members),
+                members,
                 budget,
                 unit,
             });

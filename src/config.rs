@@ -398,6 +398,14 @@ impl Settings {
         settings.strict = overrides.strict || file_config.strict.unwrap_or(false);
         settings.budget = overrides.budget.or(file_config.budget);
         settings.context_window = file_config.context_window.unwrap_or(DEFAULT_CONTEXT_WINDOW);
+        if settings.context_window == 0 {
+            return Err(ConfigError {
+                path: path.clone(),
+                line: None,
+                column: None,
+                message: "`context-window` must be a number of tokens above 0".into(),
+            });
+        }
         for (name, table) in file_config.runtime.iter().flatten() {
             let runtime = targets::find(name.get_ref()).ok_or_else(|| {
                 error(
@@ -446,10 +454,12 @@ impl Settings {
         if let Some(n) = self.budget {
             return Some((n, targets::Unit::Tokens));
         }
-        let own = runtime.budget?.amount(self.context_window);
-        match self.runtimes.get(runtime.name).and_then(|t| t.budget) {
-            Some(n) => Some((n, own.1)),
-            None => Some(own),
+        let own = runtime.budget.map(|b| b.amount(self.context_window));
+        match (self.runtimes.get(runtime.name).and_then(|t| t.budget), own) {
+            (Some(n), Some((_, unit))) => Some((n, unit)),
+            // A runtime with no known budget gets the one configured for it, in tokens.
+            (Some(n), None) => Some((n, targets::Unit::Tokens)),
+            (None, own) => own,
         }
     }
 

@@ -154,7 +154,11 @@ impl Nearest {
 /// skill lies below it, else the skill's own folder.
 fn ceiling(dir: &Path) -> &Path {
     static CWD: OnceLock<Option<PathBuf>> = OnceLock::new();
-    match CWD.get_or_init(|| std::env::current_dir().ok().and_then(|d| d.canonicalize().ok())) {
+    match CWD.get_or_init(|| {
+        std::env::current_dir()
+            .ok()
+            .and_then(|d| d.canonicalize().ok())
+    }) {
         Some(cwd) if dir.starts_with(cwd) => cwd,
         _ => dir,
     }

@@ -128,7 +128,7 @@ const BASE_DIR: (&str, Root) = ("{baseDir}", Root::Skill);
 pub static RUNTIMES: &[Runtime] = &[
     Runtime {
         name: "spec",
-        title: "the Agent Skills specification",
+        title: "Agent Skills",
         folders: &[".agents/skills"],
         fields: &[],
         reads_only: &[],

@@ -1052,12 +1052,7 @@ fn text_rule_helps_give_the_exact_fix() {
             "SK013",
             "`effort` is read by Claude Code (`claude-code`): skills under `.claude/skills/`, or in a Claude Code plugin, target it; elsewhere set `targets = [\"claude-code\"]` in skillc.toml or pass `--target claude-code`",
         ),
-        (
-            "sk006-text-before-mapping",
-            "notes/SKILL.md",
-            "SK006",
-            "",
-        ),
+        ("sk006-text-before-mapping", "notes/SKILL.md", "SK006", ""),
         (
             "sk304-patterns",
             "spaced-name/SKILL.md",

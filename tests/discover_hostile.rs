@@ -545,7 +545,10 @@ fn outside_a_repository_nothing_above_the_current_directory_changes_the_skills()
     // A stranger's `/tmp/.claude-plugin/plugin.json` or `/tmp/SKILL.md` must not turn the
     // skills below the current directory into Claude Code skills or nested ones.
     let (_tmp, root) = sandbox();
-    write(&root.join(".claude-plugin/plugin.json"), "{\"name\": \"x\"}");
+    write(
+        &root.join(".claude-plugin/plugin.json"),
+        "{\"name\": \"x\"}",
+    );
     skill(&root);
     let work = root.join("work");
     let s = work.join("s");
@@ -558,5 +561,10 @@ fn outside_a_repository_nothing_above_the_current_directory_changes_the_skills()
     assert_eq!(run.diagnostics, ["s/SKILL.md: SK013"], "{}", run.stderr);
     // From the directory that holds them, they count.
     let run = validate(&root, &[]);
-    assert_eq!(run.diagnostics, ["work/s/SKILL.md: SK016"], "{}", run.stderr);
+    assert_eq!(
+        run.diagnostics,
+        ["work/s/SKILL.md: SK016"],
+        "{}",
+        run.stderr
+    );
 }

@@ -287,3 +287,31 @@ fn prompt_list_and_show() {
         "error: no skill with key `nope` found; `skillc list` shows the keys\n"
     );
 }
+
+#[test]
+fn one_budget_for_every_target_is_one_diagnostic_per_install() {
+    let tmp = tempfile::tempdir().unwrap();
+    skill(
+        tmp.path(),
+        "s/a",
+        "name: a\ndescription: Use when the first thing happens.\n",
+    );
+    skill(
+        tmp.path(),
+        "s/b",
+        "name: b\ndescription: Use when the second thing happens.\n",
+    );
+    let (code, stdout, _) = skillc(
+        tmp.path(),
+        &[
+            "validate", "--format", "concise", "--target", "all", "--budget", "5",
+        ],
+    );
+    assert_eq!(code, Some(1));
+    let budget: Vec<&str> = stdout.lines().filter(|l| l.contains("SK503")).collect();
+    assert_eq!(budget.len(), 1, "{stdout}");
+    assert!(
+        budget[0].contains("the Agent Skills catalog is"),
+        "{stdout}"
+    );
+}

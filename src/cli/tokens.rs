@@ -228,7 +228,8 @@ fn table(
         }
         let _ = write!(
             out,
-            "{title}: {} / {} {} ({percent}%)",
+            "{}: {} / {} {} ({percent}%)",
+            crate::render::printable(&title),
             thousands(c.total),
             thousands(c.budget as usize),
             c.unit.as_str()
@@ -238,7 +239,23 @@ fn table(
                 Unit::Tokens => "over budget: the runtime drops, in this order",
                 Unit::Chars => "over budget: shortened or listed by name only, in this order",
             };
-            let _ = write!(out, "; {what}: {}", c.dropped.join(", "));
+            let shown: Vec<&str> = c
+                .dropped
+                .iter()
+                .take(crate::catalog::MAX_NAMED)
+                .map(String::as_str)
+                .collect();
+            let more = c.dropped.len().saturating_sub(crate::catalog::MAX_NAMED);
+            let more = if more > 0 {
+                format!(" and {more} more")
+            } else {
+                String::new()
+            };
+            let _ = write!(
+                out,
+                "; {what}: {}{more}",
+                crate::render::printable(&shown.join(", "))
+            );
         }
         let _ = writeln!(out);
     }

@@ -290,7 +290,10 @@ fn outer_skill(dir: &Path, cwd: &Path, nearest: &mut HashMap<PathBuf, Nearest>) 
     }
     for folder in pending.into_iter().rev() {
         let here = if skill_file_in(folder).is_some() {
-            (Some(folder.to_path_buf()), above.1 || folder.join(".git").exists())
+            (
+                Some(folder.to_path_buf()),
+                above.1 || folder.join(".git").exists(),
+            )
         } else if folder.join(".git").exists() {
             (None, true)
         } else {
@@ -299,7 +302,11 @@ fn outer_skill(dir: &Path, cwd: &Path, nearest: &mut HashMap<PathBuf, Nearest>) 
         nearest.insert(folder.to_path_buf(), here.clone());
         above = here;
     }
-    let ceiling = if abs.starts_with(cwd) { cwd } else { abs.as_path() };
+    let ceiling = if abs.starts_with(cwd) {
+        cwd
+    } else {
+        abs.as_path()
+    };
     let (outer, bounded) = above;
     outer
         .filter(|outer| bounded || outer.starts_with(ceiling))

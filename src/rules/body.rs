@@ -66,11 +66,12 @@ impl Resolver<'_> {
         if path.is_empty() {
             return Target::Unchecked;
         }
-        let (base, rest, plugin) = match self
-            .placeholders
-            .iter()
-            .find(|(text, _)| path.starts_with(text))
-        {
+        // A placeholder stands for a directory: a path goes on after a `/` (`{baseDir}x.md`
+        // would name a sibling of the skill, not a file in it, so it is not resolved).
+        let (base, rest, plugin) = match self.placeholders.iter().find(|(text, _)| {
+            path.strip_prefix(text)
+                .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
+        }) {
             Some((text, dir)) => (
                 dir.clone(),
                 path[text.len()..].to_string(),
@@ -532,6 +533,7 @@ mod tests {
             resolve("{baseDir}/references/x.md"),
             inside("references/x.md")
         );
+        assert_eq!(resolve("{baseDir}references/x.md"), Target::Unchecked);
         assert_eq!(
             resolve("${CLAUDE_SKILL_DIR}/jobs/a.md"),
             inside("jobs/a.md")
