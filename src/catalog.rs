@@ -72,7 +72,7 @@ fn installs(reports: &[SkillReport], runtime: &Runtime) -> Vec<(Option<Install>,
             shared.push(i);
             continue;
         }
-        let root = report.placement.install.clone();
+        let root = report.placement.install_for(runtime).cloned();
         by_root.entry(root).or_default().push(i);
     }
     if by_root.is_empty() && !shared.is_empty() {

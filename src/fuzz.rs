@@ -32,6 +32,7 @@ fn phantom_skill() -> SkillDir {
         tier: Tier::Project,
         near_miss: None,
         nested_in: None,
+        aliases: Vec::new(),
     }
 }
 

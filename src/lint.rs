@@ -365,7 +365,10 @@ pub fn lint_skill_bytes(
 
 /// Where the skill sits, and the targets that implies before its dialect is known.
 fn place(report: &mut SkillReport, settings: &Settings) {
-    report.placement = Placement::of(&report.dir.dir, &report.dir.real);
+    let shown = std::iter::once(&report.dir.dir)
+        .chain(&report.dir.aliases)
+        .map(PathBuf::as_path);
+    report.placement = Placement::of(&report.dir.real, shown);
     report.targets = targets_of(settings, &report.placement, None);
 }
 

@@ -384,9 +384,10 @@ pub struct Placement {
     /// It lies below a plugin or marketplace manifest, but no plugin claims it: Claude Code
     /// does not load it.
     pub unclaimed: bool,
-    /// The install it belongs to (`.claude/skills`, a plugin, `.par/skills`, …): the skills
-    /// one runtime would list together, for the catalog budgets.
-    pub install: Option<Install>,
+    /// The installs it belongs to (`.claude/skills`, a plugin, `.par/skills`, …), each with
+    /// the runtimes that load it: the skills one runtime would list together, for the catalog
+    /// budgets.
+    pub installs: Vec<(Targets, Install)>,
 }
 
 /// The skills one runtime lists together: a runtime folder, or one plugin.
@@ -398,30 +399,54 @@ pub struct Install {
 }
 
 impl Placement {
-    /// Reads a skill's placement from its directory: `shown` as given, `real` without links.
-    pub fn of(shown: &Path, real: &Path) -> Placement {
+    /// Reads a skill's placement from its directory: `real` without links, then the paths the
+    /// run reached it by (`shown`, as given, and any aliases). Every runtime folder among them
+    /// adds its runtime: a skill linked into `.claude/skills` and `.codex/skills` is loaded by
+    /// both.
+    pub fn of<'a>(real: &'a Path, shown: impl IntoIterator<Item = &'a Path>) -> Placement {
         let mut placement = Placement::default();
-        for path in [real, shown] {
-            if let Some((runtime, root)) = runtime_folder(path) {
-                placement.targets = Some(runtime);
-                placement.install = Some(Install {
+        for path in std::iter::once(real).chain(shown) {
+            let Some((runtime, root)) = runtime_folder(path) else {
+                continue;
+            };
+            let targets = placement.targets.unwrap_or_default();
+            if targets.union(runtime) == targets {
+                continue;
+            }
+            placement.targets = Some(targets.union(runtime));
+            placement.installs.push((
+                runtime,
+                Install {
                     dir: root,
                     plugin: None,
-                });
-                break;
-            }
+                },
+            ));
         }
         let found = crate::plugins::find(real);
         if found.in_plugin_tree && placement.targets.is_none() {
-            placement.targets = Targets::named("claude-code");
+            let claude = Targets::named("claude-code").unwrap_or_default();
+            placement.targets = Some(claude);
             placement.unclaimed = found.plugin.is_none();
-            placement.install = found.plugin.as_ref().map(|p| Install {
-                dir: p.root.clone(),
-                plugin: p.name.clone(),
-            });
+            if let Some(p) = &found.plugin {
+                placement.installs.push((
+                    claude,
+                    Install {
+                        dir: p.root.clone(),
+                        plugin: p.name.clone(),
+                    },
+                ));
+            }
         }
         placement.plugin = found.plugin;
         placement
+    }
+
+    /// The install through which `runtime` loads the skill.
+    pub fn install_for(&self, runtime: &Runtime) -> Option<&Install> {
+        self.installs
+            .iter()
+            .find(|(targets, _)| targets.contains(runtime.name))
+            .map(|(_, install)| install)
     }
 
     /// The plugin's folder, for `${CLAUDE_PLUGIN_ROOT}`.

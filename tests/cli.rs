@@ -462,6 +462,7 @@ fn unreadable_skill_file_is_named_and_exits_3() {
         tier: skillc::discover::Tier::Project,
         near_miss: None,
         nested_in: None,
+        aliases: Vec::new(),
     };
     let settings = skillc::config::Settings::default();
     let reports = skillc::lint::lint_all(vec![skill], &settings, root);

@@ -78,6 +78,7 @@ fn the_skill_file_target_lints() {
         tier: skillc::discover::Tier::Project,
         near_miss: None,
         nested_in: None,
+        aliases: Vec::new(),
     };
     let report = skillc::lint::lint_skill_bytes(
         skill,

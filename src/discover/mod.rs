@@ -47,6 +47,9 @@ pub struct SkillDir {
     /// For SK016: the directory of the skill this one lies below, as displayed (runtimes do
     /// not load a skill file inside another skill).
     pub nested_in: Option<PathBuf>,
+    /// The other paths the run reached this skill by (symlinks to it), as displayed: a skill
+    /// linked into `.claude/skills` and `.codex/skills` is loaded by both runtimes.
+    pub aliases: Vec<PathBuf>,
 }
 
 impl SkillDir {
@@ -238,9 +241,12 @@ fn dedup(mut found: Vec<Candidate>, cwd: &Path) -> Vec<SkillDir> {
         if let Some(&at) = seen.get(&(real.clone(), file.is_some())) {
             if is_direct && !direct[at] {
                 direct[at] = true;
-                skills[at].dir = dir;
+                let alias = std::mem::replace(&mut skills[at].dir, dir);
+                skills[at].aliases.push(alias);
                 skills[at].file = file;
                 skills[at].near_miss = near_miss;
+            } else {
+                skills[at].aliases.push(dir);
             }
             continue;
         }
@@ -257,6 +263,7 @@ fn dedup(mut found: Vec<Candidate>, cwd: &Path) -> Vec<SkillDir> {
             tier,
             near_miss,
             nested_in: None,
+            aliases: Vec::new(),
         });
     }
     skills.sort_by(|a, b| a.dir.cmp(&b.dir));

@@ -141,6 +141,7 @@ pub fn validate_skill(archive: &Archive) -> Result<(), String> {
         tier: crate::discover::Tier::Project,
         near_miss: None,
         nested_in: None,
+        aliases: Vec::new(),
     };
     let reports = crate::lint::lint_all(vec![skill], &settings, tmp.path());
     let errors: Vec<String> = reports
