@@ -144,20 +144,21 @@ fn pack_refuses_more_files_than_an_archive_may_hold() {
     );
 }
 
-/// verify lints the packed files with default settings: a field only this repository's config
-/// allows, or a link to a file that is not packed, stops pack instead of failing verify later.
+/// verify lints the packed files with default settings and every runtime as a target: a field
+/// only this repository's config allows (one no runtime reads), or a link to a file that is not
+/// packed, stops pack instead of failing verify later.
 #[test]
 fn pack_validates_what_verify_will_see() {
     let tmp = tempfile::tempdir().unwrap();
     let dir = skill(tmp.path(), "demo");
     write(
         &dir.join("SKILL.md"),
-        "---\nname: demo\ndescription: Use when testing demo.\nmodel: opus\n---\nSee [notes](.notes/a.md).\n",
+        "---\nname: demo\ndescription: Use when testing demo.\nowner: qa\n---\nSee [notes](.notes/a.md).\n",
     );
     write(&dir.join(".notes/a.md"), "hidden notes\n");
     write(
         &tmp.path().join("skillc.toml"),
-        "extra-fields = [\"@claude-code\"]\n",
+        "extra-fields = [\"owner\"]\n",
     );
     let run = skillc(tmp.path(), &["validate", "--format", "concise", "demo"]);
     assert_eq!(run.code, Some(0), "{}{}", run.stdout, run.stderr);
@@ -166,7 +167,7 @@ fn pack_validates_what_verify_will_see() {
     assert_eq!(
         run.stderr,
         "error: cannot pack `demo`: `skillc verify` would refuse the archive: the skill inside does \
-         not validate: 2 error(s), first: SK013 unknown field `model` for the agentskills dialect \
+         not validate: 2 error(s), first: SK013 unknown field `owner` for the agentskills dialect \
          (verify lints with default \
          settings: no skillc.toml, only packed files)\n"
     );
