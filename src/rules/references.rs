@@ -283,6 +283,7 @@ fn chains(
             .and_then(|rest| rest.find('\n'))
             .map_or(text.len(), |i| last + i);
         text.truncate(keep);
+        text.shrink_to_fit();
         let file = SkillFile::new(dir.path_of(first), text);
         let mut here = Reporter::new(Some(&file), file.path.clone(), dir.dir.clone());
         for (span, second) in hops {
