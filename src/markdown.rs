@@ -1,6 +1,7 @@
 //! Links in a skill's Markdown, found with a CommonMark parser (so code spans, fenced and
 //! indented code blocks, escapes and reference definitions are handled as renderers do).
 
+use std::collections::{HashMap, HashSet};
 use std::ops::Range;
 
 use pulldown_cmark::{Event, LinkType, Parser, Tag};
@@ -56,61 +57,112 @@ pub fn links(text: &str) -> Vec<Link> {
         }
     }
     let defs = parser.reference_definitions();
-    let mut seen: Vec<Range<usize>> = Vec::new();
+    // Definitions by destination, built once when a link's label does not find its own.
+    let mut by_dest: Option<HashMap<&str, Range<usize>>> = None;
+    let mut seen: HashSet<usize> = HashSet::new();
     for (id, dest) in &used {
-        let def = defs
-            .get(id)
-            .filter(|d| d.dest.as_ref() == dest)
-            .or_else(|| {
-                defs.iter()
-                    .map(|(_, d)| d)
-                    .find(|d| d.dest.as_ref() == dest)
-            });
-        let Some(def) = def else { continue };
-        if seen.contains(&def.span) {
+        let span = match defs.get(id).filter(|d| d.dest.as_ref() == dest) {
+            Some(def) => def.span.clone(),
+            None => {
+                let map = by_dest.get_or_insert_with(|| {
+                    let mut map: HashMap<&str, Range<usize>> = HashMap::new();
+                    for (_, def) in defs.iter() {
+                        let first = map.entry(def.dest.as_ref()).or_insert(def.span.clone());
+                        if def.span.start < first.start {
+                            *first = def.span.clone();
+                        }
+                    }
+                    map
+                });
+                let Some(span) = map.get(dest.as_str()) else {
+                    continue;
+                };
+                span.clone()
+            }
+        };
+        if !seen.insert(span.start) {
             continue;
         }
-        seen.push(def.span.clone());
         out.push(Link {
-            dest: def.dest.to_string(),
-            span: pin_definition(text, def.span.clone(), &def.dest),
+            dest: dest.clone(),
+            span: pin_definition(text, span, dest),
         });
     }
     out.sort_by_key(|l| l.span.start);
     out
 }
 
+/// How much reading a link's or definition's candidate destinations may cost, in bytes per
+/// byte of the link (and a little more for short ones): a candidate costs twice the bytes from
+/// its `](` or `]:` to the end of its destination (read, then compared), or to the end of the
+/// link when it has none.
+const PIN_WORK_PER_BYTE: usize = 4;
+const PIN_WORK_MIN: usize = 256;
+
 /// Narrows an inline link's range to its destination: the destination follows a `](` (the
 /// last one whose destination reads as `dest`, so that brackets in the link text do not
-/// mislead).
+/// mislead). The `](` are tried from the end, within a budget linear in the link's length
+/// (only a destination that does not read back as written, such as one with an entity, has them
+/// all tried); the whole link when none fits.
 fn pin_inline(text: &str, range: Range<usize>, dest: &str) -> Range<usize> {
     let Some(link) = text.get(range.clone()) else {
         return range;
     };
+    let mut budget = pin_budget(link);
     let mut end = link.len();
     while let Some(i) = link[..end].rfind("](") {
-        if let Some(found) = destination(link, i + 2, false).filter(|r| reads_as(link, r, dest)) {
-            return range.start + found.start..range.start + found.end;
+        match try_pin(link, i + 2, false, dest, &mut budget) {
+            Some(Ok(found)) => return range.start + found.start..range.start + found.end,
+            Some(Err(())) => end = i,
+            None => break,
         }
-        end = i;
     }
     range
 }
 
-/// Narrows a reference definition's range to its destination (after the `]:`).
+/// Narrows a reference definition's range to its destination (after the first `]:` whose
+/// destination reads as `dest`, within the same budget as [`pin_inline`]).
 fn pin_definition(text: &str, range: Range<usize>, dest: &str) -> Range<usize> {
     let Some(def) = text.get(range.clone()) else {
         return range;
     };
+    let mut budget = pin_budget(def);
     let mut from = 0;
     while let Some(i) = def[from..].find("]:") {
         let at = from + i + 2;
-        if let Some(found) = destination(def, at, true).filter(|r| reads_as(def, r, dest)) {
-            return range.start + found.start..range.start + found.end;
+        match try_pin(def, at, true, dest, &mut budget) {
+            Some(Ok(found)) => return range.start + found.start..range.start + found.end,
+            Some(Err(())) => from = at,
+            None => break,
         }
-        from = at;
     }
     range
+}
+
+fn pin_budget(text: &str) -> usize {
+    text.len()
+        .saturating_mul(PIN_WORK_PER_BYTE)
+        .saturating_add(PIN_WORK_MIN)
+}
+
+/// The destination after the marker ending at `at` when it reads as `dest` (`Ok`), another
+/// (`Err`), or `None` once the budget is spent.
+fn try_pin(
+    text: &str,
+    at: usize,
+    definition: bool,
+    dest: &str,
+    budget: &mut usize,
+) -> Option<Result<Range<usize>, ()>> {
+    let found = destination(text, at, definition);
+    // Nothing found may have cost a search to the end (an unclosed `<`).
+    let read = found.as_ref().map_or(text.len(), |r| r.end) - at;
+    let cost = read * 2 + 2;
+    *budget = budget.checked_sub(cost)?;
+    match found {
+        Some(r) if reads_as(text, &r, dest) => Some(Ok(r)),
+        _ => Some(Err(())),
+    }
 }
 
 /// The raw destination starting at `at` (after `](` or `]:`): spaces (and, for a definition,
@@ -213,5 +265,31 @@ mod tests {
             ]
         );
         assert_eq!(all[0].dest, "refs\\api.md");
+    }
+
+    #[test]
+    fn pins_in_linear_time_whatever_the_link_text_holds() {
+        // A code span full of `](` (or `](<`) and a destination that does not read back as
+        // written (an entity): every `](` used to be tried, each at the cost of the rest of the
+        // link (hours for these). The link is then shown whole.
+        for piece in ["](a", "](<"] {
+            let body = format!("[`{}`](x&amp;y) [ok](a.md)\n", piece.repeat(300_000));
+            let all = links(&body);
+            assert_eq!(all.len(), 2);
+            assert_eq!(all[0].dest, "x&y");
+            assert_eq!(all[0].span, 0..body.find(" [ok]").unwrap());
+            assert_eq!(&body[all[1].span.clone()], "a.md");
+        }
+        // A title with `](` in it still leaves the destination found.
+        let body = format!("[a](b.md \"{}\")", "see [x](y) ".repeat(12));
+        assert_eq!(&body[links(&body)[0].span.clone()], "b.md");
+        // Many reference links, each to a definition of its own (each used to be compared with
+        // every definition already found).
+        let mut refs: String = (0..40_000).map(|i| format!("[a][{i}]\n")).collect();
+        refs.push('\n');
+        refs.extend((0..40_000).map(|i| format!("[{i}]: #d{i}\n")));
+        let all = links(&refs);
+        assert_eq!(all.len(), 40_000);
+        assert_eq!(&refs[all[39_999].span.clone()], "#d39999");
     }
 }

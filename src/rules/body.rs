@@ -7,7 +7,7 @@ use super::{SK401, SK402, SK403, SK404, SK405, SK407};
 use crate::config::Settings;
 use crate::diagnostic::Span;
 use crate::discover::SkillDir;
-use crate::files::SkillTree;
+use crate::files::{Entry, SkillTree};
 use crate::lint::Reporter;
 use crate::markdown::Link;
 use crate::source::{Layout, SkillFile};
@@ -253,7 +253,7 @@ fn check_links(
     out: &mut Reporter,
 ) -> Vec<String> {
     let mut linked = Vec::new();
-    let mut searches = 0;
+    let mut near = NearMatch::new(&tree.entries);
     for link in links {
         let span = Span::new(
             layout.body.start + link.span.start,
@@ -282,10 +282,7 @@ fn check_links(
                     linked.push(rel);
                     continue;
                 }
-                searches += 1;
-                let near = (searches <= MAX_NEAR_MATCH_SEARCHES)
-                    .then(|| near_match(tree, &rel))
-                    .flatten();
+                let hint = near.find(&rel);
                 let d = out
                     .emit(
                         &SK404,
@@ -293,7 +290,7 @@ fn check_links(
                         format!("link `{dest}` names a file that does not exist in the skill"),
                     )
                     .label("no such file");
-                match near {
+                match hint {
                     Some(near) => d.help(format!("did you mean `{near}`?")),
                     None => d.help(format!("create `{rel}` or fix the link")),
                 };
@@ -361,76 +358,167 @@ fn plugin_relative(resolver: &Resolver, path: &Path) -> Option<(&'static str, St
     })
 }
 
-/// An entry of the skill whose path is close to the missing `rel`: the same path in another
-/// case, a path whose components differ by at most two edits in all (`reference/` for
-/// `references/`), or a file of the same name elsewhere in the skill.
-fn near_match<'t>(tree: &'t SkillTree, rel: &str) -> Option<&'t str> {
-    let want: Vec<String> = rel.split('/').map(str::to_lowercase).collect();
-    let name = want.last()?;
-    let mut best: Option<(usize, &str)> = None;
-    for entry in &tree.entries {
-        let depth = entry.rel.matches('/').count() + 1;
-        let score = if depth == want.len() {
-            let have: Vec<String> = entry.rel.split('/').map(str::to_lowercase).collect();
-            edits(&want, &have).map(|d| d + 1)
-        } else {
-            None
-        };
-        let score = score.or_else(|| {
-            let same = entry.is_file()
-                && entry.name().len() == name.len()
-                && entry.name().to_lowercase() == *name;
-            same.then_some(10 + depth)
-        });
-        if let Some(score) = score
-            && best.is_none_or(|(b, _)| score < b)
-        {
-            best = Some((score, entry.rel.as_str()));
-        }
-    }
-    best.map(|(_, rel)| rel)
+/// At most this much work (components compared, characters scanned, table cells filled) is
+/// spent on near-match searches per skill; later broken links get the plain help.
+const MAX_NEAR_MATCH_WORK: usize = 1 << 25;
+
+/// The most edits a near match may differ by, in all.
+const MAX_NEAR_EDITS: usize = 2;
+
+/// Near-match searches for one skill's broken links, under [`MAX_NEAR_MATCH_SEARCHES`] and
+/// [`MAX_NEAR_MATCH_WORK`]. The entries' lower-cased components are made once, at the first
+/// search.
+struct NearMatch<'t> {
+    tree: &'t [Entry],
+    /// Each entry's components, lower-cased, with their lengths in characters.
+    entries: Option<Vec<Vec<(String, usize)>>>,
+    searches: usize,
+    work: usize,
 }
 
-/// The edits between two paths of as many components, when at most two in all and each
-/// changed component keeps more than half its characters.
-fn edits(want: &[String], have: &[String]) -> Option<usize> {
+impl<'t> NearMatch<'t> {
+    fn new(tree: &'t [Entry]) -> Self {
+        NearMatch {
+            tree,
+            entries: None,
+            searches: 0,
+            work: 0,
+        }
+    }
+
+    /// An entry of the skill whose path is close to the missing `rel`: the same path in another
+    /// case, a path whose components differ by at most two edits in all (`reference/` for
+    /// `references/`), or a file of the same name elsewhere in the skill. `None` also once the
+    /// skill's searches or work are spent.
+    fn find(&mut self, rel: &str) -> Option<&'t str> {
+        self.searches += 1;
+        if self.searches > MAX_NEAR_MATCH_SEARCHES || self.work > MAX_NEAR_MATCH_WORK {
+            return None;
+        }
+        let tree = self.tree;
+        let entries = self.entries.get_or_insert_with(|| {
+            tree.iter()
+                .map(|e| e.rel.split('/').map(lowered).collect())
+                .collect()
+        });
+        self.work += entries.len();
+        let want: Vec<(String, usize)> = rel.split('/').map(lowered).collect();
+        let name = want.last()?;
+        let mut best: Option<(usize, usize)> = None;
+        for (i, have) in entries.iter().enumerate() {
+            if self.work > MAX_NEAR_MATCH_WORK {
+                return None;
+            }
+            let score = if have.len() == want.len() {
+                edits(&want, have, &mut self.work).map(|d| d + 1)
+            } else {
+                None
+            };
+            let score = score.or_else(|| {
+                let same = tree[i].is_file() && have.last() == Some(name);
+                same.then_some(10 + have.len())
+            });
+            if let Some(score) = score
+                && best.is_none_or(|(b, _)| score < b)
+            {
+                best = Some((score, i));
+            }
+        }
+        best.map(|(_, i)| tree[i].rel.as_str())
+    }
+}
+
+/// A path component lower-cased, with its length in characters.
+fn lowered(part: &str) -> (String, usize) {
+    let lower = part.to_lowercase();
+    let chars = lower.chars().count();
+    (lower, chars)
+}
+
+/// The edits between two paths of as many components, when at most [`MAX_NEAR_EDITS`] in all
+/// and each changed component keeps more than half its characters. `work` counts what is
+/// compared.
+fn edits(want: &[(String, usize)], have: &[(String, usize)], work: &mut usize) -> Option<usize> {
     let mut total = 0;
-    for (w, h) in want.iter().zip(have) {
+    for ((w, wn), (h, hn)) in want.iter().zip(have) {
+        *work += 1;
+        if wn.abs_diff(*hn) > MAX_NEAR_EDITS - total {
+            return None;
+        }
         if w == h {
             continue;
         }
-        let d = levenshtein(w, h, 2)?;
-        if d * 2 >= w.chars().count().max(h.chars().count()) {
+        let d = levenshtein(w, h, MAX_NEAR_EDITS - total, work)?;
+        if d * 2 >= (*wn).max(*hn) {
             return None;
         }
         total += d;
-        if total > 2 {
-            return None;
-        }
     }
     Some(total)
 }
 
-/// The edit distance of `a` and `b`, when at most `limit`.
-fn levenshtein(a: &str, b: &str, limit: usize) -> Option<usize> {
+/// The edit distance of `a` and `b`, when at most `limit`. Their common prefix and suffix are
+/// set aside, and only the cells within `limit` of the diagonal are filled: the work, added to
+/// `work`, is linear in the strings' length.
+fn levenshtein(a: &str, b: &str, limit: usize, work: &mut usize) -> Option<usize> {
+    let prefix = common_prefix(a, b);
+    let (a, b) = (&a[prefix..], &b[prefix..]);
+    let suffix = common_suffix(a, b);
+    let (a, b) = (&a[..a.len() - suffix], &b[..b.len() - suffix]);
+    *work += prefix + suffix;
     let a: Vec<char> = a.chars().collect();
     let b: Vec<char> = b.chars().collect();
     if a.len().abs_diff(b.len()) > limit {
         return None;
     }
-    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    // Cells outside the band hold `limit + 1`: more than any distance that counts.
+    let over = limit + 1;
+    let mut prev: Vec<usize> = (0..=b.len()).map(|j| j.min(over)).collect();
+    let mut row = vec![over; b.len() + 1];
     for (i, ca) in a.iter().enumerate() {
-        let mut row = vec![i + 1; b.len() + 1];
-        for (j, cb) in b.iter().enumerate() {
-            let cost = usize::from(ca != cb);
-            row[j + 1] = (prev[j] + cost).min(prev[j + 1] + 1).min(row[j] + 1);
+        let lo = (i + 1).saturating_sub(limit);
+        let hi = (i + 1 + limit).min(b.len());
+        row[lo.saturating_sub(1)] = if lo == 0 { (i + 1).min(over) } else { over };
+        if let Some(cell) = row.get_mut(hi + 1) {
+            *cell = over;
         }
-        if row.iter().min().is_some_and(|&m| m > limit) {
+        let mut least = if lo == 0 { row[0] } else { over };
+        for j in lo.max(1)..=hi {
+            let cost = usize::from(*ca != b[j - 1]);
+            let cell = (prev[j - 1] + cost).min(prev[j] + 1).min(row[j - 1] + 1);
+            row[j] = cell.min(over);
+            least = least.min(row[j]);
+        }
+        *work += (hi + 1).saturating_sub(lo);
+        if least > limit {
             return None;
         }
-        prev = row;
+        std::mem::swap(&mut prev, &mut row);
     }
     prev.last().copied().filter(|&d| d <= limit)
+}
+
+/// The length in bytes of the longest common prefix of `a` and `b` made of whole characters.
+fn common_prefix(a: &str, b: &str) -> usize {
+    let mut n = a.bytes().zip(b.bytes()).take_while(|(x, y)| x == y).count();
+    while !a.is_char_boundary(n) {
+        n -= 1;
+    }
+    n
+}
+
+/// The length in bytes of the longest common suffix of `a` and `b` made of whole characters.
+fn common_suffix(a: &str, b: &str) -> usize {
+    let mut n = a
+        .bytes()
+        .rev()
+        .zip(b.bytes().rev())
+        .take_while(|(x, y)| x == y)
+        .count();
+    while !a.is_char_boundary(a.len() - n) {
+        n -= 1;
+    }
+    n
 }
 
 fn length(file: &SkillFile, layout: &Layout, body: &str, out: &mut Reporter) {
@@ -575,13 +663,86 @@ mod tests {
         std::fs::write(dir.path().join("references/api.md"), "").unwrap();
         std::fs::write(dir.path().join("Guide.md"), "").unwrap();
         let tree = SkillTree::walk(dir.path());
-        assert_eq!(
-            near_match(&tree, "reference/api.md"),
-            Some("references/api.md")
-        );
-        assert_eq!(near_match(&tree, "guide.md"), Some("Guide.md"));
-        assert_eq!(near_match(&tree, "api.md"), Some("references/api.md"));
-        assert_eq!(near_match(&tree, "references/other.md"), None);
+        let mut near = NearMatch::new(&tree.entries);
+        assert_eq!(near.find("reference/api.md"), Some("references/api.md"));
+        assert_eq!(near.find("guide.md"), Some("Guide.md"));
+        assert_eq!(near.find("api.md"), Some("references/api.md"));
+        assert_eq!(near.find("references/other.md"), None);
         assert_eq!(shown("././a/b.md"), "a/b.md");
+    }
+
+    /// The edit distance by the whole table, to check the banded one against.
+    fn full_distance(a: &str, b: &str) -> usize {
+        let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
+        let mut prev: Vec<usize> = (0..=b.len()).collect();
+        for (i, ca) in a.iter().enumerate() {
+            let mut row = vec![i + 1; b.len() + 1];
+            for (j, cb) in b.iter().enumerate() {
+                let cost = usize::from(ca != cb);
+                row[j + 1] = (prev[j] + cost).min(prev[j + 1] + 1).min(row[j] + 1);
+            }
+            prev = row;
+        }
+        prev[b.len()]
+    }
+
+    #[test]
+    fn banded_distance_agrees_with_the_whole_table() {
+        // Every pair of strings over a small alphabet up to length 5, and a few long ones.
+        let mut words = vec![String::new()];
+        for len in 1..=5 {
+            let mut next = Vec::new();
+            for w in words.iter().filter(|w| w.chars().count() == len - 1) {
+                for c in ['a', 'b', 'é'] {
+                    next.push(format!("{w}{c}"));
+                }
+            }
+            words.extend(next);
+        }
+        let sample: Vec<&String> = words.iter().step_by(7).collect();
+        for a in &sample {
+            for b in &sample {
+                let want = full_distance(a, b);
+                for limit in 0..=3 {
+                    let got = levenshtein(a, b, limit, &mut 0);
+                    assert_eq!(got, (want <= limit).then_some(want), "{a} {b} {limit}");
+                }
+            }
+        }
+        let long = "x".repeat(300);
+        let cases = [
+            (format!("a{long}b"), format!("c{long}d"), Some(2)),
+            (format!("{long}1"), format!("{long}1q"), Some(1)),
+            (format!("{long}ab"), format!("{long}ba"), Some(2)),
+            (format!("ab{long}"), format!("{long}ab"), None),
+        ];
+        for (a, b, want) in cases {
+            assert_eq!(levenshtein(&a, &b, 2, &mut 0), want);
+        }
+    }
+
+    /// Thousands of long names and a hundred broken links: the search is bounded (before, each
+    /// link compared every entry with a full table: hours).
+    #[test]
+    fn near_match_searches_are_bounded() {
+        let long = "x".repeat(240);
+        let mut entries: Vec<Entry> = (0..20_000)
+            .map(|i| Entry {
+                rel: format!("r/{long}{i}"),
+                kind: crate::files::Kind::File {
+                    size: 0,
+                    executable: false,
+                },
+            })
+            .collect();
+        entries.sort_by(|a, b| a.rel.cmp(&b.rel));
+        let mut near = NearMatch::new(&entries);
+        let first = near.find(&format!("r/{long}5q"));
+        assert_eq!(first, Some(format!("r/{long}5").as_str()));
+        for i in 0..MAX_NEAR_MATCH_SEARCHES {
+            near.find(&format!("r/{long}{i}q"));
+        }
+        assert!(near.work <= MAX_NEAR_MATCH_WORK + 20_000 * 300);
+        assert_eq!(near.find(&format!("r/{long}5q")), None);
     }
 }

@@ -1,11 +1,13 @@
 //! The files a skill's body leads to: SK406 (reference chains) and SK412 (files nothing the
 //! model reads mentions).
 //!
-//! Files are read only inside the skill's real directory, each at most once and under a cap
-//! ([`MAX_READ`] each, [`MAX_SCANNED_BYTES`] and [`MAX_SCANNED_FILES`] per skill); links are
-//! resolved lexically and never followed out of the skill.
+//! Files are read only inside the skill's real directory and outside the skills nested in it,
+//! each at most once per rule and under a cap (the first [`MAX_READ`] bytes of each,
+//! [`MAX_SCANNED_BYTES`] and [`MAX_SCANNED_FILES`] per skill); links are resolved lexically and
+//! never followed out of the skill. All work is linear in the skill's files and texts.
 
 use std::collections::{HashMap, HashSet, VecDeque};
+use std::io::Read as _;
 use std::path::Path;
 
 use super::body::{Resolver, Target};
@@ -14,17 +16,25 @@ use crate::config::Settings;
 use crate::diagnostic::Span;
 use crate::discover::SkillDir;
 use crate::files::{Kind, LinkTarget, SkillTree};
-use crate::input::{Links, Read, read_capped};
+use crate::input::Links;
 use crate::lint::Reporter;
 use crate::markdown;
 use crate::source::SkillFile;
 
-/// The largest file read to follow its links and mentions.
+/// At most this much of each file is read to follow its links and mentions (the first bytes
+/// of a larger file: as much as a model reads of it).
 pub const MAX_READ: u64 = 1 << 20;
 /// At most this many bytes are read per skill to follow mentions.
 pub const MAX_SCANNED_BYTES: u64 = 32 << 20;
 /// At most this many files are read per skill to follow mentions.
 pub const MAX_SCANNED_FILES: usize = 4096;
+/// At most this many trailing components of a path are indexed: a longer module path or folder
+/// is looked up by its last ones and checked against the whole path, so the index stays
+/// proportional to the tree however deep it is.
+const MAX_TAIL: usize = 4;
+/// At most this many indexed paths are checked against longer keys per skill; past it, what
+/// the skill reaches cannot be told and SK412 is not reported.
+const MAX_LOOKUP_WORK: usize = 1 << 22;
 
 /// Folders whose files the model should be told about (SK412).
 const DISCOVERABLE: [&str; 3] = ["references", "resources", "scripts"];
@@ -119,64 +129,86 @@ pub fn check(
     if !sk406 && !sk412 {
         return Vec::new();
     }
-    let mut reader = Reader::new(&dir.real);
+    let index = Index::new(tree);
     let mut files = Vec::new();
     if sk406 {
         // What the skill file itself links or mentions: one level, nothing followed further;
         // a path names the files it can be the end of, not every file of that name.
-        let mut direct = Reach::new(Index::new(tree), Names::ByPath);
+        let mut direct = Reach::new(&index, Names::ByPath);
         direct.follow_skill_file(resolver, body);
-        files = chains(dir, resolver, tree, body, &direct, &mut reader, out);
+        if !direct.incomplete() {
+            let mut reader = Reader::new(&dir.real, &index);
+            files = chains(dir, resolver, body, &direct, &mut reader, out);
+        }
     }
     if sk412 {
-        let mut reach = Reach::new(Index::new(tree), Names::Loose);
+        let mut reach = Reach::new(&index, Names::Loose);
         reach.follow_skill_file(resolver, body);
-        unreferenced(dir, resolver, tree, reach, &mut reader, out);
+        let mut reader = Reader::new(&dir.real, &index);
+        unreferenced(dir, resolver, reach, &mut reader, out);
     }
     files
 }
 
-/// Reads files of the skill, each once, under the caps.
-struct Reader<'a> {
+/// Reads the skill's own files (those of the [`Index`]) under the caps.
+struct Reader<'a, 't> {
     root: &'a Path,
-    texts: HashMap<String, Option<String>>,
+    index: &'a Index<'t>,
+    files: usize,
     bytes: u64,
+    /// A read was refused because the caps were reached.
+    capped: bool,
 }
 
-impl<'a> Reader<'a> {
-    fn new(root: &'a Path) -> Self {
+impl<'a, 't> Reader<'a, 't> {
+    fn new(root: &'a Path, index: &'a Index<'t>) -> Self {
         Reader {
             root,
-            texts: HashMap::new(),
+            index,
+            files: 0,
             bytes: 0,
+            capped: false,
         }
     }
 
-    /// The text of the file at `rel`, when it is UTF-8 and the caps allow.
-    fn read(&mut self, rel: &str) -> Option<&str> {
-        if !self.texts.contains_key(rel) {
-            let text = self.load(rel);
-            self.texts.insert(rel.to_string(), text);
+    /// The text of the file at `rel` (its first [`MAX_READ`] bytes, invalid UTF-8 replaced),
+    /// when it is one of the skill's own files and the caps allow.
+    fn read(&mut self, rel: &str) -> Option<String> {
+        let &i = self.index.by_rel.get(rel)?;
+        if self.files >= MAX_SCANNED_FILES || self.bytes >= MAX_SCANNED_BYTES {
+            self.capped = true;
+            return None;
         }
-        self.texts.get(rel)?.as_deref()
+        self.files += 1;
+        let plain = self.index.plain.get(i).copied().unwrap_or(false);
+        let bytes = self.load(rel, plain)?;
+        self.bytes += bytes.len() as u64;
+        Some(
+            String::from_utf8(bytes)
+                .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()),
+        )
     }
 
-    fn load(&mut self, rel: &str) -> Option<String> {
-        if self.texts.len() >= MAX_SCANNED_FILES || self.bytes >= MAX_SCANNED_BYTES {
-            return None;
-        }
-        // Only files whose real path is inside the skill are read.
-        let real = std::fs::canonicalize(self.root.join(rel)).ok()?;
-        if !real.starts_with(self.root) {
-            return None;
-        }
-        match read_capped(&real, MAX_READ, Links::Follow) {
-            Ok(Read::Bytes(bytes)) => {
-                self.bytes += bytes.len() as u64;
-                String::from_utf8(bytes).ok()
+    /// The first [`MAX_READ`] bytes of a file of the skill. A plain file was listed by the walk
+    /// below real directories only, so it is opened as it is, refusing a symbolic link in its
+    /// place; a symbolic link is read only when its real path is inside the skill.
+    fn load(&self, rel: &str, plain: bool) -> Option<Vec<u8>> {
+        let (path, links) = if plain {
+            (self.root.join(rel), Links::Refuse)
+        } else {
+            let real = std::fs::canonicalize(self.root.join(rel)).ok()?;
+            if !real.starts_with(self.root) {
+                return None;
             }
-            _ => None,
+            (real, Links::Follow)
+        };
+        let file = crate::input::open(&path, links).ok()?;
+        if !file.metadata().ok()?.is_file() {
+            return None;
         }
+        let mut bytes = Vec::new();
+        file.take(MAX_READ).read_to_end(&mut bytes).ok()?;
+        Some(bytes)
     }
 }
 
@@ -196,13 +228,6 @@ fn has_extension(rel: &str, list: &[&str]) -> bool {
     extension(rel).is_some_and(|e| list.contains(&e.as_str()))
 }
 
-/// Whether `rel` is a file (or a symlink to one inside the skill) in the listing.
-fn is_file(tree: &SkillTree, rel: &str) -> bool {
-    tree.entries
-        .binary_search_by(|e| e.rel.as_str().cmp(rel))
-        .is_ok_and(|i| tree.entries[i].is_file())
-}
-
 // ---------------------------------------------------------------------------------------------
 // SK406
 
@@ -212,44 +237,54 @@ fn is_file(tree: &SkillTree, rel: &str) -> bool {
 fn chains(
     dir: &SkillDir,
     resolver: &Resolver,
-    tree: &SkillTree,
     body: &Body,
     direct: &Reach,
     reader: &mut Reader,
     out: &mut Reporter,
 ) -> Vec<SkillFile> {
+    let index = direct.index;
+    let linked: HashSet<&str> = body.linked.iter().map(String::as_str).collect();
     let mut files = Vec::new();
-    let mut reported: HashSet<String> = HashSet::new();
+    // Each file of the skill is judged once: reported as a second hop, or not one.
+    let mut judged: HashSet<String> = HashSet::new();
     let mut seen: HashSet<&str> = HashSet::new();
     for first in body.linked {
-        if !seen.insert(first) || !has_extension(first, &MARKDOWN) || !is_file(tree, first) {
+        if !seen.insert(first) || !has_extension(first, &MARKDOWN) || !index.has(first) {
             continue;
         }
-        let Some(text) = reader.read(first) else {
+        let Some(mut text) = reader.read(first) else {
             continue;
         };
         let mut hops = Vec::new();
-        for link in markdown::links(text) {
+        for link in markdown::links(&text) {
             let Target::Inside(second) = resolver.resolve(&link.dest, parent(first)) else {
                 continue;
             };
-            if second == *first
-                || second.eq_ignore_ascii_case(body.skill_file)
-                || body.linked.contains(&second)
+            if second == *first || !index.has(&second) || judged.contains(&second) {
+                continue;
+            }
+            judged.insert(second.clone());
+            if second.eq_ignore_ascii_case(body.skill_file)
+                || linked.contains(second.as_str())
                 || body.text.contains(second.as_str())
                 || direct.has(&second)
                 || has_extension(&second, &IMAGES)
-                || !is_file(tree, &second)
-                || !reported.insert(second.clone())
             {
                 continue;
             }
             hops.push((Span::new(link.span.start, link.span.end), second));
         }
-        if hops.is_empty() {
+        let Some(last) = hops.iter().map(|(span, _)| span.end).max() else {
             continue;
-        }
-        let file = SkillFile::new(dir.path_of(first), text.to_string());
+        };
+        // The snippets need the text up to the end of the last hop's line, no more.
+        let keep = text
+            .get(last..)
+            .and_then(|rest| rest.find('\n'))
+            .map_or(text.len(), |i| last + i);
+        text.truncate(keep);
+        text.shrink_to_fit();
+        let file = SkillFile::new(dir.path_of(first), text);
         let mut here = Reporter::new(Some(&file), file.path.clone(), dir.dir.clone());
         for (span, second) in hops {
             let skill = body.skill_file;
@@ -316,18 +351,22 @@ fn tooling(rel: &str) -> bool {
         || name.contains(".spec.")
 }
 
-/// The skill's files and folders, by every way a text can name them.
+/// The skill's files and folders, by every way a text can name them. The files and folders of
+/// skills nested in the skill are not in it: they are the nested skill's (SK016), which follows
+/// and reports them.
 struct Index<'t> {
     /// Every file, sorted.
     files: Vec<&'t str>,
+    /// Whether each file is a plain file (not a symbolic link).
+    plain: Vec<bool>,
     by_rel: HashMap<&'t str, usize>,
     /// By file name, lower-cased (`pack.py`; `FORMS.md` names `forms.md`).
     by_name: HashMap<String, Vec<usize>>,
     /// Source files by module path without extension (`scripts/office/pack`, `office/pack`,
     /// `pack`), and packages by folder path (to their `__init__.py` or `index.js`).
-    by_module: HashMap<String, Vec<usize>>,
-    /// Folders by path and by every tail of two or more components (`office/schemas`).
-    dirs: HashMap<String, Vec<&'t str>>,
+    by_module: Tails<'t, usize>,
+    /// Folders by path and by their tails of two or more components (`office/schemas`).
+    dirs: Tails<'t, &'t str>,
     /// Folders by name, for string literals in scripts (`Path(__file__).parent / "schemas"`).
     dir_names: HashMap<&'t str, Vec<&'t str>>,
 }
@@ -336,16 +375,21 @@ impl<'t> Index<'t> {
     fn new(tree: &'t SkillTree) -> Self {
         let mut index = Index {
             files: Vec::new(),
+            plain: Vec::new(),
             by_rel: HashMap::new(),
             by_name: HashMap::new(),
-            by_module: HashMap::new(),
-            dirs: HashMap::new(),
+            by_module: Tails::default(),
+            dirs: Tails::default(),
             dir_names: HashMap::new(),
         };
+        let nested = Nested::new(tree);
         for entry in &tree.entries {
             let rel = entry.rel.as_str();
+            if nested.holds(rel) {
+                continue;
+            }
             if entry.is_file() {
-                index.add_file(rel);
+                index.add_file(rel, matches!(entry.kind, Kind::File { .. }));
             } else if matches!(entry.kind, Kind::Dir | Kind::Symlink(LinkTarget::InsideDir))
                 && !DISCOVERABLE.contains(&rel)
             {
@@ -355,31 +399,30 @@ impl<'t> Index<'t> {
         index
     }
 
-    fn add_file(&mut self, rel: &'t str) {
+    fn add_file(&mut self, rel: &'t str, plain: bool) {
         let i = self.files.len();
         self.files.push(rel);
+        self.plain.push(plain);
         self.by_rel.insert(rel, i);
         let name = rel.rsplit('/').next().unwrap_or(rel);
         self.by_name.entry(name.to_lowercase()).or_default().push(i);
         if PACKAGE_FILES.contains(&name) {
-            for key in tails(parent(rel), 1) {
-                self.by_module.entry(key).or_default().push(i);
-            }
+            self.by_module.insert(parent(rel), 1, i);
         } else if has_extension(rel, &CODE) {
             let stem = rel.rsplit_once('.').map_or(rel, |(stem, _)| stem);
-            for key in tails(stem, 1) {
-                self.by_module.entry(key).or_default().push(i);
-            }
+            self.by_module.insert(stem, 1, i);
         }
     }
 
     fn add_dir(&mut self, rel: &'t str) {
-        for key in tails(rel, 2) {
-            self.dirs.entry(key).or_default().push(rel);
-        }
-        self.dirs.entry(rel.to_string()).or_default().push(rel);
+        self.dirs.insert(rel, 2, rel);
         let name = rel.rsplit('/').next().unwrap_or(rel);
         self.dir_names.entry(name).or_default().push(rel);
+    }
+
+    /// Whether `rel` is one of the skill's own files.
+    fn has(&self, rel: &str) -> bool {
+        self.by_rel.contains_key(rel)
     }
 
     /// The files at or below `rel` (a file or a folder).
@@ -408,12 +451,18 @@ impl<'t> Index<'t> {
             .collect()
     }
 
-    /// The files named like the end of `path` (lower-cased) whose path and `path` end alike.
-    fn tail(&self, path: &str) -> Vec<usize> {
+    /// The files named like the end of `path` (lower-cased) whose path and `path` end alike;
+    /// each file of that name checked counts in `work` (none once it is over
+    /// [`MAX_LOOKUP_WORK`]).
+    fn tail(&self, path: &str, work: &mut usize) -> Vec<usize> {
         let name = path.rsplit('/').next().unwrap_or(path);
         let Some(named) = self.by_name.get(name) else {
             return Vec::new();
         };
+        *work += named.len();
+        if *work > MAX_LOOKUP_WORK {
+            return Vec::new();
+        }
         let compatible = |rel: &str| {
             let rel = rel.to_lowercase();
             rel == path
@@ -451,13 +500,101 @@ impl<'t> Index<'t> {
     }
 }
 
-/// The tails of a `/`-separated path with at least `min` components, joined with `/`.
-fn tails(path: &str, min: usize) -> Vec<String> {
-    let parts: Vec<&str> = path.split('/').filter(|p| !p.is_empty()).collect();
-    (0..parts.len())
-        .filter(|&i| parts.len() - i >= min)
-        .map(|i| parts[i..].join("/"))
-        .collect()
+/// The directories of the skills nested in a skill (sorted, none inside another).
+struct Nested(Vec<String>);
+
+impl Nested {
+    fn new(tree: &SkillTree) -> Self {
+        let mut roots = tree.nested_roots();
+        roots.sort_unstable();
+        let mut kept: Vec<String> = Vec::new();
+        for root in roots {
+            if !kept.last().is_some_and(|k| root.starts_with(k.as_str())) {
+                kept.push(root);
+            }
+        }
+        Nested(kept)
+    }
+
+    /// Whether `rel` lies in a nested skill's directory: the paths with a given prefix are
+    /// contiguous in sorted order, so only the greatest directory not after `rel` can hold it.
+    fn holds(&self, rel: &str) -> bool {
+        let at = self.0.partition_point(|root| root.as_str() <= rel);
+        at > 0 && rel.starts_with(self.0[at - 1].as_str())
+    }
+}
+
+/// Paths looked up by their ends: each path under its tails of `min` to [`MAX_TAIL`]
+/// components, as slices of itself (a path of fewer than `min` components under itself).
+struct Tails<'t, T> {
+    map: HashMap<&'t str, Vec<(&'t str, T)>>,
+}
+
+impl<T> Default for Tails<'_, T> {
+    fn default() -> Self {
+        Tails {
+            map: HashMap::new(),
+        }
+    }
+}
+
+impl<'t, T: Copy> Tails<'t, T> {
+    fn insert(&mut self, path: &'t str, min: usize, value: T) {
+        for tail in tails(path, min) {
+            self.map.entry(tail).or_default().push((path, value));
+        }
+    }
+
+    /// What is indexed under the paths that end with `key` (whole components). A key of more
+    /// than [`MAX_TAIL`] components is looked up by its last ones, and each path found there is
+    /// checked against it, counted in `work`; `None` once `work` is over [`MAX_LOOKUP_WORK`].
+    fn get(&self, key: &str, work: &mut usize) -> Option<Vec<T>> {
+        let values = |found: &[(&'t str, T)]| found.iter().map(|(_, v)| *v).collect();
+        let Some(last) = tails(key, MAX_TAIL)
+            .next()
+            .filter(|last| last.len() < key.len())
+        else {
+            return Some(
+                self.map
+                    .get(key)
+                    .map_or_else(Vec::new, |found| values(found)),
+            );
+        };
+        let found = self.map.get(last).map_or(&[][..], Vec::as_slice);
+        *work += found.len();
+        if *work > MAX_LOOKUP_WORK {
+            return None;
+        }
+        let ends_with_key = |path: &str| {
+            path.strip_suffix(key)
+                .is_some_and(|head| head.is_empty() || head.ends_with('/'))
+        };
+        Some(
+            found
+                .iter()
+                .filter(|(path, _)| ends_with_key(path))
+                .map(|(_, v)| *v)
+                .collect(),
+        )
+    }
+}
+
+/// The tails of a `/`-separated path, as slices of it: those of `min` (or, for a shorter path,
+/// all its) to [`MAX_TAIL`] components, longest first.
+fn tails(path: &str, min: usize) -> impl Iterator<Item = &str> {
+    let path = path.trim_matches('/');
+    let count = if path.is_empty() {
+        0
+    } else {
+        path.matches('/').count() + 1
+    };
+    let starts = std::iter::once(0).chain(path.match_indices('/').map(|(i, _)| i + 1));
+    let first = count.saturating_sub(MAX_TAIL);
+    let last = count.saturating_sub(min.min(count).max(1));
+    starts
+        .enumerate()
+        .filter(move |&(k, _)| count > 0 && k >= first && k <= last)
+        .map(move |(_, start)| &path[start..])
 }
 
 /// A way of naming files, once looked up (each is followed at most once per skill, so a text
@@ -488,8 +625,8 @@ enum Names {
 }
 
 /// Which files something the model reads mentions, followed from the skill file.
-struct Reach<'t> {
-    index: Index<'t>,
+struct Reach<'i, 't> {
+    index: &'i Index<'t>,
     names: Names,
     reached: Vec<bool>,
     queue: VecDeque<usize>,
@@ -497,10 +634,12 @@ struct Reach<'t> {
     done: HashSet<Key>,
     /// Globs tried, matching or not (at most [`MAX_GLOBS`]).
     globs: HashSet<String>,
+    /// Paths checked against long keys and names (see [`MAX_LOOKUP_WORK`]).
+    work: usize,
 }
 
-impl<'t> Reach<'t> {
-    fn new(index: Index<'t>, names: Names) -> Self {
+impl<'i, 't> Reach<'i, 't> {
+    fn new(index: &'i Index<'t>, names: Names) -> Self {
         Reach {
             reached: vec![false; index.files.len()],
             index,
@@ -508,7 +647,14 @@ impl<'t> Reach<'t> {
             queue: VecDeque::new(),
             done: HashSet::new(),
             globs: HashSet::new(),
+            work: 0,
         }
+    }
+
+    /// Whether a lookup was given up (over [`MAX_LOOKUP_WORK`]): what the skill reaches cannot
+    /// be told.
+    fn incomplete(&self) -> bool {
+        self.work > MAX_LOOKUP_WORK
     }
 
     /// Follows what the skill file links and mentions (its frontmatter included: hooks and
@@ -542,17 +688,18 @@ impl<'t> Reach<'t> {
         if self.done.contains(&key) {
             return;
         }
-        let index = &self.index;
+        let index = self.index;
+        let work = &mut self.work;
         let (files, dirs): (Vec<usize>, Vec<&'t str>) = match &key {
             Key::Name(name) => (index.by_name.get(name).cloned().unwrap_or_default(), vec![]),
             Key::Module(module) => (
-                index.by_module.get(module).cloned().unwrap_or_default(),
+                index.by_module.get(module, work).unwrap_or_default(),
                 vec![],
             ),
             Key::Path(rel) => (index.folder(rel), vec![]),
             Key::Glob(pattern) => (index.glob(pattern), vec![]),
-            Key::Tail(path) => (index.tail(path), vec![]),
-            Key::Dir(key) => (vec![], index.dirs.get(key).cloned().unwrap_or_default()),
+            Key::Tail(path) => (index.tail(path, work), vec![]),
+            Key::Dir(key) => (vec![], index.dirs.get(key, work).unwrap_or_default()),
             Key::DirName(name) => (
                 vec![],
                 index
@@ -585,8 +732,12 @@ impl<'t> Reach<'t> {
                 }
             }
         }
+        // A token names the same files each time: each is followed once per text.
+        let mut seen: HashSet<(&str, bool, bool)> = HashSet::new();
         for token in tokens(text) {
-            self.token(&token, from, kind);
+            if seen.insert((token.text, token.quoted, token.code_span)) {
+                self.token(&token, from, kind);
+            }
         }
         for run in glob_runs(text) {
             if let Some(pattern) = glob(run, from)
@@ -646,7 +797,7 @@ impl<'t> Reach<'t> {
     }
 }
 
-impl Reach<'_> {
+impl Reach<'_, '_> {
     /// A mention of `references/`, `resources/` or `scripts/` (the top folders, kept out of the
     /// folder index) reaches the files directly inside it.
     fn top_folder(&mut self, rel: &str) {
@@ -978,7 +1129,6 @@ fn python_imports(text: &str) -> Vec<String> {
 fn unreferenced(
     dir: &SkillDir,
     resolver: &Resolver,
-    tree: &SkillTree,
     mut reach: Reach,
     reader: &mut Reader,
     out: &mut Reporter,
@@ -994,14 +1144,18 @@ fn unreferenced(
         let Some(text) = reader.read(rel) else {
             continue;
         };
-        reach.scan(resolver, text, parent(rel), kind);
+        reach.scan(resolver, &text, parent(rel), kind);
     }
-    report(dir, &reach, &tree.nested_roots(), out);
+    // Past the caps, a file may be mentioned only in what was not read: nothing is judged.
+    if reader.capped || reach.incomplete() {
+        return;
+    }
+    report(dir, &reach, out);
 }
 
 /// One diagnostic per unmentioned file, or per folder (below references/, resources/ or
 /// scripts/) none of whose files is mentioned.
-fn report(dir: &SkillDir, reach: &Reach, nested: &[String], out: &mut Reporter) {
+fn report(dir: &SkillDir, reach: &Reach, out: &mut Reporter) {
     let candidates: Vec<(usize, &str)> = reach
         .index
         .files
@@ -1013,8 +1167,6 @@ fn report(dir: &SkillDir, reach: &Reach, nested: &[String], out: &mut Reporter) 
                 .any(|d| rel.strip_prefix(d).is_some_and(|r| r.starts_with('/')))
                 && !ignored(rel)
                 && !tooling(rel)
-                // A nested skill's files are its own (SK016): it reports them.
-                && !nested.iter().any(|root| rel.starts_with(root.as_str()))
         })
         .map(|(i, rel)| (i, *rel))
         .collect();
@@ -1160,14 +1312,67 @@ mod tests {
         assert!(!is_dotted_module("v1.2"));
         assert_eq!(prefixes("a.b.c", 2), ["a/b", "a/b/c"]);
         assert_eq!(
-            tails("scripts/office/pack", 2),
+            tails("scripts/office/pack", 2).collect::<Vec<_>>(),
             ["scripts/office/pack", "office/pack"]
         );
+        assert_eq!(
+            tails("a/b/c/d/e/f", 1).collect::<Vec<_>>(),
+            ["c/d/e/f", "d/e/f", "e/f", "f"]
+        );
+        assert_eq!(tails("a", 2).collect::<Vec<_>>(), ["a"]);
+        assert_eq!(tails("", 1).count(), 0);
         assert_eq!(
             resolve_lexically("scripts/a", "../schemas/"),
             Some("scripts/schemas".into())
         );
         assert_eq!(resolve_lexically("", "../x"), None);
+    }
+
+    #[test]
+    fn index_keeps_a_few_tails_and_leaves_nested_skills_out() {
+        let dir = tempfile::tempdir().unwrap();
+        let deep = "scripts/a/b/c/d/e";
+        for rel in [
+            format!("{deep}/pack.py"),
+            "scripts/q/c/d/e/pack.py".to_string(),
+            "sub/SKILL.md".to_string(),
+            "sub/scripts/t.py".to_string(),
+            "subway/x.py".to_string(),
+        ] {
+            let path = dir.path().join(&rel);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(path, "").unwrap();
+        }
+        let tree = SkillTree::walk(dir.path());
+        let index = Index::new(&tree);
+        assert_eq!(
+            index.files,
+            [
+                "scripts/a/b/c/d/e/pack.py",
+                "scripts/q/c/d/e/pack.py",
+                "subway/x.py"
+            ]
+        );
+        // At most MAX_TAIL keys a file, however deep.
+        let keys: usize = index.by_module.map.values().map(Vec::len).sum();
+        assert_eq!(keys, 4 + 4 + 2);
+        let module = |key: &str| index.by_module.get(key, &mut 0).unwrap();
+        assert_eq!(module("scripts/a/b/c/d/e/pack"), [0]);
+        assert_eq!(module("a/b/c/d/e/pack"), [0]);
+        assert_eq!(module("b/c/d/e/pack"), [0]);
+        assert_eq!(module("c/d/e/pack"), [0, 1]);
+        assert_eq!(module("pack"), [0, 1]);
+        assert!(module("z/b/c/d/e/pack").is_empty());
+        assert!(module("xb/c/d/e/pack").is_empty());
+        let dirs = |key: &str| index.dirs.get(key, &mut 0).unwrap();
+        assert_eq!(dirs(deep), [deep]);
+        assert_eq!(dirs("b/c/d/e"), [deep]);
+        assert_eq!(dirs("scripts/a"), ["scripts/a"]);
+        assert!(dirs("a").is_empty());
+        assert_eq!(dirs("subway"), ["subway"]);
+        // Past the budget, long keys are given up.
+        let mut work = MAX_LOOKUP_WORK;
+        assert_eq!(index.by_module.get("a/b/c/d/e/pack", &mut work), None);
     }
 
     #[test]
