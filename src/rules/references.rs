@@ -125,7 +125,21 @@ pub fn check(
     settings: &Settings,
     out: &mut Reporter,
 ) -> Vec<SkillFile> {
-    let (sk406, sk412) = (settings.enabled(&SK406), settings.enabled(&SK412));
+    // Most skills hold nothing either rule looks at: no Markdown file beside the skill file
+    // (no chain can start), no file under references/, resources/ or scripts/ (nothing can be
+    // unmentioned). Their bodies are not scanned at all.
+    let other_markdown = tree
+        .entries
+        .iter()
+        .any(|e| e.is_file() && has_extension(&e.rel, &MARKDOWN) && e.rel != body.skill_file);
+    let discoverable = tree.entries.iter().any(|e| {
+        e.is_file()
+            && DISCOVERABLE
+                .iter()
+                .any(|d| e.rel.strip_prefix(d).is_some_and(|r| r.starts_with('/')))
+    });
+    let sk406 = settings.enabled(&SK406) && other_markdown;
+    let sk412 = settings.enabled(&SK412) && discoverable;
     if !sk406 && !sk412 {
         return Vec::new();
     }
