@@ -124,28 +124,38 @@ pub const CLAUDE_CODE_FIELDS: &[&str] = &[
 
 const BASE_DIR: (&str, Root) = ("{baseDir}", Root::Skill);
 
-/// Every runtime skillc knows, `spec` first.
+/// What a runtime is unless its entry says otherwise: it reads only the specification's
+/// fields, substitutes `{baseDir}`, has one namespace, no listing cap and no known budget, and
+/// its facts come from a third-party reading (†).
+const DEFAULTS: Runtime = Runtime {
+    name: "",
+    title: "",
+    folders: &[],
+    fields: &[],
+    reads_only: &[],
+    placeholders: &[BASE_DIR],
+    namespace: Namespace::Run,
+    name_optional: false,
+    tools_with_commas: false,
+    listing_cap: None,
+    budget: None,
+    documented: false,
+};
+
+/// Every runtime skillc knows, `spec` first. A new runtime is one more entry.
 pub static RUNTIMES: &[Runtime] = &[
     Runtime {
         name: "spec",
         title: "Agent Skills",
         folders: &[".agents/skills"],
-        fields: &[],
-        reads_only: &[],
-        placeholders: &[BASE_DIR],
-        namespace: Namespace::Run,
-        name_optional: false,
-        tools_with_commas: false,
-        listing_cap: None,
-        budget: None,
         documented: true,
+        ..DEFAULTS
     },
     Runtime {
         name: "claude-code",
         title: "Claude Code",
         folders: &[".claude/skills"],
         fields: CLAUDE_CODE_FIELDS,
-        reads_only: &[],
         placeholders: &[
             ("${CLAUDE_SKILL_DIR}", Root::Skill),
             BASE_DIR,
@@ -160,25 +170,19 @@ pub static RUNTIMES: &[Runtime] = &[
             chars_per_token: 4,
             floor: 0,
         }),
-        documented: false,
+        ..DEFAULTS
     },
     Runtime {
         name: "codex",
         title: "Codex",
         folders: &[".codex/skills"],
         fields: &["metadata.short-description"],
-        reads_only: &[],
-        placeholders: &[BASE_DIR],
-        namespace: Namespace::Run,
-        name_optional: false,
-        tools_with_commas: false,
-        listing_cap: None,
         budget: Some(Budget::Chars {
             percent: 2,
             chars_per_token: 4,
             floor: 8000,
         }),
-        documented: false,
+        ..DEFAULTS
     },
     Runtime {
         name: "copilot",
@@ -190,70 +194,38 @@ pub static RUNTIMES: &[Runtime] = &[
             "user-invocable",
             "disable-model-invocation",
         ],
-        reads_only: &[],
-        placeholders: &[BASE_DIR],
-        namespace: Namespace::Run,
-        name_optional: false,
-        tools_with_commas: false,
-        listing_cap: None,
-        budget: None,
         documented: true,
+        ..DEFAULTS
     },
     Runtime {
         name: "gemini",
         title: "Gemini CLI",
         folders: &[".gemini/skills"],
-        fields: &[],
         reads_only: &["name", "description"],
-        placeholders: &[BASE_DIR],
-        namespace: Namespace::Run,
-        name_optional: false,
-        tools_with_commas: false,
-        listing_cap: None,
-        budget: None,
-        documented: false,
+        ..DEFAULTS
     },
     Runtime {
         name: "cursor",
         title: "Cursor",
         folders: &[".cursor/skills"],
         fields: &["disable-model-invocation"],
-        reads_only: &[],
-        placeholders: &[BASE_DIR],
-        namespace: Namespace::Run,
-        name_optional: false,
-        tools_with_commas: false,
-        listing_cap: None,
-        budget: None,
-        documented: false,
+        ..DEFAULTS
     },
     Runtime {
         name: "opencode",
         title: "OpenCode",
         folders: &[".opencode/skills"],
-        fields: &[],
-        reads_only: &[],
-        placeholders: &[BASE_DIR],
-        namespace: Namespace::Run,
-        name_optional: false,
-        tools_with_commas: false,
-        listing_cap: None,
-        budget: None,
-        documented: false,
+        ..DEFAULTS
     },
     Runtime {
         name: "par",
         title: "PAR",
         folders: &[".par/skills"],
-        fields: &[],
-        reads_only: &[],
         placeholders: &[],
         namespace: Namespace::Tier,
-        name_optional: false,
-        tools_with_commas: false,
-        listing_cap: None,
         budget: Some(Budget::Tokens(2048)),
         documented: true,
+        ..DEFAULTS
     },
 ];
 
