@@ -855,7 +855,9 @@ def map_message(msg: str) -> set[str] | None:
     ):
         return {"SK101"}
     if msg.startswith("Directory name "):
-        return {"SK103"}
+        # rules.md: SK103 is not reported when SK101 already fired on the name (the name is
+        # invalid whatever the directory is called), so SK101 covers the mismatch too.
+        return {"SK103", "SK101"}
     if msg.startswith("Field 'description' must be a non-empty string"):
         return set(DESC_TYPE)
     if msg.startswith("Description exceeds"):
