@@ -8,7 +8,7 @@ use std::path::Path;
 
 use crate::config::Settings;
 use crate::discover::Tier;
-use crate::lint::SkillReport;
+use crate::skill::SkillReport;
 use crate::targets::{Install, Namespace, RUNTIMES, Runtime, Unit};
 use crate::tokens;
 
@@ -231,6 +231,29 @@ pub fn key_list(keys: &[String]) -> String {
         text.push_str(&format!(" and {} more", keys.len() - MAX_NAMED));
     }
     text
+}
+
+/// The skills of a run an agent's catalog holds: those with a key and a description that are
+/// not nested in another skill (SK016), one per
+/// key — the highest tier wins, and within a tier the first in path order. Indices into
+/// `reports`, in path order.
+pub fn listed(reports: &[SkillReport]) -> Vec<usize> {
+    let mut best: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
+    for (i, report) in reports.iter().enumerate() {
+        let (Some(key), Some(_), None) = (&report.key, &report.description, &report.dir.nested_in)
+        else {
+            continue;
+        };
+        match best.get(key.as_str()) {
+            Some(&j) if reports[j].dir.tier >= report.dir.tier => {}
+            _ => {
+                best.insert(key, i);
+            }
+        }
+    }
+    let mut chosen: Vec<usize> = best.into_values().collect();
+    chosen.sort_unstable();
+    chosen
 }
 
 #[cfg(test)]

@@ -10,7 +10,7 @@ use toml::Spanned;
 
 use crate::diagnostic::Severity;
 use crate::dialect::Dialect;
-use crate::rules::{self, Rule};
+use crate::rule::{self, Rule};
 use crate::targets::{self, Targets};
 
 /// The context window character budgets are based on, when `context-window` is not set.
@@ -183,7 +183,7 @@ impl Default for Settings {
             tools: None,
             exclude: GlobSet::empty(),
             max_file_size: 1024 * 1024,
-            enabled: rules::RULES.iter().map(|r| r.code).collect(),
+            enabled: rule::RULES.iter().map(|r| r.code).collect(),
             severity: HashMap::new(),
             per_file_ignores: Vec::new(),
         }
@@ -277,7 +277,7 @@ impl Settings {
          -> Result<Vec<&'static Rule>, ConfigError> {
             let mut out = Vec::new();
             for s in selectors {
-                match rules::select(s.get_ref()) {
+                match rule::select(s.get_ref()) {
                     Some(found) => out.extend(found),
                     None => {
                         return Err(error(
@@ -300,7 +300,7 @@ impl Settings {
                     .flat_map(|s| s.split(','))
                     .filter(|s| !s.trim().is_empty())
                 {
-                    out.extend(rules::select(s).ok_or_else(|| ConfigError {
+                    out.extend(rule::select(s).ok_or_else(|| ConfigError {
                         path: None,
                         line: None,
                         column: None,
@@ -324,7 +324,7 @@ impl Settings {
         } else if let Some(select) = &rules_table.select {
             resolve(select, "`rules.select`")?
         } else {
-            rules::RULES.to_vec()
+            rule::RULES.to_vec()
         };
         let mut ignore = match &rules_table.ignore {
             Some(ignore) => resolve(ignore, "`rules.ignore`")?,

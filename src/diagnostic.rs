@@ -2,36 +2,8 @@
 
 use std::path::PathBuf;
 
-use crate::rules::Rule;
-
-/// How serious a diagnostic is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Severity {
-    Info,
-    Warning,
-    Error,
-}
-
-impl Severity {
-    /// The lower-case name used in every output format and the config.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Severity::Error => "error",
-            Severity::Warning => "warning",
-            Severity::Info => "info",
-        }
-    }
-
-    /// Parses a severity as written in the config.
-    pub fn parse(text: &str) -> Option<Severity> {
-        match text {
-            "error" => Some(Severity::Error),
-            "warning" => Some(Severity::Warning),
-            "info" => Some(Severity::Info),
-            _ => None,
-        }
-    }
-}
+use crate::rule::Rule;
+pub use crate::rule::Severity;
 
 /// A byte range in a skill file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]

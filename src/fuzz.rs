@@ -6,8 +6,8 @@ use std::path::{Path, PathBuf};
 
 use crate::config::{Overrides, Settings};
 use crate::discover::{SkillDir, Tier};
-use crate::lint::SkillReport;
 use crate::render;
+use crate::skill::SkillReport;
 use crate::source::SkillFile;
 
 /// A fuzz target: any bytes in, nothing out.
@@ -50,8 +50,17 @@ fn render_all(reports: &[SkillReport]) {
 /// suppressions, token counts), then every renderer.
 pub fn skill_file(data: &[u8]) {
     let settings = Settings::default();
-    let report =
-        crate::lint::lint_skill_bytes(phantom_skill(), data.to_vec(), &settings, Path::new("/"));
+    let keep = crate::skill::Keep {
+        lines: true,
+        costs: true,
+    };
+    let report = crate::lint::lint_buffer(
+        phantom_skill(),
+        data.to_vec(),
+        &settings,
+        Path::new("/"),
+        keep,
+    );
     render_all(std::slice::from_ref(&report));
 }
 
@@ -83,7 +92,7 @@ pub fn tool_schema(data: &[u8]) {
     crate::rules::tools::check_source(file, &skill.dir, Some("fuzz-skill"), "", &mut bundle);
     let mut report = SkillReport::empty(skill);
     report.diagnostics = bundle.diagnostics;
-    report.other_files = bundle.files;
+    crate::lint::keep_lines(&mut report, None, &bundle.files);
     render_all(std::slice::from_ref(&report));
 }
 

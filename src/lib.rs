@@ -1,30 +1,42 @@
 //! skillc: lint, measure, scaffold, package and sign agent skills.
 //!
-//! Data flows one way: [`discover`] → [`source`] → [`yaml`] → [`dialect`] → [`rules`] →
-//! [`diagnostic`] → [`render`].
+//! Modules are listed in the order data flows through them, and each imports only from those
+//! above it: the foundation (bounded reading, the rule registry, the diagnostic model), the
+//! parsers, the settings and runtime facts, discovery, the skill model, the rules, the
+//! pipeline that runs them ([`lint`]), and what reads its reports (renderers, packaging, the
+//! CLI).
 
-pub mod catalog;
-pub mod cli;
-pub mod config;
+// Foundation.
 pub mod diagnostic;
-pub mod dialect;
-pub mod discover;
-pub mod files;
-pub mod fuzz;
 pub mod input;
 pub mod json;
-pub mod lint;
-pub mod markdown;
-pub mod package;
 pub mod parallel;
+pub mod rule;
+pub mod time;
+// Parse: a skill file's text, frontmatter and body.
+pub mod dialect;
+pub mod markdown;
+pub mod source;
+pub mod yaml;
+// Settings and what each runtime does.
+pub mod config;
 pub mod plugins;
-pub mod render;
+pub mod targets;
+// Discover: skill directories and the files in them.
+pub mod discover;
+pub mod files;
+// The skill model, its suppressions and token costs.
+pub mod catalog;
+pub mod skill;
+pub mod suppress;
+pub mod tokens;
+// The rules, and the pipeline: discover → read → parse → dialect → rules → diagnostics.
+pub mod lint;
 pub mod rules;
+// What reads the reports.
+pub mod cli;
+pub mod fuzz;
+pub mod package;
+pub mod render;
 pub mod scaffold;
 pub mod sign;
-pub mod source;
-pub mod suppress;
-pub mod targets;
-pub mod time;
-pub mod tokens;
-pub mod yaml;

@@ -1,5 +1,7 @@
-//! The per-skill pipeline: read → split → parse → dialect → rules; then the collection rules,
-//! the configured selection and the suppressions.
+//! The pipeline: each skill is read, parsed and linted once, by one of a pool of workers
+//! (discover → read → parse → dialect → rules → diagnostics), and what a worker hands back is
+//! only what output needs ([`SkillReport`]); then the collection rules run over those reports,
+//! and the configured selection, severities and suppressions are applied.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -7,229 +9,38 @@ use std::path::{Path, PathBuf};
 use crate::config::Settings;
 use crate::diagnostic::{Diagnostic, Region, Span};
 use crate::dialect::Dialect;
-use crate::discover::SkillDir;
+use crate::discover::{NotFound, SkillDir};
 use crate::files::SkillTree;
 use crate::input::{Links, Read, read_capped};
 use crate::markdown;
-use crate::rules::{self, Rule};
-use crate::source::{Layout, SkillFile};
+use crate::rules;
+use crate::skill::{Keep, Reporter, Skill, SkillReport};
+use crate::source::SkillFile;
 use crate::suppress::Suppressions;
 use crate::targets::{Placement, Targets};
+use crate::tokens::Costs;
 use crate::yaml::{self, Node, Value};
-
-/// Collects the diagnostics of one skill.
-pub struct Reporter<'a> {
-    file: Option<&'a SkillFile>,
-    path: PathBuf,
-    skill: PathBuf,
-    pub diagnostics: Vec<Diagnostic>,
-}
-
-impl<'a> Reporter<'a> {
-    pub fn new(file: Option<&'a SkillFile>, path: PathBuf, skill: PathBuf) -> Self {
-        Reporter {
-            file,
-            path,
-            skill,
-            diagnostics: Vec::new(),
-        }
-    }
-
-    /// Resolves a span of the skill file.
-    pub fn region(&self, span: Span) -> Option<Region> {
-        self.file.map(|f| f.region(span))
-    }
-
-    /// Reports a diagnostic of `rule` at `span` (`None`: the whole file).
-    pub fn emit(
-        &mut self,
-        rule: &'static Rule,
-        span: Option<Span>,
-        message: impl Into<String>,
-    ) -> &mut Diagnostic {
-        let region = span.and_then(|s| self.region(s));
-        self.emit_at(rule, region, message)
-    }
-
-    /// Reports a diagnostic about another file of the skill (no position).
-    pub fn emit_file(
-        &mut self,
-        rule: &'static Rule,
-        path: PathBuf,
-        message: impl Into<String>,
-    ) -> &mut Diagnostic {
-        let d = self.emit_at(rule, None, message);
-        d.path = path;
-        d
-    }
-
-    /// Reports a diagnostic at an already resolved region.
-    pub fn emit_at(
-        &mut self,
-        rule: &'static Rule,
-        region: Option<Region>,
-        message: impl Into<String>,
-    ) -> &mut Diagnostic {
-        self.diagnostics.push(Diagnostic {
-            rule,
-            severity: rule.severity,
-            message: message.into(),
-            label: None,
-            help: None,
-            path: self.path.clone(),
-            skill: self.skill.clone(),
-            region,
-            secondary: Vec::new(),
-            count: 1,
-        });
-        let last = self.diagnostics.len() - 1;
-        &mut self.diagnostics[last]
-    }
-}
-
-/// A parsed skill as the dialect rules see it.
-pub struct Skill<'a> {
-    pub dir: &'a SkillDir,
-    pub file: &'a SkillFile,
-    pub layout: Layout,
-    /// The frontmatter mapping (`None` when empty).
-    pub root: Option<&'a Node>,
-    pub anchors: &'a HashMap<usize, Node>,
-    pub dialect: Dialect,
-    pub settings: &'a Settings,
-    /// The runtimes expected to load the skill.
-    pub targets: Targets,
-    pub placement: &'a Placement,
-}
-
-impl<'a> Skill<'a> {
-    /// A top-level field's key and value, the value's alias resolved.
-    pub fn entry(&self, key: &str) -> Option<(&'a Node, &'a Node)> {
-        let (k, v) = self.root?.get(key)?;
-        Some((k, self.resolve(v)))
-    }
-
-    /// A top-level field's value, alias resolved.
-    pub fn field(&self, key: &str) -> Option<&'a Node> {
-        self.entry(key).map(|(_, v)| v)
-    }
-
-    /// A top-level string field's value.
-    pub fn str_field(&self, key: &str) -> Option<(&'a str, &'a Node)> {
-        let node = self.field(key)?;
-        Some((node.as_str()?, node))
-    }
-
-    /// The node an alias points to (the node itself otherwise).
-    pub fn resolve(&self, node: &'a Node) -> &'a Node {
-        match node.value {
-            Value::Alias(id) => self.anchors.get(&id).unwrap_or(node),
-            _ => node,
-        }
-    }
-
-    /// The span of bytes `range` of a string value, exact when the value is written on one
-    /// line without escapes; otherwise the whole value.
-    pub fn sub_span(&self, node: &Node, range: std::ops::Range<usize>) -> Span {
-        let Some(value) = node.as_str() else {
-            return node.span;
-        };
-        let written = self.file.slice(node.span);
-        let offset = if written == value {
-            0
-        } else if written.len() == value.len() + 2
-            && written.get(1..written.len() - 1) == Some(value)
-        {
-            1
-        } else {
-            return node.span;
-        };
-        let end = range.end.min(value.len());
-        let start = range.start.min(end);
-        Span::new(
-            node.span.start + offset + start,
-            node.span.start + offset + end,
-        )
-    }
-
-    /// The source text of a node, as written.
-    pub fn source(&self, node: &Node) -> &'a str {
-        self.file.slice(node.span)
-    }
-}
-
-/// The result of linting one skill directory.
-#[derive(Debug)]
-pub struct SkillReport {
-    pub dir: SkillDir,
-    /// The skill file as read (absent for SK001, unreadable or oversized files).
-    pub file: Option<SkillFile>,
-    pub dialect: Option<Dialect>,
-    /// Where the skill sits: the targets its location implies, its plugin and install root.
-    pub placement: Placement,
-    /// The runtimes expected to load the skill (runtimes.md).
-    pub targets: Targets,
-    /// The skill's key (`id` or `name`) when it is a string.
-    pub key: Option<String>,
-    pub key_region: Option<Region>,
-    /// The description, when it is a string (for the L1 catalog entry).
-    pub description: Option<String>,
-    /// Top-level frontmatter fields: the string value, or the source text of another value.
-    pub fields: Vec<(String, String)>,
-    /// The body's span in the skill file, when the file has frontmatter.
-    pub body: Option<Span>,
-    /// The skill directory's listing.
-    pub tree: SkillTree,
-    /// The L1 cost, when it was counted.
-    pub l1_tokens: Option<usize>,
-    /// Other files diagnostics point into (bundled tool schemas).
-    pub other_files: Vec<SkillFile>,
-    /// The tools the skill bundles (SK602 across skills).
-    pub tools: Vec<rules::tools::BundledTool>,
-    pub diagnostics: Vec<Diagnostic>,
-    pub suppressions: Suppressions,
-    /// An I/O failure that kept the skill from being checked.
-    pub io_error: Option<String>,
-}
-
-impl SkillReport {
-    /// A report with nothing found yet.
-    pub fn empty(dir: SkillDir) -> SkillReport {
-        SkillReport {
-            file: None,
-            dialect: None,
-            placement: Placement::default(),
-            targets: Targets::spec(),
-            key: None,
-            key_region: None,
-            description: None,
-            fields: Vec::new(),
-            body: None,
-            tree: SkillTree::default(),
-            l1_tokens: None,
-            other_files: Vec::new(),
-            tools: Vec::new(),
-            diagnostics: Vec::new(),
-            suppressions: Suppressions::default(),
-            io_error: None,
-            dir,
-        }
-    }
-
-    /// The path diagnostics of this skill name: the skill file, or the directory.
-    pub fn path(&self) -> &Path {
-        self.dir.file.as_deref().unwrap_or(&self.dir.dir)
-    }
-}
 
 /// Lints every skill, using up to the machine's cores, and applies collection rules,
 /// selection, severities and suppressions. Reports come back in discovery (path) order.
-pub fn lint_all(skills: Vec<SkillDir>, settings: &Settings, cwd: &Path) -> Vec<SkillReport> {
-    let results = crate::parallel::map(&skills, |dir| lint_skill(dir.clone(), settings));
+pub fn lint_all(
+    skills: Vec<SkillDir>,
+    settings: &Settings,
+    cwd: &Path,
+    keep: Keep,
+) -> Vec<SkillReport> {
+    let inner = nested_skills(&skills);
+    let work: Vec<(SkillDir, Vec<PathBuf>)> = skills.into_iter().zip(inner).collect();
+    let results = crate::parallel::map(&work, |(dir, inner)| {
+        let (mut report, sources) = lint_skill(dir.clone(), settings);
+        leave_files_to(inner, &mut report.diagnostics);
+        settle(&mut report, sources, settings, cwd, keep);
+        report
+    });
     let mut reports: Vec<SkillReport> = results
         .into_iter()
-        .zip(skills)
-        .map(|(report, dir)| {
+        .zip(work)
+        .map(|(report, (dir, _))| {
             report.unwrap_or_else(|| {
                 let mut report = SkillReport::empty(dir);
                 report.io_error = Some(format!(
@@ -240,7 +51,6 @@ pub fn lint_all(skills: Vec<SkillDir>, settings: &Settings, cwd: &Path) -> Vec<S
             })
         })
         .collect();
-    leave_files_to_nested_skills(&mut reports);
     rules::collection::check(&mut reports, settings, cwd);
     for report in &mut reports {
         finish(report, settings, cwd);
@@ -248,14 +58,75 @@ pub fn lint_all(skills: Vec<SkillDir>, settings: &Settings, cwd: &Path) -> Vec<S
     reports
 }
 
-/// A skill file nested in another skill (SK016) is a skill of its own, which reports its own
-/// files: the outer skill's diagnostics about files inside it (SK408, SK409, SK411, SK412) go.
-fn leave_files_to_nested_skills(reports: &mut [SkillReport]) {
-    let nested: Vec<(PathBuf, PathBuf)> = reports
+/// Lints one skill whose skill file's bytes are given — an editor's unsaved buffer, standard
+/// input, or exactly the bytes `pack` packs — in the context of its directory (the files
+/// beside it are read from disk) and settings, with the same results as from disk.
+/// `dir.file` is the path shown for the skill file.
+pub fn lint_buffer(
+    dir: SkillDir,
+    bytes: Vec<u8>,
+    settings: &Settings,
+    cwd: &Path,
+    keep: Keep,
+) -> SkillReport {
+    let path = dir.file.clone().unwrap_or_else(|| dir.dir.join("SKILL.md"));
+    let mut report = SkillReport::empty(dir);
+    report.dir.file = Some(path.clone());
+    place(&mut report, settings);
+    let mut out = Reporter::new(None, path.clone(), report.dir.dir.clone());
+    rules::structure::where_found(&report.dir, &path, &mut out);
+    let size = bytes.len() as u64;
+    let sources = if size > settings.max_file_size {
+        rules::structure::file_too_large(size, settings.max_file_size, &mut out);
+        Sources::default()
+    } else {
+        lint_bytes(&mut report, path, bytes, settings)
+    };
+    report.diagnostics.append(&mut out.diagnostics);
+    settle(&mut report, sources, settings, cwd, keep);
+    rules::collection::check(std::slice::from_mut(&mut report), settings, cwd);
+    finish(&mut report, settings, cwd);
+    report
+}
+
+/// [`lint_buffer`] for the skill file at `path` (which need not exist yet): its skill
+/// directory, tier and nesting are found as discovery would find them. Other paths a run may
+/// reach the skill by (a symbolic link in `.claude/skills/`) are not known from one path: pass
+/// the [`SkillDir`] discovery found to [`lint_buffer`] for those.
+pub fn lint_text(
+    path: &Path,
+    bytes: Vec<u8>,
+    settings: &Settings,
+    cwd: &Path,
+    keep: Keep,
+) -> Result<SkillReport, NotFound> {
+    let dir = crate::discover::skill_of_file(path, cwd)?;
+    Ok(lint_buffer(dir, bytes, settings, cwd, keep))
+}
+
+/// For each skill, the skill directories nested below it, or below the skill it is nested in,
+/// other than itself (SK016): each is a skill of its own, which reports its own files.
+fn nested_skills(skills: &[SkillDir]) -> Vec<Vec<PathBuf>> {
+    let nested: Vec<(&PathBuf, &PathBuf)> = skills
         .iter()
-        .filter_map(|r| Some((r.dir.nested_in.clone()?, r.dir.dir.clone())))
+        .filter_map(|s| Some((s.nested_in.as_ref()?, &s.dir)))
         .collect();
-    if nested.is_empty() {
+    skills
+        .iter()
+        .map(|skill| {
+            nested
+                .iter()
+                .filter(|(outer, inner)| skill.dir.starts_with(outer) && **inner != skill.dir)
+                .map(|(_, inner)| (*inner).clone())
+                .collect()
+        })
+        .collect()
+}
+
+/// Drops a skill's diagnostics about files inside skills nested in it (SK408, SK409, SK411,
+/// SK412): the nested skill reports them.
+fn leave_files_to(inner: &[PathBuf], diagnostics: &mut Vec<Diagnostic>) {
+    if inner.is_empty() {
         return;
     }
     let file_rules = [
@@ -264,45 +135,109 @@ fn leave_files_to_nested_skills(reports: &mut [SkillReport]) {
         rules::SK411.code,
         rules::SK412.code,
     ];
-    for report in reports.iter_mut() {
-        let inner: Vec<&PathBuf> = nested
-            .iter()
-            .filter(|(outer, inner)| report.dir.dir.starts_with(outer) && inner != &report.dir.dir)
-            .map(|(_, inner)| inner)
-            .collect();
-        if inner.is_empty() {
-            continue;
-        }
-        report.diagnostics.retain(|d| {
-            !file_rules.contains(&d.rule.code) || !inner.iter().any(|dir| d.path.starts_with(dir))
-        });
+    diagnostics.retain(|d| {
+        !file_rules.contains(&d.rule.code) || !inner.iter().any(|dir| d.path.starts_with(dir))
+    });
+}
+
+/// What a worker read of a skill, needed only until its report is settled.
+#[derive(Default)]
+struct Sources {
+    file: Option<SkillFile>,
+    /// Other files diagnostics point into (linked Markdown files, bundled tool schemas).
+    others: Vec<SkillFile>,
+    /// The body's span in the skill file, when the file has frontmatter.
+    body: Option<Span>,
+    tree: SkillTree,
+}
+
+/// Finishes a skill's own diagnostics and keeps of its sources only what output needs: the
+/// lines its diagnostics (and the collection rules' ones, at its key and its tools) point
+/// at, and its token costs, as `keep` says.
+fn settle(report: &mut SkillReport, sources: Sources, settings: &Settings, cwd: &Path, keep: Keep) {
+    finish(report, settings, cwd);
+    if keep.costs {
+        report.costs = count_costs(report, &sources, settings);
+    }
+    if keep.lines {
+        keep_lines(report, sources.file.as_ref(), &sources.others);
     }
 }
 
-/// Lints one skill directory.
-pub fn lint_skill(dir: SkillDir, settings: &Settings) -> SkillReport {
+/// A skill's token costs (L1, L2, L3): what `skillc show` prints for one skill.
+pub fn costs(dir: &SkillDir, settings: &Settings) -> Option<Costs> {
+    let (report, sources) = lint_skill(dir.clone(), settings);
+    count_costs(&report, &sources, settings)
+}
+
+fn count_costs(report: &SkillReport, sources: &Sources, settings: &Settings) -> Option<Costs> {
+    let tokenizer = crate::tokens::tokenizer(settings.encoding)?;
+    let body = match (&sources.file, sources.body) {
+        (Some(file), Some(body)) => file.slice(body),
+        _ => "",
+    };
+    let entry = (
+        report.key.as_deref().unwrap_or(""),
+        report.description.as_deref().unwrap_or(""),
+    );
+    Some(crate::tokens::costs(
+        tokenizer,
+        entry,
+        body,
+        &report.dir,
+        &sources.tree,
+        settings.max_file_size,
+    ))
+}
+
+/// Keeps the lines of `file` (the skill file) and `others` that the report's diagnostics point
+/// at, and those the collection rules may point at later (the key, the bundled tools).
+pub fn keep_lines(report: &mut SkillReport, file: Option<&SkillFile>, others: &[SkillFile]) {
+    report.excerpts = file
+        .into_iter()
+        .chain(others)
+        .map(|source| {
+            let at = |region: &Region| region.line;
+            let mut lines: Vec<usize> = Vec::new();
+            for d in report.diagnostics.iter().filter(|d| d.path == source.path) {
+                lines.extend(d.region.iter().map(at));
+                lines.extend(d.secondary.iter().map(|l| l.region.line));
+            }
+            if file.is_some_and(|f| f.path == source.path) {
+                lines.extend(report.key_region.iter().map(at));
+            }
+            let tools = report.tools.iter().filter(|t| t.path == source.path);
+            lines.extend(tools.map(|t| t.region.line));
+            source.excerpt(lines)
+        })
+        .filter(|excerpt| !excerpt.is_empty())
+        .collect();
+}
+
+/// Lints one skill directory; its report, and what was read to make it.
+fn lint_skill(dir: SkillDir, settings: &Settings) -> (SkillReport, Sources) {
     let mut report = SkillReport::empty(dir);
     place(&mut report, settings);
     let Some(path) = report.dir.file.clone() else {
         let mut out = Reporter::new(None, report.dir.dir.clone(), report.dir.dir.clone());
         rules::structure::missing_skill_file(&report.dir, &mut out);
         report.diagnostics = out.diagnostics;
-        return report;
+        return (report, Sources::default());
     };
     let mut out = Reporter::new(None, path.clone(), report.dir.dir.clone());
     rules::structure::where_found(&report.dir, &path, &mut out);
-    let mut report = read_and_lint(report, path, settings, &mut out);
+    let sources = read_and_lint(&mut report, path, settings, &mut out);
     report.diagnostics.append(&mut out.diagnostics);
-    report
+    (report, sources)
 }
 
 /// Reads the skill file and lints it; what stops the reading is reported to `out`.
 fn read_and_lint(
-    mut report: SkillReport,
+    report: &mut SkillReport,
     path: PathBuf,
     settings: &Settings,
     out: &mut Reporter,
-) -> SkillReport {
+) -> Sources {
     // A skill file that is a link out of its skill, or to nothing, is reported (SK408) and
     // never read: its target is not the skill's, and its first lines would reach the output.
     if std::fs::symlink_metadata(&path).is_ok_and(|m| m.file_type().is_symlink()) {
@@ -313,11 +248,11 @@ fn read_and_lint(
         match crate::files::classify_link(&path, &report.dir.real) {
             crate::files::LinkTarget::Outside(target) => {
                 rules::files::link_outside(&name, &target, path, out);
-                return report;
+                return Sources::default();
             }
             crate::files::LinkTarget::Dangling => {
                 rules::files::dangling_skill_file(&name, path, out);
-                return report;
+                return Sources::default();
             }
             _ => {}
         }
@@ -326,41 +261,14 @@ fn read_and_lint(
         Ok(Read::Bytes(bytes)) => bytes,
         Ok(Read::TooLarge(size)) => {
             rules::structure::file_too_large(size, settings.max_file_size, out);
-            return report;
+            return Sources::default();
         }
         Err(e) => {
             report.io_error = Some(format!("reading `{}`: {e}", path.display()));
-            return report;
+            return Sources::default();
         }
     };
     lint_bytes(report, path, bytes, settings)
-}
-
-/// Lints a skill whose skill file is already in memory (the files beside it are read from its
-/// directory): what `pack` uses to check exactly the bytes it packs, and fuzzing to check any
-/// bytes. `dir.file` is the path shown for the skill file.
-pub fn lint_skill_bytes(
-    dir: SkillDir,
-    bytes: Vec<u8>,
-    settings: &Settings,
-    cwd: &Path,
-) -> SkillReport {
-    let path = dir.file.clone().unwrap_or_else(|| dir.dir.join("SKILL.md"));
-    let mut report = SkillReport::empty(dir);
-    report.dir.file = Some(path.clone());
-    place(&mut report, settings);
-    let size = bytes.len() as u64;
-    let mut report = if size > settings.max_file_size {
-        let mut out = Reporter::new(None, path, report.dir.dir.clone());
-        rules::structure::file_too_large(size, settings.max_file_size, &mut out);
-        report.diagnostics = out.diagnostics;
-        report
-    } else {
-        lint_bytes(report, path, bytes, settings)
-    };
-    rules::collection::check(std::slice::from_mut(&mut report), settings, cwd);
-    finish(&mut report, settings, cwd);
-    report
 }
 
 /// Where the skill sits, and the targets that implies before its dialect is known.
@@ -386,11 +294,11 @@ pub fn targets_of(settings: &Settings, placement: &Placement, dialect: Option<Di
 
 /// The rules of one skill over the skill file's bytes.
 fn lint_bytes(
-    mut report: SkillReport,
+    report: &mut SkillReport,
     path: PathBuf,
     bytes: Vec<u8>,
     settings: &Settings,
-) -> SkillReport {
+) -> Sources {
     let mut out = Reporter::new(None, path.clone(), report.dir.dir.clone());
     let text = match String::from_utf8(bytes) {
         Ok(text) => text,
@@ -412,8 +320,10 @@ fn lint_bytes(
                 &mut out,
             );
             report.diagnostics = out.diagnostics;
-            report.file = Some(file);
-            return report;
+            return Sources {
+                file: Some(file),
+                ..Sources::default()
+            };
         }
     };
     let file = SkillFile::new(path.clone(), text);
@@ -429,8 +339,6 @@ fn lint_bytes(
     );
     report.diagnostics = out.diagnostics;
     report.diagnostics.extend(bundle.diagnostics);
-    report.other_files = bundle.files;
-    report.other_files.extend(facts.other_files);
     report.tools = bundle.tools;
     report.dialect = facts.dialect;
     report.targets = targets_of(settings, &report.placement, facts.dialect);
@@ -438,11 +346,15 @@ fn lint_bytes(
     report.key_region = facts.key_region;
     report.description = facts.description;
     report.fields = facts.fields;
-    report.body = facts.body;
-    report.tree = facts.tree;
     report.suppressions = facts.suppressions;
-    report.file = Some(file);
-    report
+    let mut others = bundle.files;
+    others.extend(facts.other_files);
+    Sources {
+        file: Some(file),
+        others,
+        body: facts.body,
+        tree: facts.tree,
+    }
 }
 
 /// What checking a skill file learned, for the rules that come after it.
@@ -576,7 +488,9 @@ fn check_file(
     facts
 }
 
-/// Applies selection, per-file ignores, severities and suppressions; sorts and dedups.
+/// Applies selection, per-file ignores, severities and suppressions; sorts, dedups and caps.
+/// Finishing again after more diagnostics are added (the collection rules') gives what one
+/// pass over them all would give.
 fn finish(report: &mut SkillReport, settings: &Settings, cwd: &Path) {
     let abs_path = crate::discover::absolute(cwd, report.path());
     let abs_dir = crate::discover::absolute(cwd, &report.dir.dir);
@@ -605,24 +519,28 @@ pub const MAX_PER_RULE: usize = 100;
 
 /// Keeps the first [`MAX_PER_RULE`] diagnostics of each rule (in output order) and replaces
 /// the rest with one diagnostic that counts them, at the first one left out: output and memory
-/// stay proportional to what a person can act on, whatever a file holds.
+/// stay proportional to what a person can act on, whatever a file holds. Capping again is
+/// harmless: a counting diagnostic already there is left out again and its count carried over.
 fn cap_per_rule(diagnostics: &mut Vec<Diagnostic>) {
-    let mut counts: HashMap<&'static str, usize> = HashMap::new();
+    let mut entries: HashMap<&'static str, usize> = HashMap::new();
+    let mut problems: HashMap<&'static str, usize> = HashMap::new();
     for d in diagnostics.iter() {
-        *counts.entry(d.rule.code).or_default() += 1;
+        *entries.entry(d.rule.code).or_default() += 1;
+        *problems.entry(d.rule.code).or_default() += d.count;
     }
-    if counts.values().all(|&n| n <= MAX_PER_RULE) {
+    if entries.values().all(|&n| n <= MAX_PER_RULE) {
         return;
     }
-    let mut seen: HashMap<&'static str, usize> = HashMap::new();
-    let mut kept = Vec::with_capacity(diagnostics.len().min(counts.len() * (MAX_PER_RULE + 1)));
+    let mut seen: HashMap<&'static str, (usize, usize)> = HashMap::new();
+    let mut kept = Vec::with_capacity(diagnostics.len().min(entries.len() * (MAX_PER_RULE + 1)));
     for mut d in diagnostics.drain(..) {
-        let n = seen.entry(d.rule.code).or_default();
+        let (n, shown) = seen.entry(d.rule.code).or_default();
         *n += 1;
         if *n <= MAX_PER_RULE {
+            *shown += d.count;
             kept.push(d);
         } else if *n == MAX_PER_RULE + 1 {
-            let more = counts.get(d.rule.code).copied().unwrap_or(0) - MAX_PER_RULE;
+            let more = problems.get(d.rule.code).copied().unwrap_or(0) - *shown;
             d.message = format!(
                 "{more} more `{}` diagnostics in this skill are not shown (at most {MAX_PER_RULE} per rule and skill)",
                 d.rule.name

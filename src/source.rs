@@ -14,6 +14,32 @@ pub struct SkillFile {
     line_starts: Vec<usize>,
 }
 
+/// Some lines of a file, kept for output after the file itself is dropped: what a rendered
+/// diagnostic shows of its source.
+#[derive(Debug, Clone, Default)]
+pub struct Excerpt {
+    pub path: PathBuf,
+    /// (line number, byte offset of the line's start, the line without its line end), by line.
+    lines: Vec<(usize, usize, String)>,
+}
+
+impl Excerpt {
+    /// Whether no line was kept.
+    pub fn is_empty(&self) -> bool {
+        self.lines.is_empty()
+    }
+
+    /// The byte offset and text of line `n` (1-based), when it was kept.
+    pub fn line(&self, n: usize) -> Option<(usize, &str)> {
+        let i = self
+            .lines
+            .binary_search_by_key(&n, |(line, _, _)| *line)
+            .ok()?;
+        let (_, start, text) = &self.lines[i];
+        Some((*start, text))
+    }
+}
+
 /// Where the frontmatter and body lie in a file that has both.
 #[derive(Debug, Clone, Copy)]
 pub struct Layout {
@@ -81,6 +107,27 @@ impl SkillFile {
             .map_or(self.text.len(), |next| next - 1);
         let line = &self.text[start..end];
         Span::new(start, start + line.trim_end_matches('\r').len())
+    }
+
+    /// The given lines (1-based, any order, repeats allowed) of the file, kept apart from it.
+    pub fn excerpt(&self, lines: impl IntoIterator<Item = usize>) -> Excerpt {
+        let mut numbers: Vec<usize> = lines
+            .into_iter()
+            .filter(|&n| n >= 1 && n <= self.line_count())
+            .collect();
+        numbers.sort_unstable();
+        numbers.dedup();
+        let lines = numbers
+            .into_iter()
+            .map(|n| {
+                let span = self.line_span(n);
+                (n, span.start, self.slice(span).to_string())
+            })
+            .collect();
+        Excerpt {
+            path: self.path.clone(),
+            lines,
+        }
     }
 
     /// The text of a span; empty when the span does not fit the file.

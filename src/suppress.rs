@@ -4,7 +4,6 @@
 use std::collections::{HashMap, HashSet};
 
 use crate::diagnostic::Diagnostic;
-use crate::rules;
 use crate::source::{Layout, SkillFile};
 
 /// The suppressions one skill file declares.
@@ -78,7 +77,7 @@ fn directive(line: &str, marker: &str) -> Option<Vec<&'static str>> {
     Some(
         line[start..end]
             .split(',')
-            .filter_map(|s| rules::select(s.trim()))
+            .filter_map(|s| crate::rule::select(s.trim()))
             .flatten()
             .map(|r| r.code)
             .collect(),

@@ -94,29 +94,6 @@ pub fn l1_entry(key: &str, description: &str) -> String {
     format!("- {key}: {}\n", collapsed.join(" "))
 }
 
-/// The skills of a run an agent's catalog holds: those with a key and a description that are
-/// not nested in another skill (SK016), one per
-/// key — the highest tier wins, and within a tier the first in path order. Indices into
-/// `reports`, in path order.
-pub fn catalog(reports: &[crate::lint::SkillReport]) -> Vec<usize> {
-    let mut best: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
-    for (i, report) in reports.iter().enumerate() {
-        let (Some(key), Some(_), None) = (&report.key, &report.description, &report.dir.nested_in)
-        else {
-            continue;
-        };
-        match best.get(key.as_str()) {
-            Some(&j) if reports[j].dir.tier >= report.dir.tier => {}
-            _ => {
-                best.insert(key, i);
-            }
-        }
-    }
-    let mut chosen: Vec<usize> = best.into_values().collect();
-    chosen.sort_unstable();
-    chosen
-}
-
 /// One file of the L3 layer.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct L3File {
@@ -128,36 +105,32 @@ pub struct L3File {
 }
 
 /// A skill's costs in the three layers.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Costs {
     pub l1: usize,
     pub l2: usize,
     pub l3: Vec<L3File>,
 }
 
-/// Counts a checked skill's L1 entry, its body (L2), and each other file (L3; files are read
-/// here, once, up to `max_file_size`).
+/// Counts a skill's L1 entry (`key`, `description`), its body (L2), and each other file of
+/// its directory listing (L3; files are read here, once, up to `max_file_size`).
 pub fn costs(
-    report: &crate::lint::SkillReport,
     tokenizer: &dyn Tokenizer,
+    (key, description): (&str, &str),
+    body: &str,
+    dir: &crate::discover::SkillDir,
+    tree: &crate::files::SkillTree,
     max_file_size: u64,
 ) -> Costs {
-    let l1 = tokenizer.count(&l1_entry(
-        report.key.as_deref().unwrap_or(""),
-        report.description.as_deref().unwrap_or(""),
-    ));
-    let l2 = match (&report.file, report.body) {
-        (Some(file), Some(body)) => tokenizer.count(file.slice(body)),
-        _ => 0,
-    };
-    let skill_file = report
-        .dir
+    let l1 = tokenizer.count(&l1_entry(key, description));
+    let l2 = tokenizer.count(body);
+    let skill_file = dir
         .file
         .as_ref()
         .and_then(|f| f.file_name())
         .and_then(|n| n.to_str());
     let mut l3 = Vec::new();
-    for entry in &report.tree.entries {
+    for entry in &tree.entries {
         if !entry.is_file() || Some(entry.rel.as_str()) == skill_file {
             continue;
         }
@@ -167,7 +140,7 @@ pub fn costs(
             _ => 0,
         };
         let tokens = match crate::input::read_capped(
-            &report.dir.real.join(&entry.rel),
+            &dir.real.join(&entry.rel),
             max_file_size,
             crate::input::Links::Follow,
         ) {

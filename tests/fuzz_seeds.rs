@@ -80,11 +80,12 @@ fn the_skill_file_target_lints() {
         nested_in: None,
         aliases: Vec::new(),
     };
-    let report = skillc::lint::lint_skill_bytes(
+    let report = skillc::lint::lint_buffer(
         skill,
         b"---\nname: Bad_Name\ndescription: Use when testing.\n---\nBody.\n".to_vec(),
         &settings,
         Path::new("/"),
+        skillc::skill::Keep::default(),
     );
     let codes: Vec<&str> = report.diagnostics.iter().map(|d| d.rule.code).collect();
     // SK103 stays silent when SK101 fired on the name.

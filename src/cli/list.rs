@@ -6,9 +6,9 @@ use serde_json::json;
 
 use super::Outcome;
 use super::skills::SkillArgs;
-use crate::lint::SkillReport;
 use crate::render::slash_path;
 use crate::rules::collection::PAR_BUILTINS;
+use crate::skill::SkillReport;
 use crate::tokens;
 
 #[derive(Debug, clap::Args)]
@@ -67,10 +67,11 @@ pub fn by_key(reports: &[SkillReport]) -> HashMap<&str, Vec<usize>> {
 }
 
 pub fn run(args: &Args) -> Outcome {
-    let loaded = match args
-        .skills
-        .load(super::skills::without_token_rules(), false)
-    {
+    let loaded = match args.skills.load(
+        super::skills::without_token_rules(),
+        false,
+        crate::skill::Keep::default(),
+    ) {
         Ok(loaded) => loaded,
         Err(outcome) => return outcome,
     };

@@ -127,7 +127,13 @@ pub fn run(args: &Args) -> Outcome {
             ),
         );
     };
-    let report = lint::lint_skill_bytes(skill, skill_file.bytes.clone(), &settings, &cwd);
+    let report = lint::lint_buffer(
+        skill,
+        skill_file.bytes.clone(),
+        &settings,
+        &cwd,
+        crate::skill::Keep::default(),
+    );
     if let Some(error) = &report.io_error {
         return fail(Outcome::Failure, error);
     }

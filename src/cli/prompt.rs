@@ -28,15 +28,16 @@ fn escape(text: &str) -> String {
 }
 
 pub fn run(args: &Args) -> Outcome {
-    let loaded = match args
-        .skills
-        .load(super::skills::without_token_rules(), false)
-    {
+    let loaded = match args.skills.load(
+        super::skills::without_token_rules(),
+        false,
+        crate::skill::Keep::default(),
+    ) {
         Ok(loaded) => loaded,
         Err(outcome) => return outcome,
     };
     let reports = &loaded.reports;
-    let mut catalog = tokens::catalog(reports);
+    let mut catalog = crate::catalog::listed(reports);
     catalog.sort_by(|&a, &b| reports[a].key.cmp(&reports[b].key));
     // The catalog is printed exactly as an agent sees it; on a terminal, control characters
     // from skills are shown as control pictures instead of reaching the terminal.

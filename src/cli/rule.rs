@@ -1,7 +1,7 @@
 //! `skillc rule [CODE|NAME]`.
 
 use super::{Outcome, fail};
-use crate::rules::{self, RULES};
+use crate::rule::{self, RULES};
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -13,7 +13,7 @@ pub fn run(args: &Args) -> Outcome {
     let Some(wanted) = &args.rule else {
         return super::emit(&table()).unwrap_or(Outcome::Success);
     };
-    match rules::find(wanted) {
+    match rule::find(wanted) {
         Some(rule) => {
             let mut text = format!(
                 "{} {}\nSeverity: {} · Dialects: {}\n\n{}\n\n{}",

@@ -6,8 +6,8 @@ use super::skills::{SkillArgs, thousands};
 use super::{Outcome, fail};
 use crate::diagnostic::Severity;
 use crate::dialect::par;
-use crate::lint::SkillReport;
 use crate::render::{printable, slash_path};
+use crate::skill::SkillReport;
 use crate::tokens;
 
 #[derive(Debug, clap::Args)]
@@ -19,7 +19,11 @@ pub struct Args {
 }
 
 pub fn run(args: &Args) -> Outcome {
-    let loaded = match args.skills.load(crate::config::Overrides::default(), false) {
+    let loaded = match args.skills.load(
+        crate::config::Overrides::default(),
+        false,
+        crate::skill::Keep::default(),
+    ) {
         Ok(loaded) => loaded,
         Err(outcome) => return outcome,
     };
@@ -46,13 +50,13 @@ pub fn run(args: &Args) -> Outcome {
     });
     let i = matches[0];
     let r = &reports[i];
-    let Some(tokenizer) = tokens::tokenizer(loaded.settings.encoding) else {
+    if tokens::tokenizer(loaded.settings.encoding).is_none() {
         return fail(
             Outcome::Failure,
             "the tokenizer's embedded ranks failed to load",
         );
-    };
-    let mut text = describe(r, reports, i, tokenizer, &loaded.settings, &loaded.cwd);
+    }
+    let mut text = describe(r, reports, i, &loaded.settings, &loaded.cwd);
     for &other in &matches[1..] {
         text += &format!(
             "  also:        {} ({}, shadowed)\n",
@@ -84,7 +88,6 @@ fn describe(
     r: &SkillReport,
     reports: &[SkillReport],
     i: usize,
-    tokenizer: &dyn tokens::Tokenizer,
     settings: &crate::config::Settings,
     cwd: &std::path::Path,
 ) -> String {
@@ -135,7 +138,7 @@ fn describe(
             par::Trigger::Auto.explain()
         );
     }
-    let costs = tokens::costs(r, tokenizer, settings.max_file_size);
+    let costs = crate::lint::costs(&r.dir, settings).unwrap_or_default();
     let _ = writeln!(
         out,
         "  files:       {} beside the skill file",

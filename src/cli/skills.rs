@@ -6,7 +6,8 @@ use std::path::PathBuf;
 use super::{Outcome, current_dir, fail};
 use crate::config::{DialectSetting, Encoding, Overrides, Settings, Source};
 use crate::discover::{self, NotFound};
-use crate::lint::{self, SkillReport};
+use crate::lint;
+use crate::skill::{Keep, SkillReport};
 use crate::targets::Targets;
 
 #[derive(Debug, clap::Args)]
@@ -65,8 +66,8 @@ pub fn without_token_rules() -> Overrides {
 
 impl SkillArgs {
     /// Discovers and checks the skills, with the command's own `extra` settings on top of
-    /// these flags and the config file.
-    pub fn load(&self, extra: Overrides, quiet: bool) -> Result<Loaded, Outcome> {
+    /// these flags and the config file, keeping of each skill what the command's output needs.
+    pub fn load(&self, extra: Overrides, quiet: bool, keep: Keep) -> Result<Loaded, Outcome> {
         let cwd = current_dir()?;
         let source = match (&self.config, self.no_config) {
             (_, true) => Source::None,
@@ -102,7 +103,7 @@ impl SkillArgs {
                 "warning: no skill found under the current directory (looked for SKILL.md and skill.md)"
             );
         }
-        let reports = lint::lint_all(discovery.skills, &settings, &cwd);
+        let reports = lint::lint_all(discovery.skills, &settings, &cwd, keep);
         let mut io_failed = false;
         for report in &reports {
             if let Some(error) = &report.io_error {

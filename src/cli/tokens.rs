@@ -7,8 +7,8 @@ use serde_json::json;
 use super::skills::{SkillArgs, thousands};
 use super::{Outcome, fail};
 use crate::config::Settings;
-use crate::lint::SkillReport;
 use crate::render::slash_path;
+use crate::skill::SkillReport;
 use crate::targets::Unit;
 use crate::tokens::{self, Costs};
 
@@ -28,22 +28,26 @@ enum TokensFormat {
 }
 
 pub fn run(args: &Args) -> Outcome {
-    let loaded = match args
-        .skills
-        .load(super::skills::without_token_rules(), false)
-    {
+    let loaded = match args.skills.load(
+        super::skills::without_token_rules(),
+        false,
+        crate::skill::Keep {
+            costs: true,
+            ..crate::skill::Keep::default()
+        },
+    ) {
         Ok(loaded) => loaded,
         Err(outcome) => return outcome,
     };
     let settings = &loaded.settings;
-    let Some(tokenizer) = tokens::tokenizer(settings.encoding) else {
+    if tokens::tokenizer(settings.encoding).is_none() {
         return fail(
             Outcome::Failure,
             "the tokenizer's embedded ranks failed to load",
         );
-    };
+    }
     let reports = &loaded.reports;
-    let catalog = tokens::catalog(reports);
+    let catalog = crate::catalog::listed(reports);
     let skipped = reports
         .iter()
         .filter(|r| r.key.is_none() || r.description.is_none())
@@ -53,18 +57,10 @@ pub fn run(args: &Args) -> Outcome {
             "warning: {skipped} skill(s) without a string key and description are not in the catalog; run `skillc validate`"
         );
     }
-    let costs: Vec<Costs> = crate::parallel::map(&catalog, |&i| {
-        tokens::costs(&reports[i], tokenizer, settings.max_file_size)
-    })
-    .into_iter()
-    .map(|c| {
-        c.unwrap_or(Costs {
-            l1: 0,
-            l2: 0,
-            l3: Vec::new(),
-        })
-    })
-    .collect();
+    let costs: Vec<Costs> = catalog
+        .iter()
+        .map(|&i| reports[i].costs.clone().unwrap_or_default())
+        .collect();
     let budget = settings.budget.unwrap_or(crate::config::DEFAULT_BUDGET) as usize;
     let l1_total: usize = costs.iter().map(|c| c.l1).sum();
     let catalogs = budgets(reports, settings, &loaded.cwd);

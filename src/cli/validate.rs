@@ -6,6 +6,7 @@ use super::skills::{Loaded, SkillArgs};
 use super::{ColorChoice, Outcome, fail};
 use crate::config::Overrides;
 use crate::render::{self, Format, Summary};
+use crate::skill::Keep;
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -49,12 +50,17 @@ pub fn run(args: Args, color: ColorChoice) -> Outcome {
         extra_fields: args.extra_fields.clone(),
         ..Overrides::default()
     };
+    // Only the full format shows source lines.
+    let keep = Keep {
+        lines: args.format == Format::Full && !args.statistics,
+        costs: false,
+    };
     let Loaded {
         settings,
         reports,
         io_failed,
         ..
-    } = match args.skills.load(extra, args.quiet) {
+    } = match args.skills.load(extra, args.quiet, keep) {
         Ok(loaded) => loaded,
         Err(outcome) => return outcome,
     };

@@ -182,6 +182,45 @@ pub fn discover(
     Ok(out)
 }
 
+/// The skill that the skill file at `file` makes, as discovery would find it — its directory,
+/// tier and nesting — whether or not the file exists yet (an editor's new buffer). `NotFound`
+/// when its directory does not exist.
+pub fn skill_of_file(file: &Path, cwd: &Path) -> Result<SkillDir, NotFound> {
+    let display = display_path(file, cwd);
+    let dir = parent_of(&display);
+    let Ok(real) = absolute(cwd, &dir).canonicalize() else {
+        return Err(NotFound(dir));
+    };
+    if !real.is_dir() {
+        return Err(NotFound(dir));
+    }
+    let nested_in = outer_skill(&dir, cwd, &mut HashMap::new());
+    Ok(SkillDir {
+        tier: tier_of(&real, user_root().as_deref()),
+        dir,
+        file: Some(display),
+        real,
+        near_miss: None,
+        nested_in,
+        aliases: Vec::new(),
+    })
+}
+
+/// The real path of the user tier's skill folder, `~/.par/skills`, when it exists.
+fn user_root() -> Option<PathBuf> {
+    std::env::var_os("HOME")
+        .map(|home| PathBuf::from(home).join(".par").join("skills"))
+        .and_then(|p| p.canonicalize().ok())
+}
+
+/// The tier of a skill at real path `real`.
+fn tier_of(real: &Path, user_root: Option<&Path>) -> Tier {
+    match user_root {
+        Some(root) if real.starts_with(root) => Tier::User,
+        _ => Tier::Project,
+    }
+}
+
 /// Whether `path` is a directory; `None` when nothing is there. A dangling symbolic link is
 /// there (a file): a skill file that dangles is SK408, not a missing PATH.
 fn is_dir(path: &Path) -> Option<bool> {
@@ -221,9 +260,7 @@ fn from_file(display: &Path) -> Option<Candidate> {
 /// sorted order.
 fn dedup(mut found: Vec<Candidate>, cwd: &Path) -> Vec<SkillDir> {
     found.sort_by(|a, b| a.dir.cmp(&b.dir));
-    let user_root = std::env::var_os("HOME")
-        .map(|home| PathBuf::from(home).join(".par").join("skills"))
-        .and_then(|p| p.canonicalize().ok());
+    let user_root = user_root();
     // A path has no symlink components when, made absolute against the real current
     // directory, it is its own canonical form.
     let cwd_real = cwd.canonicalize().unwrap_or_else(|_| cwd.to_path_buf());
@@ -252,10 +289,7 @@ fn dedup(mut found: Vec<Candidate>, cwd: &Path) -> Vec<SkillDir> {
         }
         seen.insert((real.clone(), file.is_some()), skills.len());
         direct.push(is_direct);
-        let tier = match &user_root {
-            Some(root) if real.starts_with(root) => Tier::User,
-            _ => Tier::Project,
-        };
+        let tier = tier_of(&real, user_root.as_deref());
         skills.push(SkillDir {
             dir,
             file,

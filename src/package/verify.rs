@@ -143,7 +143,12 @@ pub fn validate_skill(archive: &Archive) -> Result<(), String> {
         nested_in: None,
         aliases: Vec::new(),
     };
-    let reports = crate::lint::lint_all(vec![skill], &settings, tmp.path());
+    let reports = crate::lint::lint_all(
+        vec![skill],
+        &settings,
+        tmp.path(),
+        crate::skill::Keep::default(),
+    );
     let errors: Vec<String> = reports
         .iter()
         .flat_map(|r| &r.diagnostics)

@@ -3,7 +3,7 @@
 use std::fmt::Write;
 
 use super::{diagnostics, printable, slash_path};
-use crate::lint::SkillReport;
+use crate::skill::SkillReport;
 
 pub fn render(reports: &[SkillReport]) -> String {
     let mut out = String::new();

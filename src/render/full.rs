@@ -1,16 +1,14 @@
 //! `--format full`: rustc-style diagnostics with the source line, the span underlined and
 //! labelled, and help lines.
 
-use std::collections::HashMap;
 use std::fmt::Write;
-use std::path::Path;
 
 use anstyle::{AnsiColor, Style};
 
-use super::{diagnostics, printable, slash_path};
+use super::{printable, slash_path};
 use crate::diagnostic::{Diagnostic, Region, Severity};
-use crate::lint::SkillReport;
-use crate::source::SkillFile;
+use crate::skill::SkillReport;
+use crate::source::Excerpt;
 
 /// Lines longer than this (in characters) are shown as a window around the span.
 const MAX_LINE: usize = 120;
@@ -56,22 +54,21 @@ impl Palette {
     }
 }
 
+/// Renders the reports' diagnostics with the source lines their skills kept
+/// ([`crate::skill::Keep::lines`]).
 pub fn render(reports: &[SkillReport], color: bool) -> String {
-    let files: HashMap<&Path, &SkillFile> = reports
-        .iter()
-        .flat_map(|r| r.file.iter().chain(&r.other_files))
-        .map(|f| (f.path.as_path(), f))
-        .collect();
     let palette = Palette::new(color);
     let mut out = String::new();
-    for d in diagnostics(reports) {
-        render_one(&mut out, d, files.get(d.path.as_path()).copied(), &palette);
-        out.push('\n');
+    for report in reports {
+        for d in &report.diagnostics {
+            render_one(&mut out, d, report.excerpt(&d.path), &palette);
+            out.push('\n');
+        }
     }
     out
 }
 
-fn render_one(out: &mut String, d: &Diagnostic, file: Option<&SkillFile>, p: &Palette) {
+fn render_one(out: &mut String, d: &Diagnostic, file: Option<&Excerpt>, p: &Palette) {
     let sev = p.severity(d.severity);
     let _ = writeln!(
         out,
@@ -115,12 +112,18 @@ fn render_one(out: &mut String, d: &Diagnostic, file: Option<&SkillFile>, p: &Pa
         if last_line != 0 && r.line > last_line + 1 {
             let _ = writeln!(out, "{g}...{g:#}");
         }
-        let span = file.line_span(r.line);
-        let text = file.slice(span);
+        let (line_start, text) = file.line(r.line).unwrap_or((r.offset, ""));
         // Regions come from rules; snap them to characters so no region can split one.
-        let start = file.char_boundary(r.offset.clamp(span.start, span.end)) - span.start;
+        let within = |offset: usize| {
+            let mut at = offset.clamp(line_start, line_start + text.len()) - line_start;
+            while !text.is_char_boundary(at) {
+                at -= 1;
+            }
+            at
+        };
+        let start = within(r.offset);
         let end = if r.end_line == r.line {
-            file.char_boundary((r.offset + r.length).clamp(span.start, span.end)) - span.start
+            within(r.offset + r.length)
         } else {
             text.len()
         };

@@ -4,7 +4,7 @@ use std::fmt::Write;
 
 use super::{diagnostics, printable, slash_path};
 use crate::diagnostic::Severity;
-use crate::lint::SkillReport;
+use crate::skill::SkillReport;
 
 pub fn render(reports: &[SkillReport]) -> String {
     let mut out = String::new();

@@ -1,61 +1,132 @@
-//! `--format json`: one versioned JSON document (output.md).
+//! `--format json`: one versioned JSON document (output.md), serialized straight from the
+//! reports (nothing is copied into an intermediate document).
 
-use serde_json::{Value, json};
+use serde::Serialize;
 
 use super::{Summary, diagnostics, slash_path};
-use crate::diagnostic::Severity;
-use crate::lint::SkillReport;
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::skill::SkillReport;
+
+#[derive(Serialize)]
+struct Document<'a> {
+    version: u32,
+    tool: Tool,
+    summary: Counts,
+    skills: Skills<'a>,
+    diagnostics: Diagnostics<'a>,
+}
+
+#[derive(Serialize)]
+struct Tool {
+    name: &'static str,
+    version: &'static str,
+}
+
+#[derive(Serialize)]
+struct Counts {
+    skills: usize,
+    errors: usize,
+    warnings: usize,
+    infos: usize,
+}
+
+/// The skills, serialized one at a time.
+struct Skills<'a>(&'a [SkillReport]);
+
+impl Serialize for Skills<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(self.0.iter().map(|r| SkillEntry {
+            path: slash_path(&r.dir.dir),
+            file: r.dir.file.as_deref().map(slash_path),
+            dialect: r.dialect.map(|d| d.as_str()),
+            key: r.key.as_deref(),
+            tier: r.dir.tier.as_str(),
+            targets: r.targets.names(),
+            valid: r.io_error.is_none()
+                && !r.diagnostics.iter().any(|d| d.severity == Severity::Error),
+            l1_tokens: r.l1_tokens,
+        }))
+    }
+}
+
+#[derive(Serialize)]
+struct SkillEntry<'a> {
+    path: String,
+    file: Option<String>,
+    dialect: Option<&'static str>,
+    key: Option<&'a str>,
+    tier: &'static str,
+    targets: Vec<&'static str>,
+    valid: bool,
+    l1_tokens: Option<usize>,
+}
+
+/// The diagnostics of every skill in output order, serialized one at a time.
+struct Diagnostics<'a>(&'a [SkillReport]);
+
+impl Serialize for Diagnostics<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(diagnostics(self.0).map(DiagnosticEntry::of))
+    }
+}
+
+#[derive(Serialize)]
+struct DiagnosticEntry<'a> {
+    code: &'static str,
+    name: &'static str,
+    severity: &'static str,
+    message: &'a str,
+    help: Option<&'a str>,
+    path: String,
+    skill: String,
+    line: Option<usize>,
+    column: Option<usize>,
+    end_line: Option<usize>,
+    end_column: Option<usize>,
+    offset: Option<usize>,
+    length: Option<usize>,
+    url: Option<&'static str>,
+}
+
+impl<'a> DiagnosticEntry<'a> {
+    fn of(d: &'a Diagnostic) -> DiagnosticEntry<'a> {
+        let r = d.region;
+        DiagnosticEntry {
+            code: d.rule.code,
+            name: d.rule.name,
+            severity: d.severity.as_str(),
+            message: &d.message,
+            help: d.help.as_deref(),
+            path: slash_path(&d.path),
+            skill: slash_path(&d.skill),
+            line: r.map(|r| r.line),
+            column: r.map(|r| r.column),
+            end_line: r.map(|r| r.end_line),
+            end_column: r.map(|r| r.end_column),
+            offset: r.map(|r| r.offset),
+            length: r.map(|r| r.length),
+            url: None,
+        }
+    }
+}
 
 pub fn render(reports: &[SkillReport]) -> String {
     let summary = Summary::of(reports);
-    let skills: Vec<Value> = reports
-        .iter()
-        .map(|r| {
-            json!({
-                "path": slash_path(&r.dir.dir),
-                "file": r.dir.file.as_deref().map(slash_path),
-                "dialect": r.dialect.map(|d| d.as_str()),
-                "key": r.key,
-                "tier": r.dir.tier.as_str(),
-                "targets": r.targets.names(),
-                "valid": r.io_error.is_none() && !r.diagnostics.iter().any(|d| d.severity == Severity::Error),
-                "l1_tokens": r.l1_tokens,
-            })
-        })
-        .collect();
-    let diagnostics: Vec<Value> = diagnostics(reports)
-        .map(|d| {
-            let r = d.region;
-            json!({
-                "code": d.rule.code,
-                "name": d.rule.name,
-                "severity": d.severity.as_str(),
-                "message": d.message,
-                "help": d.help,
-                "path": slash_path(&d.path),
-                "skill": slash_path(&d.skill),
-                "line": r.map(|r| r.line),
-                "column": r.map(|r| r.column),
-                "end_line": r.map(|r| r.end_line),
-                "end_column": r.map(|r| r.end_column),
-                "offset": r.map(|r| r.offset),
-                "length": r.map(|r| r.length),
-                "url": Value::Null,
-            })
-        })
-        .collect();
-    let doc = json!({
-        "version": 1,
-        "tool": {"name": "skillc", "version": env!("CARGO_PKG_VERSION")},
-        "summary": {
-            "skills": summary.skills,
-            "errors": summary.errors,
-            "warnings": summary.warnings,
-            "infos": summary.infos,
+    let doc = Document {
+        version: 1,
+        tool: Tool {
+            name: "skillc",
+            version: env!("CARGO_PKG_VERSION"),
         },
-        "skills": skills,
-        "diagnostics": diagnostics,
-    });
+        summary: Counts {
+            skills: summary.skills,
+            errors: summary.errors,
+            warnings: summary.warnings,
+            infos: summary.infos,
+        },
+        skills: Skills(reports),
+        diagnostics: Diagnostics(reports),
+    };
     let mut text = crate::render::json_text(&doc);
     text.push('\n');
     text

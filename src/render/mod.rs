@@ -8,7 +8,7 @@ pub mod sarif;
 pub mod statistics;
 
 use crate::diagnostic::{Diagnostic, Severity};
-use crate::lint::SkillReport;
+use crate::skill::SkillReport;
 
 /// `--format`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]

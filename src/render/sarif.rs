@@ -4,8 +4,8 @@ use serde_json::{Value, json};
 
 use super::{diagnostics, slash_path};
 use crate::diagnostic::Severity;
-use crate::lint::SkillReport;
-use crate::rules::{RULES, Rule};
+use crate::rule::{RULES, Rule};
+use crate::skill::SkillReport;
 
 pub fn render(reports: &[SkillReport]) -> String {
     let rules: Vec<Value> = RULES.iter().map(|rule| rule_descriptor(rule)).collect();

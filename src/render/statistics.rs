@@ -4,7 +4,7 @@ use std::collections::HashMap;
 use std::fmt::Write;
 
 use super::diagnostics;
-use crate::lint::SkillReport;
+use crate::skill::SkillReport;
 
 pub fn render(reports: &[SkillReport]) -> String {
     let mut counts: HashMap<&'static str, (usize, &'static str)> = HashMap::new();

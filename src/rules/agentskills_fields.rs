@@ -1,7 +1,7 @@
 //! Agent Skills field rules: SK301–SK304.
 
 use super::{SK301, SK302, SK303, SK304};
-use crate::lint::{Reporter, Skill};
+use crate::skill::{Reporter, Skill};
 use crate::yaml::Value;
 
 /// The most characters `compatibility` may have.

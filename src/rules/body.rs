@@ -8,8 +8,8 @@ use crate::config::Settings;
 use crate::diagnostic::Span;
 use crate::discover::SkillDir;
 use crate::files::{Entry, SkillTree};
-use crate::lint::Reporter;
 use crate::markdown::Link;
+use crate::skill::Reporter;
 use crate::source::{Layout, SkillFile};
 
 /// The most tokens a body should have (SK402).

@@ -11,7 +11,7 @@ use crate::config::Settings;
 use crate::diagnostic::Diagnostic;
 use crate::dialect::Dialect;
 use crate::discover::Tier;
-use crate::lint::SkillReport;
+use crate::skill::SkillReport;
 use crate::targets::{Namespace, Unit};
 
 /// PAR's builtin skills, which every PAR skill of the same key shadows.

@@ -5,7 +5,7 @@ use std::io::Read;
 use super::{SK408, SK409, SK410, SK411};
 use crate::discover::SkillDir;
 use crate::files::{Entry, Kind, LinkTarget, SkillTree};
-use crate::lint::Reporter;
+use crate::skill::Reporter;
 
 /// Upload limits (SK410).
 pub const MAX_SKILL_BYTES: u64 = 8 * 1024 * 1024;

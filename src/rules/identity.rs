@@ -10,7 +10,7 @@ use super::{SK101, SK102, SK103, SK104, SK105, SK106, SK107, SK110, SK111, SK112
 use crate::diagnostic::Span;
 use crate::dialect::Dialect;
 use crate::discover::SkillDir;
-use crate::lint::{Reporter, Skill};
+use crate::skill::{Reporter, Skill};
 
 /// Whether text is empty or only whitespace — Unicode whitespace and the separators U+001C to
 /// U+001F, which Python's `str.strip()` (and so skills-ref and PyYAML-based loaders) also strips.

@@ -2,7 +2,7 @@
 
 use super::{SK201, SK202, SK203, SK204, SK205, SK206, SK207};
 use crate::dialect::par::{self, Item, ToolFilter, Trigger};
-use crate::lint::{Reporter, Skill};
+use crate::skill::{Reporter, Skill};
 use crate::yaml::{Node, Value};
 
 pub fn check(skill: &Skill, out: &mut Reporter) {

@@ -17,8 +17,8 @@ use crate::diagnostic::Span;
 use crate::discover::SkillDir;
 use crate::files::{Kind, LinkTarget, SkillTree};
 use crate::input::Links;
-use crate::lint::Reporter;
 use crate::markdown;
+use crate::skill::Reporter;
 use crate::source::SkillFile;
 
 /// At most this much of each file is read to follow its links and mentions (the first bytes

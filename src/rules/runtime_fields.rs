@@ -4,7 +4,7 @@
 
 use super::{SK305, SK306};
 use crate::dialect::Dialect;
-use crate::lint::{Reporter, Skill};
+use crate::skill::{Reporter, Skill};
 use crate::targets;
 use crate::yaml::Value;
 

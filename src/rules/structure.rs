@@ -8,7 +8,7 @@ use crate::diagnostic::{Region, Span};
 use crate::dialect::Dialect;
 use crate::dialect::schema::{self, Violation};
 use crate::discover::SkillDir;
-use crate::lint::{Reporter, Skill};
+use crate::skill::{Reporter, Skill};
 use crate::source::{LayoutError, MissingHint, SkillFile};
 use crate::yaml::{self, Finding, Node, Value};
 

@@ -1,17 +1,15 @@
 //! Bundled tools: SK601–SK605 for `schema.json` / `tools.json` at the skill root.
 
-use std::path::PathBuf;
-
 use serde_json::Value;
 
 use super::{SK601, SK602, SK603, SK604, SK605};
 use crate::config::Settings;
-use crate::diagnostic::{Diagnostic, Region, Span};
+use crate::diagnostic::{Diagnostic, Span};
 use crate::discover::SkillDir;
 use crate::files::SkillTree;
 use crate::input::{Links, Read, read_capped};
 use crate::json::{self, Step};
-use crate::lint::Reporter;
+use crate::skill::{BundledTool, Reporter};
 use crate::source::SkillFile;
 
 /// The files that hold tool definitions.
@@ -20,14 +18,6 @@ pub const TOOL_FILES: [&str; 2] = ["schema.json", "tools.json"];
 pub const MAX_TOOLS: usize = 8;
 /// At most this many meta-schema errors are reported per tool.
 const MAX_SCHEMA_ERRORS: usize = 5;
-
-/// A tool a skill bundles, for SK602 across skills.
-#[derive(Debug, Clone)]
-pub struct BundledTool {
-    pub name: String,
-    pub path: PathBuf,
-    pub region: Region,
-}
 
 /// What checking a skill's tool files produced.
 #[derive(Debug, Default)]

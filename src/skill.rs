@@ -1,0 +1,240 @@
+//! The skill model the rules work on: a parsed [`Skill`], the [`Reporter`] that collects its
+//! diagnostics, and the [`SkillReport`] that is kept of it once it is linted.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use crate::config::Settings;
+use crate::diagnostic::{Diagnostic, Region, Span};
+use crate::dialect::Dialect;
+use crate::discover::SkillDir;
+use crate::rule::Rule;
+use crate::source::{Excerpt, Layout, SkillFile};
+use crate::suppress::Suppressions;
+use crate::targets::{Placement, Targets};
+use crate::tokens::Costs;
+use crate::yaml::{Node, Value};
+
+/// Collects the diagnostics of one skill.
+pub struct Reporter<'a> {
+    file: Option<&'a SkillFile>,
+    path: PathBuf,
+    skill: PathBuf,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl<'a> Reporter<'a> {
+    pub fn new(file: Option<&'a SkillFile>, path: PathBuf, skill: PathBuf) -> Self {
+        Reporter {
+            file,
+            path,
+            skill,
+            diagnostics: Vec::new(),
+        }
+    }
+
+    /// Resolves a span of the skill file.
+    pub fn region(&self, span: Span) -> Option<Region> {
+        self.file.map(|f| f.region(span))
+    }
+
+    /// Reports a diagnostic of `rule` at `span` (`None`: the whole file).
+    pub fn emit(
+        &mut self,
+        rule: &'static Rule,
+        span: Option<Span>,
+        message: impl Into<String>,
+    ) -> &mut Diagnostic {
+        let region = span.and_then(|s| self.region(s));
+        self.emit_at(rule, region, message)
+    }
+
+    /// Reports a diagnostic about another file of the skill (no position).
+    pub fn emit_file(
+        &mut self,
+        rule: &'static Rule,
+        path: PathBuf,
+        message: impl Into<String>,
+    ) -> &mut Diagnostic {
+        let d = self.emit_at(rule, None, message);
+        d.path = path;
+        d
+    }
+
+    /// Reports a diagnostic at an already resolved region.
+    pub fn emit_at(
+        &mut self,
+        rule: &'static Rule,
+        region: Option<Region>,
+        message: impl Into<String>,
+    ) -> &mut Diagnostic {
+        self.diagnostics.push(Diagnostic {
+            rule,
+            severity: rule.severity,
+            message: message.into(),
+            label: None,
+            help: None,
+            path: self.path.clone(),
+            skill: self.skill.clone(),
+            region,
+            secondary: Vec::new(),
+            count: 1,
+        });
+        let last = self.diagnostics.len() - 1;
+        &mut self.diagnostics[last]
+    }
+}
+
+/// A parsed skill as the dialect rules see it.
+pub struct Skill<'a> {
+    pub dir: &'a SkillDir,
+    pub file: &'a SkillFile,
+    pub layout: Layout,
+    /// The frontmatter mapping (`None` when empty).
+    pub root: Option<&'a Node>,
+    pub anchors: &'a HashMap<usize, Node>,
+    pub dialect: Dialect,
+    pub settings: &'a Settings,
+    /// The runtimes expected to load the skill.
+    pub targets: Targets,
+    pub placement: &'a Placement,
+}
+
+impl<'a> Skill<'a> {
+    /// A top-level field's key and value, the value's alias resolved.
+    pub fn entry(&self, key: &str) -> Option<(&'a Node, &'a Node)> {
+        let (k, v) = self.root?.get(key)?;
+        Some((k, self.resolve(v)))
+    }
+
+    /// A top-level field's value, alias resolved.
+    pub fn field(&self, key: &str) -> Option<&'a Node> {
+        self.entry(key).map(|(_, v)| v)
+    }
+
+    /// A top-level string field's value.
+    pub fn str_field(&self, key: &str) -> Option<(&'a str, &'a Node)> {
+        let node = self.field(key)?;
+        Some((node.as_str()?, node))
+    }
+
+    /// The node an alias points to (the node itself otherwise).
+    pub fn resolve(&self, node: &'a Node) -> &'a Node {
+        match node.value {
+            Value::Alias(id) => self.anchors.get(&id).unwrap_or(node),
+            _ => node,
+        }
+    }
+
+    /// The span of bytes `range` of a string value, exact when the value is written on one
+    /// line without escapes; otherwise the whole value.
+    pub fn sub_span(&self, node: &Node, range: std::ops::Range<usize>) -> Span {
+        let Some(value) = node.as_str() else {
+            return node.span;
+        };
+        let written = self.file.slice(node.span);
+        let offset = if written == value {
+            0
+        } else if written.len() == value.len() + 2
+            && written.get(1..written.len() - 1) == Some(value)
+        {
+            1
+        } else {
+            return node.span;
+        };
+        let end = range.end.min(value.len());
+        let start = range.start.min(end);
+        Span::new(
+            node.span.start + offset + start,
+            node.span.start + offset + end,
+        )
+    }
+
+    /// The source text of a node, as written.
+    pub fn source(&self, node: &Node) -> &'a str {
+        self.file.slice(node.span)
+    }
+}
+
+/// A tool a skill bundles (SK602 across skills).
+#[derive(Debug, Clone)]
+pub struct BundledTool {
+    pub name: String,
+    pub path: PathBuf,
+    pub region: Region,
+}
+
+/// What is kept of one skill once its worker is done: its diagnostics and the few facts the
+/// collection rules and the outputs need — never the file text, which is dropped as soon as the
+/// skill is linted, so memory grows with what is reported, not with what is read.
+#[derive(Debug)]
+pub struct SkillReport {
+    pub dir: SkillDir,
+    pub dialect: Option<Dialect>,
+    /// Where the skill sits: the targets its location implies, its plugin and install root.
+    pub placement: Placement,
+    /// The runtimes expected to load the skill (runtimes.md).
+    pub targets: Targets,
+    /// The skill's key (`id` or `name`) when it is a string.
+    pub key: Option<String>,
+    pub key_region: Option<Region>,
+    /// The description, when it is a string (for the L1 catalog entry).
+    pub description: Option<String>,
+    /// Top-level frontmatter fields: the string value, or the source text of another value.
+    pub fields: Vec<(String, String)>,
+    /// The L1 cost, when it was counted.
+    pub l1_tokens: Option<usize>,
+    /// The tools the skill bundles (SK602 across skills).
+    pub tools: Vec<BundledTool>,
+    pub diagnostics: Vec<Diagnostic>,
+    pub suppressions: Suppressions,
+    /// An I/O failure that kept the skill from being checked.
+    pub io_error: Option<String>,
+    /// The source lines the diagnostics point at, when the output shows them
+    /// ([`Keep::lines`]).
+    pub excerpts: Vec<Excerpt>,
+    /// The skill's token costs, when the run counts them ([`Keep::costs`]).
+    pub costs: Option<Costs>,
+}
+
+/// What a run keeps of each skill beyond its diagnostics and facts.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Keep {
+    /// The source lines diagnostics point at (`--format full` shows them).
+    pub lines: bool,
+    /// The L1, L2 and L3 token costs (`skillc tokens`).
+    pub costs: bool,
+}
+
+impl SkillReport {
+    /// A report with nothing found yet.
+    pub fn empty(dir: SkillDir) -> SkillReport {
+        SkillReport {
+            dialect: None,
+            placement: Placement::default(),
+            targets: Targets::spec(),
+            key: None,
+            key_region: None,
+            description: None,
+            fields: Vec::new(),
+            l1_tokens: None,
+            tools: Vec::new(),
+            diagnostics: Vec::new(),
+            suppressions: Suppressions::default(),
+            io_error: None,
+            excerpts: Vec::new(),
+            costs: None,
+            dir,
+        }
+    }
+
+    /// The path diagnostics of this skill name: the skill file, or the directory.
+    pub fn path(&self) -> &Path {
+        self.dir.file.as_deref().unwrap_or(&self.dir.dir)
+    }
+
+    /// The kept lines of a file, for renderers that show source.
+    pub fn excerpt(&self, path: &Path) -> Option<&Excerpt> {
+        self.excerpts.iter().find(|e| e.path == path)
+    }
+}
