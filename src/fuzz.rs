@@ -53,6 +53,7 @@ pub fn skill_file(data: &[u8]) {
     let keep = crate::skill::Keep {
         lines: true,
         costs: true,
+        fields: true,
     };
     let report = crate::lint::lint_buffer(
         phantom_skill(),

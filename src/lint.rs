@@ -31,31 +31,44 @@ pub fn lint_all(
 ) -> Vec<SkillReport> {
     let inner = nested_skills(&skills);
     let work: Vec<(SkillDir, Vec<PathBuf>)> = skills.into_iter().zip(inner).collect();
-    let results = crate::parallel::map(&work, |(dir, inner)| {
-        let (mut report, sources) = lint_skill(dir.clone(), settings);
-        leave_files_to(inner, &mut report.diagnostics);
-        settle(&mut report, sources, settings, cwd, keep);
-        report
-    });
-    let mut reports: Vec<SkillReport> = results
-        .into_iter()
-        .zip(work)
-        .map(|(report, (dir, _))| {
-            report.unwrap_or_else(|| {
-                let mut report = SkillReport::empty(dir);
-                report.io_error = Some(format!(
-                    "internal error while checking `{}`",
-                    report.dir.dir.display()
-                ));
+    let mut reports = crate::parallel::map_owned(
+        work,
+        |(dir, inner)| {
+            let shown = dir.dir.clone();
+            let linted = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                let (mut report, sources) = lint_skill(dir, settings);
+                leave_files_to(&inner, &mut report.diagnostics);
+                settle(&mut report, sources, settings, cwd, keep);
                 report
-            })
-        })
-        .collect();
+            }));
+            linted.unwrap_or_else(|_| internal_error(shown))
+        },
+        |_| internal_error(PathBuf::new()),
+    );
     rules::collection::check(&mut reports, settings, cwd);
     for report in &mut reports {
         finish(report, settings, cwd);
     }
     reports
+}
+
+/// The report of a skill whose checking failed on a bug (a rule panicked): the run goes on,
+/// says so, and fails.
+fn internal_error(dir: PathBuf) -> SkillReport {
+    let mut report = SkillReport::empty(SkillDir {
+        file: None,
+        real: dir.clone(),
+        tier: crate::discover::Tier::Project,
+        near_miss: None,
+        nested_in: None,
+        aliases: Vec::new(),
+        dir,
+    });
+    report.io_error = Some(format!(
+        "internal error while checking `{}`",
+        report.dir.dir.display()
+    ));
+    report
 }
 
 /// Lints one skill whose skill file's bytes are given — an editor's unsaved buffer, standard
@@ -156,6 +169,12 @@ struct Sources {
 /// at, and its token costs, as `keep` says.
 fn settle(report: &mut SkillReport, sources: Sources, settings: &Settings, cwd: &Path, keep: Keep) {
     finish(report, settings, cwd);
+    if !keep.fields {
+        report
+            .fields
+            .retain(|(key, _)| crate::skill::CATALOG_FIELDS.contains(&key.as_str()));
+        report.fields.shrink_to_fit();
+    }
     if keep.costs {
         report.costs = count_costs(report, &sources, settings);
     }

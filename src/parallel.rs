@@ -1,17 +1,26 @@
 //! Work spread over the machine's cores: skills are independent, so each worker takes the next
 //! unclaimed item until none is left.
 
+use std::collections::BTreeMap;
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc;
 
 /// Items per worker below which another thread is not worth starting.
 const MIN_ITEMS_PER_THREAD: usize = 16;
 
+/// How many workers `items` items are worth.
+fn threads_for(items: usize) -> usize {
+    std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .min(items / MIN_ITEMS_PER_THREAD + 1)
+}
+
 /// Applies `f` to every item, in parallel, returning results in item order. A result is `None`
 /// only if its worker died (a bug: `f` panicked).
 pub fn map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<Option<R>> {
-    let threads = std::thread::available_parallelism()
-        .map_or(1, |n| n.get())
-        .min(items.len() / MIN_ITEMS_PER_THREAD + 1);
+    let threads = threads_for(items.len());
     let next = AtomicUsize::new(0);
     let mut slots: Vec<Option<R>> = Vec::new();
     slots.resize_with(items.len(), || None);
@@ -35,4 +44,75 @@ pub fn map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<Opt
         slots[i] = Some(result);
     }
     slots
+}
+
+/// Applies `f` to every item, in parallel, taking each item by value, and returns the results
+/// in item order. Each result is placed as soon as those before it are in, so only one copy of
+/// the results is ever held; an item whose `f` panicked (a bug) gets `lost(index)` instead.
+pub fn map_owned<T: Send, R: Send>(
+    items: Vec<T>,
+    f: impl Fn(T) -> R + Sync,
+    lost: impl Fn(usize) -> R + Sync,
+) -> Vec<R> {
+    let count = items.len();
+    let threads = threads_for(count);
+    let queue = Mutex::new(items.into_iter().enumerate());
+    let (sender, receiver) = mpsc::channel::<(usize, R)>();
+    let mut out: Vec<R> = Vec::with_capacity(count);
+    let mut early: BTreeMap<usize, R> = BTreeMap::new();
+    std::thread::scope(|scope| {
+        for _ in 0..threads {
+            let sender = sender.clone();
+            let (queue, f, lost) = (&queue, &f, &lost);
+            scope.spawn(move || {
+                loop {
+                    // The lock is held only to take the next item; nothing panics under it.
+                    let next = match queue.lock() {
+                        Ok(mut items) => items.next(),
+                        Err(_) => None,
+                    };
+                    let Some((i, item)) = next else { break };
+                    let result =
+                        catch_unwind(AssertUnwindSafe(|| f(item))).unwrap_or_else(|_| lost(i));
+                    if sender.send((i, result)).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(sender);
+        for (i, result) in receiver {
+            early.insert(i, result);
+            while let Some(result) = early.remove(&out.len()) {
+                out.push(result);
+            }
+        }
+    });
+    while out.len() < count {
+        let i = out.len();
+        out.push(early.remove(&i).unwrap_or_else(|| lost(i)));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn map_owned_keeps_item_order_and_replaces_what_panicked() {
+        let items: Vec<usize> = (0..1000).collect();
+        let out = map_owned(
+            items,
+            |n| {
+                assert!(n != 500, "the bug this test plants");
+                n * 2
+            },
+            |i| i + 1_000_000,
+        );
+        let expected: Vec<usize> = (0..1000)
+            .map(|n| if n == 500 { 1_000_500 } else { n * 2 })
+            .collect();
+        assert_eq!(out, expected);
+    }
 }

@@ -181,6 +181,8 @@ pub struct SkillReport {
     /// The description, when it is a string (for the L1 catalog entry).
     pub description: Option<String>,
     /// Top-level frontmatter fields: the string value, or the source text of another value.
+    /// All of them when the run keeps them ([`Keep::fields`]); else only those the catalog
+    /// rules read ([`CATALOG_FIELDS`]).
     pub fields: Vec<(String, String)>,
     /// The L1 cost, when it was counted.
     pub l1_tokens: Option<usize>,
@@ -204,7 +206,13 @@ pub struct Keep {
     pub lines: bool,
     /// The L1, L2 and L3 token costs (`skillc tokens`).
     pub costs: bool,
+    /// Every frontmatter field (`skillc list`, `skillc show`).
+    pub fields: bool,
 }
+
+/// The fields a report keeps when the run does not keep them all: those a runtime's catalog
+/// line holds besides the description.
+pub const CATALOG_FIELDS: [&str; 1] = ["when_to_use"];
 
 impl SkillReport {
     /// A report with nothing found yet.

@@ -6,9 +6,12 @@ use std::collections::{HashMap, HashSet};
 use crate::diagnostic::Diagnostic;
 use crate::source::{Layout, SkillFile};
 
-/// The suppressions one skill file declares.
+/// The suppressions one skill file declares (most declare none, and take no memory).
 #[derive(Debug, Default)]
-pub struct Suppressions {
+pub struct Suppressions(Option<Box<Directives>>);
+
+#[derive(Debug, Default)]
+struct Directives {
     file: HashSet<&'static str>,
     lines: HashMap<usize, HashSet<&'static str>>,
     /// The skill file: line directives cover its lines, not those of other files.
@@ -18,14 +21,14 @@ pub struct Suppressions {
 impl Suppressions {
     /// Reads the suppression comments of a file with frontmatter.
     pub fn parse(file: &SkillFile, layout: &Layout) -> Suppressions {
-        let mut out = Suppressions {
-            path: file.path.clone(),
-            ..Suppressions::default()
-        };
         // Most files have no directive at all: one search saves a scan per line.
         if !file.text.contains("skillc:") {
-            return out;
+            return Suppressions::default();
         }
+        let mut out = Directives {
+            path: file.path.clone(),
+            ..Directives::default()
+        };
         for n in 1..=file.line_count() {
             let span = file.line_span(n);
             let line = file.slice(span);
@@ -50,9 +53,16 @@ impl Suppressions {
                 }
             }
         }
-        out
+        Suppressions(Some(Box::new(out)))
     }
 
+    /// Whether a diagnostic is suppressed.
+    pub fn suppresses(&self, d: &Diagnostic) -> bool {
+        self.0.as_ref().is_some_and(|s| s.suppresses(d))
+    }
+}
+
+impl Directives {
     fn add_line(&mut self, line: usize, codes: &[&'static str]) {
         self.lines
             .entry(line)
@@ -60,8 +70,7 @@ impl Suppressions {
             .extend(codes.iter().copied());
     }
 
-    /// Whether a diagnostic is suppressed.
-    pub fn suppresses(&self, d: &Diagnostic) -> bool {
+    fn suppresses(&self, d: &Diagnostic) -> bool {
         self.file.contains(d.rule.code)
             || (d.path == self.path
                 && d.region

@@ -34,7 +34,7 @@ fn linting_text_in_memory_equals_linting_the_file() {
     let settings = Settings::default();
     let keep = Keep {
         lines: true,
-        costs: false,
+        ..Keep::default()
     };
     let mut compared = 0;
     for group in ["err", "ok"] {

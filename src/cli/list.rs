@@ -70,7 +70,10 @@ pub fn run(args: &Args) -> Outcome {
     let loaded = match args.skills.load(
         super::skills::without_token_rules(),
         false,
-        crate::skill::Keep::default(),
+        crate::skill::Keep {
+            fields: true,
+            ..crate::skill::Keep::default()
+        },
     ) {
         Ok(loaded) => loaded,
         Err(outcome) => return outcome,

@@ -22,7 +22,10 @@ pub fn run(args: &Args) -> Outcome {
     let loaded = match args.skills.load(
         crate::config::Overrides::default(),
         false,
-        crate::skill::Keep::default(),
+        crate::skill::Keep {
+            fields: true,
+            ..crate::skill::Keep::default()
+        },
     ) {
         Ok(loaded) => loaded,
         Err(outcome) => return outcome,

@@ -53,7 +53,7 @@ pub fn run(args: Args, color: ColorChoice) -> Outcome {
     // Only the full format shows source lines.
     let keep = Keep {
         lines: args.format == Format::Full && !args.statistics,
-        costs: false,
+        ..Keep::default()
     };
     let Loaded {
         settings,
