@@ -99,6 +99,8 @@ struct Candidate {
     dir: PathBuf,
     file: Option<PathBuf>,
     near_miss: Option<String>,
+    /// Its real path, when the walk that found it knows it (else it is resolved).
+    real: Option<PathBuf>,
 }
 
 /// Finds the skills that `paths` name (no PATH means `.`).
@@ -137,6 +139,7 @@ pub fn discover(
                 dir: display.clone(),
                 file: Some(file),
                 near_miss: None,
+                real: None,
             });
         }
         if ignores.is_none() && !options.no_ignore {
@@ -151,10 +154,11 @@ pub fn discover(
             ignores.as_ref(),
             &mut out.warnings,
         );
-        found.extend(skills.into_iter().map(|(dir, file)| Candidate {
+        found.extend(skills.into_iter().map(|(dir, file, real)| Candidate {
             dir,
             file: Some(file),
             near_miss: None,
+            real: Some(real),
         }));
         if is_skill {
             continue;
@@ -164,6 +168,7 @@ pub fn discover(
                 dir: display,
                 file: None,
                 near_miss,
+                real: None,
             });
         } else if found.len() == before {
             out.empty_default = true;
@@ -239,6 +244,7 @@ fn from_file(display: &Path) -> Option<Candidate> {
             dir: parent_of(display),
             file: Some(display.to_path_buf()),
             near_miss: None,
+            real: None,
         });
     }
     if let Some((dir, file)) = enclosing_skill(display) {
@@ -246,12 +252,14 @@ fn from_file(display: &Path) -> Option<Candidate> {
             dir,
             file: Some(file),
             near_miss: None,
+            real: None,
         });
     }
     is_other_case(name).then(|| Candidate {
         dir: parent_of(display),
         file: None,
         near_miss: Some(name.to_string()),
+        real: None,
     })
 }
 
@@ -271,9 +279,10 @@ fn dedup(mut found: Vec<Candidate>, cwd: &Path) -> Vec<SkillDir> {
         dir,
         file,
         near_miss,
+        real,
     } in found
     {
-        let real = dir.canonicalize().unwrap_or_else(|_| cwd.join(&dir));
+        let real = real.unwrap_or_else(|| dir.canonicalize().unwrap_or_else(|_| cwd.join(&dir)));
         let is_direct = absolute(&cwd_real, &dir) == real;
         if let Some(&at) = seen.get(&(real.clone(), file.is_some())) {
             if is_direct && !direct[at] {

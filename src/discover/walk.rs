@@ -31,22 +31,8 @@ pub const MAX_ENTRIES: usize = 2_000_000;
 /// named like a skill file in another case.
 type Listing = (Vec<(DirEntry, FileType)>, Present, Option<OsString>);
 
-/// What identifies a real directory, whatever path reaches it.
-#[cfg(unix)]
-type Key = (u64, u64);
-#[cfg(not(unix))]
-type Key = PathBuf;
-
-#[cfg(unix)]
-fn key_of(meta: &std::fs::Metadata, _path: &Path) -> Option<Key> {
-    use std::os::unix::fs::MetadataExt;
-    Some((meta.dev(), meta.ino()))
-}
-
-#[cfg(not(unix))]
-fn key_of(_meta: &std::fs::Metadata, path: &Path) -> Option<Key> {
-    path.canonicalize().ok()
-}
+/// A skill directory found: as displayed, its skill file, and its real path.
+pub type Found = (PathBuf, PathBuf, PathBuf);
 
 /// A directory still to be searched.
 struct Pending {
@@ -57,7 +43,10 @@ struct Pending {
     depth: usize,
     /// The ignore rules of its parent directory.
     rules: Rules,
-    key: Option<Key>,
+    /// Its real path (no symbolic links): the real root, or a link's resolved target, joined
+    /// with the names of the directories below it. It identifies the directory whatever path
+    /// reaches it, without a system call per directory.
+    real: PathBuf,
     /// It holds a skill file by its exact name (or is the root, which discovery handles).
     skill: bool,
     /// It is a skill directory or lies below one (its links out are the skill's SK408, not
@@ -72,7 +61,7 @@ struct Walker<'a> {
     ignores: Option<&'a Ignores>,
     root: &'a Path,
     root_real: PathBuf,
-    visited: HashSet<Key>,
+    visited: HashSet<PathBuf>,
     /// Links to directories, searched after every directory reachable without links (so a
     /// skill is found at its path without symlink components when there is one), in path order.
     links: BTreeMap<PathBuf, Pending>,
@@ -80,12 +69,12 @@ struct Walker<'a> {
     max_entries: usize,
     stopped: bool,
     too_deep: bool,
-    found: Vec<(PathBuf, PathBuf)>,
+    found: Vec<Found>,
     warnings: &'a mut Vec<String>,
 }
 
-/// The skill directories below `root` (not `root` itself), with their skill files, sorted;
-/// problems met go to `warnings`.
+/// The skill directories below `root` (not `root` itself), with their skill files and real
+/// paths, sorted; problems met go to `warnings`.
 pub fn walk(
     root: &Path,
     settings: &Settings,
@@ -93,7 +82,7 @@ pub fn walk(
     options: Options,
     ignores: Option<&Ignores>,
     warnings: &mut Vec<String>,
-) -> Vec<(PathBuf, PathBuf)> {
+) -> Vec<Found> {
     let context = Context {
         settings,
         cwd,
@@ -117,18 +106,15 @@ fn walk_within(
     context: &Context,
     max_entries: usize,
     warnings: &mut Vec<String>,
-) -> Vec<(PathBuf, PathBuf)> {
+) -> Vec<Found> {
     let Context {
         settings,
         cwd,
         options,
         ignores,
     } = *context;
-    let (root_real, meta) = match root.canonicalize().and_then(|real| {
-        let meta = std::fs::metadata(&real)?;
-        Ok((real, meta))
-    }) {
-        Ok(found) => found,
+    let root_real = match root.canonicalize() {
+        Ok(real) => real,
         Err(err) => {
             warnings.push(format!("skipping `{}`: {err}", shown(root)));
             return Vec::new();
@@ -140,7 +126,7 @@ fn walk_within(
         abs: root_real.clone(),
         depth: 0,
         rules,
-        key: key_of(&meta, &root_real),
+        real: root_real.clone(),
         skill: true,
         in_skill: skill_file_in(root).is_some(),
     };
@@ -177,9 +163,7 @@ impl Walker<'_> {
             if self.stopped {
                 return;
             }
-            if let Some(key) = dir.key
-                && !self.visited.insert(key)
-            {
+            if !self.visited.insert(dir.real.clone()) {
                 continue;
             }
             let Some((entries, present, other_case)) = self.list(&dir.path) else {
@@ -188,8 +172,11 @@ impl Walker<'_> {
             if !dir.skill
                 && let Some(name) = other_case
             {
-                self.found
-                    .push((clean(&dir.path), clean(&dir.path.join(name))));
+                self.found.push((
+                    clean(&dir.path),
+                    clean(&dir.path.join(name)),
+                    dir.real.clone(),
+                ));
             }
             let rules = match self.ignores {
                 Some(ignores) => {
@@ -221,19 +208,17 @@ impl Walker<'_> {
                     self.link(path, abs, depth, &rules, dir.in_skill);
                     continue;
                 }
-                let skill = self.skill_at(&path);
+                let real = dir.real.join(&name);
+                let skill = self.skill_at(&path, &real);
                 if self.deep(&path, depth) {
                     continue;
                 }
-                // The directory's identity, from the listing's own handle (no path lookup); only
-                // for directories searched, not for the (many) skill directories.
-                let key = entry.metadata().ok().and_then(|m| key_of(&m, &path));
                 children.push(Pending {
                     path,
                     abs,
                     depth,
                     rules: rules.clone(),
-                    key,
+                    real,
                     skill,
                     in_skill: skill || dir.in_skill,
                 });
@@ -243,12 +228,12 @@ impl Walker<'_> {
         }
     }
 
-    /// Whether `path` holds a skill file by its exact name; records it.
-    fn skill_at(&mut self, path: &Path) -> bool {
+    /// Whether `path` (real path `real`) holds a skill file by its exact name; records it.
+    fn skill_at(&mut self, path: &Path, real: &Path) -> bool {
         let Some(file) = skill_file_in(path) else {
             return false;
         };
-        self.found.push((clean(path), file));
+        self.found.push((clean(path), file, real.to_path_buf()));
         true
     }
 
@@ -325,14 +310,11 @@ impl Walker<'_> {
             ));
             return;
         }
-        let skill = self.skill_at(&path);
+        let skill = self.skill_at(&path, &real);
         if self.deep(&path, depth) {
             return;
         }
-        let key = std::fs::metadata(&real)
-            .ok()
-            .and_then(|m| key_of(&m, &real));
-        if key.as_ref().is_some_and(|k| self.visited.contains(k)) {
+        if self.visited.contains(&real) {
             return;
         }
         self.links.entry(path.clone()).or_insert(Pending {
@@ -340,7 +322,7 @@ impl Walker<'_> {
             abs,
             depth,
             rules: rules.clone(),
-            key,
+            real,
             skill,
             in_skill: skill || in_skill,
         });
@@ -426,7 +408,7 @@ mod tests {
         assert_eq!(
             found
                 .iter()
-                .map(|(d, _)| d.strip_prefix(root).unwrap().to_path_buf())
+                .map(|(d, _, _)| d.strip_prefix(root).unwrap().to_path_buf())
                 .collect::<Vec<_>>(),
             [PathBuf::from("a/s"), PathBuf::from("b/s")]
         );
