@@ -33,7 +33,7 @@ impl Tier {
 }
 
 /// A skill directory found by discovery.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SkillDir {
     /// The directory as displayed (relative to the current directory when below it).
     pub dir: PathBuf,
@@ -110,6 +110,20 @@ pub fn discover(
     cwd: &Path,
     options: Options,
 ) -> Result<Discovery, NotFound> {
+    discover_streaming(paths, settings, cwd, options, &mut |_| {})
+}
+
+/// [`discover`], handing each skill a search finds to `early` as soon as it is found — as the
+/// skill would be if no other path reached it — so that it can be linted while the search goes
+/// on. The discovery returned is final: a skill handed early may have been merged with another
+/// path to it (an alias) or have moved, and then differs from its final [`SkillDir`].
+pub fn discover_streaming(
+    paths: &[PathBuf],
+    settings: &Settings,
+    cwd: &Path,
+    options: Options,
+    early: &mut dyn FnMut(SkillDir),
+) -> Result<Discovery, NotFound> {
     let default = paths.is_empty();
     let dot = [PathBuf::from(".")];
     let paths = if default { &dot[..] } else { paths };
@@ -117,6 +131,8 @@ pub fn discover(
     let mut found: Vec<Candidate> = Vec::new();
     // The global excludes file is read once, by the first search that needs it.
     let mut ignores: Option<ignore_files::Ignores> = None;
+    let mut nearest = HashMap::new();
+    let user_root = user_root();
     for path in paths {
         let display = display_path(path, cwd);
         let Some(is_dir) = is_dir(path) else {
@@ -146,12 +162,26 @@ pub fn discover(
             ignores = Some(ignore_files::Ignores::new(cwd, &mut out.warnings));
         }
         // Below a skill directory: the skill files nested in it (SK016).
+        let mut hand_over = |(dir, file, real): &walk::Found| {
+            early(SkillDir {
+                nested_in: outer_skill(dir, cwd, &mut nearest),
+                tier: tier_of(real, user_root.as_deref()),
+                dir: dir.clone(),
+                file: Some(file.clone()),
+                real: real.clone(),
+                near_miss: None,
+                aliases: Vec::new(),
+            });
+        };
         let skills = walk::walk(
             &display,
-            settings,
-            cwd,
-            options,
-            ignores.as_ref(),
+            walk::Context {
+                settings,
+                cwd,
+                options,
+                ignores: ignores.as_ref(),
+            },
+            &mut hand_over,
             &mut out.warnings,
         );
         found.extend(skills.into_iter().map(|(dir, file, real)| Candidate {
@@ -175,7 +205,6 @@ pub fn discover(
         }
     }
     out.skills = dedup(found, cwd);
-    let mut nearest = HashMap::new();
     for skill in &mut out.skills {
         if skill.file.is_some() {
             skill.nested_in = outer_skill(&skill.dir, cwd, &mut nearest);

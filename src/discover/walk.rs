@@ -70,34 +70,28 @@ struct Walker<'a> {
     stopped: bool,
     too_deep: bool,
     found: Vec<Found>,
+    on_found: &'a mut dyn FnMut(&Found),
     warnings: &'a mut Vec<String>,
 }
 
 /// The skill directories below `root` (not `root` itself), with their skill files and real
-/// paths, sorted; problems met go to `warnings`.
+/// paths, sorted; each is also handed to `found` as soon as it is found. Problems met go to
+/// `warnings`.
 pub fn walk(
     root: &Path,
-    settings: &Settings,
-    cwd: &Path,
-    options: Options,
-    ignores: Option<&Ignores>,
+    context: Context,
+    found: &mut dyn FnMut(&Found),
     warnings: &mut Vec<String>,
 ) -> Vec<Found> {
-    let context = Context {
-        settings,
-        cwd,
-        options,
-        ignores,
-    };
-    walk_within(root, &context, MAX_ENTRIES, warnings)
+    walk_within(root, &context, MAX_ENTRIES, found, warnings)
 }
 
 /// What a walk needs besides its root.
-struct Context<'a> {
-    settings: &'a Settings,
-    cwd: &'a Path,
-    options: Options,
-    ignores: Option<&'a Ignores>,
+pub struct Context<'a> {
+    pub settings: &'a Settings,
+    pub cwd: &'a Path,
+    pub options: Options,
+    pub ignores: Option<&'a Ignores>,
 }
 
 /// [`walk`], listing at most `max_entries` directory entries.
@@ -105,6 +99,7 @@ fn walk_within(
     root: &Path,
     context: &Context,
     max_entries: usize,
+    on_found: &mut dyn FnMut(&Found),
     warnings: &mut Vec<String>,
 ) -> Vec<Found> {
     let Context {
@@ -144,6 +139,7 @@ fn walk_within(
         stopped: false,
         too_deep: false,
         found: Vec::new(),
+        on_found,
         warnings,
     };
     walker.search(start);
@@ -172,7 +168,7 @@ impl Walker<'_> {
             if !dir.skill
                 && let Some(name) = other_case
             {
-                self.found.push((
+                self.record((
                     clean(&dir.path),
                     clean(&dir.path.join(name)),
                     dir.real.clone(),
@@ -233,8 +229,14 @@ impl Walker<'_> {
         let Some(file) = skill_file_in(path) else {
             return false;
         };
-        self.found.push((clean(path), file, real.to_path_buf()));
+        self.record((clean(path), file, real.to_path_buf()));
         true
+    }
+
+    /// Records a skill found, and hands it over at once.
+    fn record(&mut self, found: Found) {
+        (self.on_found)(&found);
+        self.found.push(found);
     }
 
     /// The subdirectories and links of `dir` (not the skipped ones), sorted by name, which
@@ -402,7 +404,7 @@ mod tests {
         };
         let mut warnings = Vec::new();
         let root = tmp.path();
-        let found = walk_within(root, &context, 8, &mut warnings);
+        let found = walk_within(root, &context, 8, &mut |_| {}, &mut warnings);
         // The root lists 4 entries, `a` and `b` one each (their skill), and each skill one (its
         // skill file: skills are searched for nested ones); `c`'s would be the 9th.
         assert_eq!(
