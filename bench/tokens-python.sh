@@ -28,39 +28,45 @@ else
 fi
 
 "$bin" tokens --no-config --format json "$dir" >"$work/skillc.json" || true
-"$venv/bin/python" - "$bin" "$dir" "$work/skillc.json" <<'PY'
-import json, os, subprocess, sys, time
-bin_, root, report = sys.argv[1], sys.argv[2], json.load(open(sys.argv[3]))
-enc = report["encoding"]
 
-def python_counts():
-    """What `skillc tokens` counts, counted by Python tiktoken in one process."""
-    import tiktoken
-    e = tiktoken.get_encoding(enc)
-    out = []
-    for s in report["skills"]:
-        path = s["path"]
-        if not os.path.exists(path):
-            path = os.path.join(root, path)
-        text = open(path, encoding="utf-8").read()
-        lines = text.split("\n")
-        body = ""
-        if lines and lines[0].rstrip("\r") == "---":
-            for i in range(1, len(lines)):
-                if lines[i].rstrip("\r") == "---":
-                    body = "\n".join(lines[i + 1:])
-                    break
-        l3 = []
-        for f in s["l3"]:
-            if f["tokens"] is None:
-                l3.append(None)
-                continue
-            data = open(os.path.join(os.path.dirname(path), f["path"]), "rb").read()
-            l3.append(len(e.encode_ordinary(data.decode("utf-8"))))
-        out.append((len(e.encode_ordinary(body)), l3))
-    return out
+# What `skillc tokens` counts (each skill's body and L3 text files), counted by Python tiktoken
+# in one process: prints [[l2, [l3 tokens or null, ...]], ...] in the report's order.
+cat >"$work/count.py" <<'PY'
+import json, os, sys
+import tiktoken
+report, root = json.load(open(sys.argv[1])), sys.argv[2]
+e = tiktoken.get_encoding(report["encoding"])
+out = []
+for s in report["skills"]:
+    skill = s["path"] if os.path.exists(s["path"]) else os.path.join(root, s["path"])
+    names = [n for n in ("SKILL.md", "skill.md") if os.path.isfile(os.path.join(skill, n))]
+    path = os.path.join(skill, names[0]) if os.path.isdir(skill) and names else skill
+    if os.path.isfile(skill):
+        skill = os.path.dirname(skill)
+    lines = open(path, encoding="utf-8").read().split("\n")
+    body = ""
+    if lines and lines[0].rstrip("\r") == "---":
+        for i in range(1, len(lines)):
+            if lines[i].rstrip("\r") == "---":
+                body = "\n".join(lines[i + 1:])
+                break
+    l3 = []
+    for f in s["l3"]:
+        if f["tokens"] is None:
+            l3.append(None)
+        else:
+            text = open(os.path.join(skill, f["path"]), "rb").read().decode("utf-8")
+            l3.append(len(e.encode_ordinary(text)))
+    out.append([len(e.encode_ordinary(body)), l3])
+json.dump(out, sys.stdout)
+PY
 
-counts = python_counts()
+"$venv/bin/python" - "$bin" "$dir" "$work/skillc.json" "$work/count.py" <<'PY'
+import json, subprocess, sys, time
+bin_, root, report_path, script = sys.argv[1:5]
+report = json.load(open(report_path))
+counts = json.loads(subprocess.run([sys.executable, script, report_path, root], capture_output=True,
+                                   check=True, text=True).stdout)
 mismatch, files, l3_bytes = 0, 0, 0
 for s, (l2, l3) in zip(report["skills"], counts):
     if s["l2"] != l2:
@@ -75,7 +81,7 @@ for s, (l2, l3) in zip(report["skills"], counts):
             print(f"MISMATCH L3 {s['path']} {f['path']}: skillc {f['tokens']}, tiktoken {n}")
 skillc_total = sum(s["l2"] + sum(f["tokens"] or 0 for f in s["l3"]) for s in report["skills"])
 python_total = sum(l2 + sum(n or 0 for n in l3) for l2, l3 in counts)
-print(f"{len(report['skills'])} skills, {files} L3 files ({l3_bytes / 1e6:.1f} MB of text), {enc}")
+print(f"{len(report['skills'])} skills, {files} L3 files ({l3_bytes / 1e6:.1f} MB of text), {report['encoding']}")
 print(f"tokens (L2 + L3): skillc {skillc_total:,}, Python tiktoken {python_total:,}; mismatches: {mismatch}")
 
 def best(cmd):
@@ -85,14 +91,7 @@ def best(cmd):
     return min(times)
 
 me = best([bin_, "tokens", "--no-config", "--format", "json", root])
-# Python timed as one process doing the same counting (interpreter, import and ranks load included).
-script = os.path.join(os.path.dirname(sys.argv[3]), "count.py")
-with open(script, "w") as f:
-    f.write("import json, os, sys\nreport = json.load(open(sys.argv[1])); root = sys.argv[2]; enc = report['encoding']\n")
-    import inspect
-    f.write(inspect.getsource(python_counts))
-    f.write("python_counts()\n")
-py = best([sys.executable, script, sys.argv[3], root])
-print(f"skillc tokens: {me:.3f} s   Python tiktoken: {py:.3f} s   ratio {py / me:.1f}x")
+py = best([sys.executable, script, report_path, root])
+print(f"skillc tokens: {me:.3f} s   Python tiktoken (same counting, one process): {py:.3f} s   ratio {py / me:.1f}x")
 sys.exit(1 if mismatch else 0)
 PY
