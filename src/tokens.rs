@@ -6,27 +6,38 @@ use std::sync::OnceLock;
 use crate::config::Encoding;
 use crate::discover::Tier;
 
+mod bpe;
+mod hash;
+
 /// Counts tokens of text.
 pub trait Tokenizer: Sync {
     fn count(&self, text: &str) -> usize;
-}
 
-struct Bpe(tiktoken_rs::CoreBPE);
-
-impl Tokenizer for Bpe {
-    fn count(&self, text: &str) -> usize {
-        self.0.encode_ordinary(text).len()
+    /// Whether `text` has more than `limit` tokens; may stop counting once it knows.
+    fn more_than(&self, text: &str, limit: usize) -> bool {
+        self.count(text) > limit
     }
 }
 
-/// The tokenizer of an encoding, built on first use (tens of milliseconds); `None` only if the
-/// embedded ranks fail to load, which would be a build defect.
+impl Tokenizer for bpe::Bpe {
+    fn count(&self, text: &str) -> usize {
+        bpe::Bpe::count(self, text, None)
+    }
+
+    fn more_than(&self, text: &str, limit: usize) -> bool {
+        bpe::Bpe::count(self, text, Some(limit)) > limit
+    }
+}
+
+/// The tokenizer of an encoding, ready on first use in a few milliseconds (its ranks are
+/// embedded as tables; only the pre-tokenizer regex is compiled); `None` only if that regex
+/// fails to compile, which would be a build defect.
 pub fn tokenizer(encoding: Encoding) -> Option<&'static dyn Tokenizer> {
-    static O200K: OnceLock<Option<Bpe>> = OnceLock::new();
-    static CL100K: OnceLock<Option<Bpe>> = OnceLock::new();
+    static O200K: OnceLock<Option<bpe::Bpe>> = OnceLock::new();
+    static CL100K: OnceLock<Option<bpe::Bpe>> = OnceLock::new();
     let cell = match encoding {
-        Encoding::O200kBase => O200K.get_or_init(|| tiktoken_rs::o200k_base().ok().map(Bpe)),
-        Encoding::Cl100kBase => CL100K.get_or_init(|| tiktoken_rs::cl100k_base().ok().map(Bpe)),
+        Encoding::O200kBase => O200K.get_or_init(bpe::Bpe::o200k_base),
+        Encoding::Cl100kBase => CL100K.get_or_init(bpe::Bpe::cl100k_base),
     };
     cell.as_ref().map(|bpe| bpe as &dyn Tokenizer)
 }
@@ -45,46 +56,10 @@ pub fn may_exceed(text: &str, limit: usize) -> bool {
     text.len() > limit
 }
 
-/// Whether `text` has more than `limit` tokens, counting no more than needed: the text is cut
-/// into chunks at piece boundaries (after a line end, before a letter or digit — where both
-/// encodings' pre-tokenizers always split, so chunk counts add up exactly), and counting stops
-/// as soon as the tokens so far exceed the limit, or the tokens so far plus the bytes left
-/// cannot.
+/// Whether `text` has more than `limit` tokens, counting no more than needed: nothing when
+/// its bytes already fit, and piece by piece only until the count passes the limit.
 pub fn exceeds(tokenizer: &dyn Tokenizer, text: &str, limit: usize) -> bool {
-    const CHUNK: usize = 2048;
-    let mut counted = 0;
-    let mut rest = text;
-    while !rest.is_empty() {
-        if counted + rest.len() <= limit {
-            return false;
-        }
-        let cut = chunk_end(rest, CHUNK);
-        counted += tokenizer.count(&rest[..cut]);
-        if counted > limit {
-            return true;
-        }
-        rest = &rest[cut..];
-    }
-    false
-}
-
-/// The end of the first chunk of at least `size` bytes: just after a `\n` that a letter or
-/// digit follows; the whole text when there is none.
-fn chunk_end(text: &str, size: usize) -> usize {
-    let bytes = text.as_bytes();
-    let mut from = size.min(text.len());
-    while let Some(i) = bytes
-        .get(from..)
-        .and_then(|b| b.iter().position(|&c| c == b'\n'))
-    {
-        let after = from + i + 1;
-        match text.get(after..).and_then(|t| t.chars().next()) {
-            Some(c) if c.is_alphanumeric() => return after,
-            Some(_) => from = after,
-            None => return text.len(),
-        }
-    }
-    text.len()
+    may_exceed(text, limit) && tokenizer.more_than(text, limit)
 }
 
 /// The L1 catalog line of a skill: `- {key}: {description}\n`, with runs of whitespace in the
@@ -230,25 +205,36 @@ mod tests {
     }
 
     #[test]
-    fn chunked_counts_add_up_and_stop_early() {
-        let tokenizer = tokenizer(Encoding::O200kBase).unwrap();
+    fn exceeds_is_exact_at_the_limit_in_both_encodings() {
         let text: String = (0..400)
             .map(|i| {
                 format!("Line {i}: résumé, 技能 and 😀 — code `x = {i};`\n  indented\n/slash\n")
             })
             .collect();
-        let whole = tokenizer.count(&text);
-        let mut sum = 0;
-        let mut rest = text.as_str();
-        while !rest.is_empty() {
-            let cut = chunk_end(rest, 300);
-            sum += tokenizer.count(&rest[..cut]);
-            rest = &rest[cut..];
+        for encoding in [Encoding::O200kBase, Encoding::Cl100kBase] {
+            let tokenizer = tokenizer(encoding).unwrap();
+            let whole = tokenizer.count(&text);
+            assert!(exceeds(tokenizer, &text, whole - 1));
+            assert!(!exceeds(tokenizer, &text, whole));
+            assert!(exceeds(tokenizer, &text, 10));
+            assert!(!exceeds(tokenizer, "short", 4));
         }
-        assert_eq!(sum, whole);
-        assert!(exceeds(tokenizer, &text, whole - 1));
-        assert!(!exceeds(tokenizer, &text, whole));
-        assert!(!exceeds(tokenizer, "short", 4));
+    }
+
+    #[test]
+    fn counts_are_the_same_from_every_thread() {
+        let tokenizer = tokenizer(Encoding::O200kBase).unwrap();
+        let texts: Vec<String> = (0..64).map(|i| format!("word{i} ").repeat(i * 7)).collect();
+        let expected: Vec<usize> = texts.iter().map(|t| tokenizer.count(t)).collect();
+        std::thread::scope(|scope| {
+            for _ in 0..2 {
+                scope.spawn(|| {
+                    for (text, &n) in texts.iter().zip(&expected).rev() {
+                        assert_eq!(tokenizer.count(text), n);
+                    }
+                });
+            }
+        });
     }
 
     #[test]

@@ -1,5 +1,6 @@
-//! Token counts equal OpenAI's tiktoken (vectors from the independent js-tiktoken), and the
-//! token commands report them.
+//! Token counts equal OpenAI's tiktoken (vectors from the independent js-tiktoken, counts
+//! pinned from Python tiktoken on adversarial and long texts and on every text file of the
+//! shared corpus), and the token commands report them.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -32,6 +33,101 @@ fn counts_equal_js_tiktoken_in_both_encodings() {
                 "{name}: {text:?}"
             );
         }
+    }
+}
+
+#[test]
+fn counts_equal_python_tiktoken_on_pinned_vectors() {
+    let data: serde_json::Value = serde_json::from_str(
+        &fs::read_to_string(repo().join("tests/data/token-tiktoken.json")).unwrap(),
+    )
+    .unwrap();
+    let vectors = data["vectors"].as_array().unwrap();
+    assert!(vectors.len() >= 90);
+    for (encoding, name) in [
+        (Encoding::O200kBase, "o200k_base"),
+        (Encoding::Cl100kBase, "cl100k_base"),
+    ] {
+        let tokenizer = skillc::tokens::tokenizer(encoding).unwrap();
+        for v in vectors {
+            let times = v["times"].as_u64().unwrap_or(1) as usize;
+            let text = format!(
+                "{}{}{}",
+                v["prefix"].as_str().unwrap_or(""),
+                v["text"].as_str().unwrap().repeat(times),
+                v["suffix"].as_str().unwrap_or("")
+            );
+            let expected = v[name].as_u64().unwrap() as usize;
+            assert_eq!(
+                tokenizer.count(&text),
+                expected,
+                "{name}: {:?} x {times}",
+                v["text"]
+            );
+            if text.len() > expected {
+                assert!(skillc::tokens::exceeds(tokenizer, &text, expected - 1));
+                assert!(!skillc::tokens::exceeds(tokenizer, &text, expected));
+            }
+        }
+    }
+}
+
+/// Every text file of `../shared/corpus/` (2,289 files, 17 MB) counts as Python tiktoken
+/// counted it (`tests/data/corpus-tokens.txt`, from `tests/data/token-tiktoken.py`).
+#[test]
+fn counts_equal_python_tiktoken_on_every_corpus_text_file() {
+    let archive = repo().join("../shared/corpus/public-skills.tar.gz");
+    if !archive.exists() {
+        eprintln!("skipped: {} is not on this machine", archive.display());
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let status = Command::new("tar")
+        .arg("-xzf")
+        .arg(&archive)
+        .arg("-C")
+        .arg(tmp.path())
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let pinned = fs::read_to_string(repo().join("tests/data/corpus-tokens.txt")).unwrap();
+    let o200k = skillc::tokens::tokenizer(Encoding::O200kBase).unwrap();
+    let cl100k = skillc::tokens::tokenizer(Encoding::Cl100kBase).unwrap();
+    let mut files = 0;
+    for line in pinned.lines() {
+        let mut fields = line.splitn(3, ' ');
+        let (Some(a), Some(b), Some(path)) = (fields.next(), fields.next(), fields.next()) else {
+            panic!("bad line {line:?}");
+        };
+        let text = fs::read_to_string(tmp.path().join(path)).unwrap();
+        assert_eq!(o200k.count(&text).to_string(), a, "o200k_base: {path}");
+        assert_eq!(cl100k.count(&text).to_string(), b, "cl100k_base: {path}");
+        files += 1;
+    }
+    assert!(files >= 2000, "{files} files");
+}
+
+/// The embedded ranks are tiktoken's own files (the `expected_hash` values of tiktoken's
+/// `openai_public.py`).
+#[test]
+fn rank_files_are_tiktokens() {
+    use sha2::Digest;
+    for (name, sha256) in [
+        (
+            "o200k_base",
+            "446a9538cb6c348e3516120d7c08b09f57c36495e2acfffe59a5bf8b0cfb1a2d",
+        ),
+        (
+            "cl100k_base",
+            "223921b76ee99bde995b7ff738513eef100fb51d18c93597a113bcffe865b2a7",
+        ),
+    ] {
+        let data = fs::read(repo().join(format!("data/{name}.tiktoken"))).unwrap();
+        let digest: String = sha2::Sha256::digest(&data)
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect();
+        assert_eq!(digest, sha256, "{name}");
     }
 }
 

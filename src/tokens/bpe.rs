@@ -1,0 +1,344 @@
+//! Exact tiktoken BPE (o200k_base, cl100k_base) over tables that need no building: the ranks
+//! are laid out at build time (`build.rs`, `data/README.md`) and embedded as they are, so a
+//! tokenizer is ready once its pre-tokenizer regex is compiled (about 3 ms for o200k_base).
+//!
+//! Counting is tiktoken's: the text is split into pieces by the encoding's pattern, and each
+//! piece is merged pair by pair, lowest rank first (leftmost on ties), until no adjacent pair is
+//! a token; its count is the number of parts left. Long pieces merge with a heap, so that
+//! 1 MB without a space takes O(n log n), not O(n²). Whole pieces of up to 27 bytes are
+//! memoised per thread: real text repeats its words.
+
+use std::cell::RefCell;
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+use regex_automata::meta::{Cache, Regex};
+use regex_automata::{Anchored, Input};
+
+use super::hash::{FINGERPRINT_SHIFT, LEN_SHIFT, OFFSET_BITS, RANK_BITS, hash};
+
+/// No rank: the bytes are not a token.
+const NONE: u32 = u32::MAX;
+
+/// One encoding's embedded ranks.
+pub struct Table {
+    /// Token bytes, concatenated in rank order.
+    bytes: &'static [u8],
+    /// Open-addressing hash table of little-endian u64 slots (`hash.rs` gives the layout).
+    slots: &'static [u8],
+}
+
+pub static O200K_BASE: Table = Table {
+    bytes: include_bytes!(concat!(env!("OUT_DIR"), "/o200k_base.bytes")),
+    slots: include_bytes!(concat!(env!("OUT_DIR"), "/o200k_base.slots")),
+};
+
+pub static CL100K_BASE: Table = Table {
+    bytes: include_bytes!(concat!(env!("OUT_DIR"), "/cl100k_base.bytes")),
+    slots: include_bytes!(concat!(env!("OUT_DIR"), "/cl100k_base.slots")),
+};
+
+impl Table {
+    /// The rank of `bytes` (whose hash is `h`), or `NONE`.
+    #[inline]
+    fn rank_hashed(&self, bytes: &[u8], h: u64) -> u32 {
+        let count = self.slots.len() / 8;
+        if count == 0 || !count.is_power_of_two() {
+            return NONE;
+        }
+        let mask = count - 1;
+        let want =
+            ((bytes.len() as u64) << LEN_SHIFT) | ((h >> FINGERPRINT_SHIFT) << FINGERPRINT_SHIFT);
+        let mut at = h as usize & mask;
+        // The table is at most half full, so a probe sequence always reaches an empty slot.
+        for _ in 0..count {
+            let Some(slot) = self.slots.get(8 * at..8 * at + 8) else {
+                return NONE;
+            };
+            let mut word = [0u8; 8];
+            word.copy_from_slice(slot);
+            let slot = u64::from_le_bytes(word);
+            if slot == 0 {
+                return NONE;
+            }
+            if slot & !((1 << LEN_SHIFT) - 1) == want {
+                let offset = ((slot >> RANK_BITS) & ((1 << OFFSET_BITS) - 1)) as usize;
+                if self.bytes.get(offset..offset + bytes.len()) == Some(bytes) {
+                    return (slot & ((1 << RANK_BITS) - 1)) as u32 - 1;
+                }
+            }
+            at = (at + 1) & mask;
+        }
+        NONE
+    }
+
+    #[inline]
+    fn rank(&self, bytes: &[u8]) -> u32 {
+        self.rank_hashed(bytes, hash(bytes))
+    }
+
+    /// Tokens of one piece that is not itself a token (at least two bytes).
+    fn merge(&self, piece: &[u8]) -> usize {
+        if piece.len() <= 64 {
+            self.merge_short(piece)
+        } else {
+            self.merge_long(piece)
+        }
+    }
+
+    /// tiktoken's merge: parts as (start, rank of merging it with the next part); each round
+    /// merges the lowest rank, leftmost first.
+    fn merge_short(&self, piece: &[u8]) -> usize {
+        let n = piece.len();
+        let mut parts: Vec<(usize, u32)> = Vec::with_capacity(n + 1);
+        for i in 0..n.saturating_sub(1) {
+            parts.push((i, self.rank(&piece[i..i + 2])));
+        }
+        parts.push((n.saturating_sub(1), NONE));
+        parts.push((n, NONE));
+        // The rank of merging part i with part i + 1 (both as they are now).
+        let pair = |parts: &[(usize, u32)], i: usize| match (parts.get(i), parts.get(i + 2)) {
+            (Some(&(start, _)), Some(&(end, _))) => self.rank(&piece[start..end]),
+            _ => NONE,
+        };
+        loop {
+            let mut min = (NONE, 0);
+            for (i, &(_, rank)) in parts.iter().enumerate() {
+                if rank < min.0 {
+                    min = (rank, i);
+                }
+            }
+            if min.0 == NONE {
+                break;
+            }
+            let i = min.1;
+            parts.remove(i + 1);
+            parts[i].1 = pair(&parts, i);
+            if i > 0 {
+                parts[i - 1].1 = pair(&parts, i - 1);
+            }
+        }
+        parts.len() - 1
+    }
+
+    /// The same merges in O(n log n): a linked list of parts and a heap of (rank, start) with
+    /// stale entries skipped. A part's pair only ever grows, so its rank never repeats: an entry
+    /// is current exactly when it equals the part's rank now.
+    fn merge_long(&self, piece: &[u8]) -> usize {
+        let n = piece.len();
+        let mut next: Vec<usize> = (1..=n).collect();
+        let mut prev: Vec<usize> = (0..n).map(|i| i.wrapping_sub(1)).collect();
+        let mut rank: Vec<u32> = vec![NONE; n];
+        let mut first = Vec::with_capacity(n);
+        for i in 0..n - 1 {
+            rank[i] = self.rank(&piece[i..i + 2]);
+            if rank[i] != NONE {
+                first.push(Reverse(((rank[i] as u64) << 32) | i as u64));
+            }
+        }
+        let mut heap = BinaryHeap::from(first);
+        let mut parts = n;
+        while let Some(Reverse(key)) = heap.pop() {
+            let (r, i) = ((key >> 32) as u32, (key & 0xffff_ffff) as usize);
+            if rank[i] != r {
+                continue;
+            }
+            let j = next[i];
+            rank[j] = NONE;
+            next[i] = next[j];
+            if next[i] < n {
+                prev[next[i]] = i;
+            }
+            parts -= 1;
+            let after = next[i];
+            rank[i] = if after < n {
+                self.rank(&piece[i..next[after]])
+            } else {
+                NONE
+            };
+            if rank[i] != NONE {
+                heap.push(Reverse(((rank[i] as u64) << 32) | i as u64));
+            }
+            let p = prev[i];
+            if p != usize::MAX {
+                rank[p] = self.rank(&piece[p..after]);
+                if rank[p] != NONE {
+                    heap.push(Reverse(((rank[p] as u64) << 32) | p as u64));
+                }
+            }
+        }
+        parts
+    }
+}
+
+/// Longest piece memoised.
+const KEY: usize = 27;
+/// Memoised pieces per thread and encoding (direct-mapped).
+const SLOTS: usize = 4096;
+
+#[derive(Clone, Copy)]
+struct Memo {
+    key: [u8; KEY],
+    len: u8,
+    count: u32,
+}
+
+const EMPTY: Memo = Memo {
+    key: [0; KEY],
+    len: 0,
+    count: 0,
+};
+
+/// What one thread keeps for one encoding: the regex's scratch space and the memo.
+struct State {
+    cache: Cache,
+    memo: Vec<Memo>,
+}
+
+thread_local! {
+    static STATES: RefCell<[Option<State>; 2]> = const { RefCell::new([None, None]) };
+}
+
+/// An encoding: its ranks and its pre-tokenizer.
+pub struct Bpe {
+    table: &'static Table,
+    /// The encoding's pattern as three alternatives: tiktoken's `\s+(?!\S)` is matched as
+    /// `\s+\s` with its last character given back (the regex crate has no look-ahead), after
+    /// the others and before the plain `\s+`. The same rewriting as the `bpe-openai` crate.
+    regex: Regex,
+    /// Index into the thread's states.
+    slot: usize,
+}
+
+const O200K_PATTERN: &str = concat!(
+    r"[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+(?i:'s|'t|'re|'ve|'m|'ll|'d)?",
+    r"|[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*(?i:'s|'t|'re|'ve|'m|'ll|'d)?",
+    r"|\p{N}{1,3}",
+    r"| ?[^\s\p{L}\p{N}]+[\r\n/]*",
+    r"|\s*[\r\n]+",
+    r"|\s+$",
+);
+
+const CL100K_PATTERN: &str = concat!(
+    r"(?i:'s|'t|'re|'ve|'m|'ll|'d)",
+    r"|[^\r\n\p{L}\p{N}]?\p{L}+",
+    r"|\p{N}{1,3}",
+    r"| ?[^\s\p{L}\p{N}]+[\r\n]*",
+    r"|\s*[\r\n]+",
+    r"|\s+$",
+);
+
+impl Bpe {
+    pub fn o200k_base() -> Option<Bpe> {
+        Bpe::new(&O200K_BASE, O200K_PATTERN, 0)
+    }
+
+    pub fn cl100k_base() -> Option<Bpe> {
+        Bpe::new(&CL100K_BASE, CL100K_PATTERN, 1)
+    }
+
+    fn new(table: &'static Table, pattern: &str, slot: usize) -> Option<Bpe> {
+        let regex = Regex::new_many(&[pattern, r"\s+\s", r"\s+"]).ok()?;
+        Some(Bpe { table, regex, slot })
+    }
+
+    /// The tokens of `text`, or, with a `limit`, any number over it as soon as the count
+    /// passes it.
+    pub fn count(&self, text: &str, limit: Option<usize>) -> usize {
+        let run = |state: &mut State| self.count_with(state, text, limit);
+        let shared = STATES.try_with(|states| {
+            let Ok(mut states) = states.try_borrow_mut() else {
+                return None;
+            };
+            let state = states.get_mut(self.slot)?;
+            Some(run(state.get_or_insert_with(|| self.state())))
+        });
+        match shared {
+            Ok(Some(n)) => n,
+            _ => run(&mut self.state()),
+        }
+    }
+
+    fn state(&self) -> State {
+        State {
+            cache: self.regex.create_cache(),
+            memo: vec![EMPTY; SLOTS],
+        }
+    }
+
+    fn count_with(&self, state: &mut State, text: &str, limit: Option<usize>) -> usize {
+        let mut total = 0;
+        let mut at = 0;
+        while at < text.len() {
+            let Some((start, end)) = self.next_piece(&mut state.cache, text, at) else {
+                break;
+            };
+            total += self.count_piece(&mut state.memo, &text.as_bytes()[start..end]);
+            if limit.is_some_and(|limit| total > limit) {
+                break;
+            }
+            at = end;
+        }
+        total
+    }
+
+    /// The next piece at or after `at`, as tiktoken's leftmost-first matches find it.
+    fn next_piece(&self, cache: &mut Cache, text: &str, at: usize) -> Option<(usize, usize)> {
+        let rest = text.get(at..)?;
+        let anchored = Input::new(rest).anchored(Anchored::Yes);
+        let found = match self.regex.search_with(cache, &anchored) {
+            Some(m) => m,
+            // Every character starts a piece of these patterns; this is only a safeguard that
+            // skips what no alternative matches, as tiktoken's iteration does.
+            None => self.regex.search_with(cache, &Input::new(rest))?,
+        };
+        let start = at + found.start();
+        let mut end = at + found.end();
+        if found.pattern().as_usize() == 1 {
+            let last = text[start..end]
+                .chars()
+                .next_back()
+                .map_or(0, char::len_utf8);
+            if end - last > start {
+                end -= last;
+            }
+        }
+        if end <= start {
+            // Unreachable with these patterns (no alternative matches empty); never loop.
+            end = start + text[start..].chars().next().map_or(1, char::len_utf8);
+        }
+        Some((start, end))
+    }
+
+    fn count_piece(&self, memo: &mut [Memo], piece: &[u8]) -> usize {
+        if piece.len() <= 1 {
+            return piece.len();
+        }
+        let h = hash(piece);
+        if piece.len() > KEY {
+            return if self.table.rank_hashed(piece, h) != NONE {
+                1
+            } else {
+                self.table.merge(piece)
+            };
+        }
+        let index = (h >> 20) as usize & (SLOTS - 1);
+        if let Some(m) = memo.get(index)
+            && usize::from(m.len) == piece.len()
+            && m.key.get(..piece.len()) == Some(piece)
+        {
+            return m.count as usize;
+        }
+        let count = if self.table.rank_hashed(piece, h) != NONE {
+            1
+        } else {
+            self.table.merge(piece)
+        };
+        if let Some(m) = memo.get_mut(index) {
+            m.key[..piece.len()].copy_from_slice(piece);
+            m.len = piece.len() as u8;
+            m.count = count as u32;
+        }
+        count
+    }
+}
