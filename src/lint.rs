@@ -33,23 +33,127 @@ pub fn lint_all(
     let work: Vec<(SkillDir, Vec<PathBuf>)> = skills.into_iter().zip(inner).collect();
     let mut reports = crate::parallel::map_owned(
         work,
-        |(dir, inner)| {
-            let shown = dir.dir.clone();
-            let linted = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                let (mut report, sources) = lint_skill(dir, settings);
-                leave_files_to(&inner, &mut report.diagnostics);
-                settle(&mut report, sources, settings, cwd, keep);
-                report
-            }));
-            linted.unwrap_or_else(|_| internal_error(shown))
-        },
+        |(dir, inner)| lint_one(dir, &inner, settings, cwd, keep),
         |_| internal_error(PathBuf::new()),
     );
-    rules::collection::check(&mut reports, settings, cwd);
-    for report in &mut reports {
-        finish(report, settings, cwd);
+    conclude(&mut reports, settings, cwd);
+    reports
+}
+
+/// Discovers the skills `paths` name and lints each as soon as discovery finds it, on a pool of
+/// workers, while the search goes on; then the collection rules, selection, severities and
+/// suppressions. A skill whose final form differs from the one found early (another path
+/// reaches it, or skills are nested in it) is linted again in its final form, so the reports
+/// are exactly those of [`lint_all`] over the discovery's skills. Reports come back in path
+/// order.
+pub fn discover_and_lint(
+    paths: &[PathBuf],
+    settings: &Settings,
+    cwd: &Path,
+    options: crate::discover::Options,
+    keep: Keep,
+) -> Result<(crate::discover::Discovery, Vec<SkillReport>), NotFound> {
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let (found, queue) = std::sync::mpsc::channel::<SkillDir>();
+    let queue = std::sync::Mutex::new(queue);
+    let (linted, reports) = std::sync::mpsc::channel::<SkillReport>();
+    let (discovery, early) = std::thread::scope(|scope| {
+        for _ in 0..threads {
+            let (queue, linted) = (&queue, linted.clone());
+            scope.spawn(move || {
+                loop {
+                    let next = match queue.lock() {
+                        Ok(queue) => queue.recv().ok(),
+                        Err(_) => None,
+                    };
+                    let Some(dir) = next else { break };
+                    if linted
+                        .send(lint_one(dir, &[], settings, cwd, keep))
+                        .is_err()
+                    {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(linted);
+        let discovery =
+            crate::discover::discover_streaming(paths, settings, cwd, options, &mut |dir| {
+                let _ = found.send(dir);
+            });
+        drop(found);
+        let early: Vec<SkillReport> = reports.iter().collect();
+        (discovery, early)
+    });
+    let mut discovery = discovery?;
+    let skills = std::mem::take(&mut discovery.skills);
+    let mut reports = reconcile(skills, early, settings, cwd, keep);
+    conclude(&mut reports, settings, cwd);
+    Ok((discovery, reports))
+}
+
+/// The reports of `skills` (sorted by path), taking each from those linted early when it was
+/// linted in its final form, and linting the others now.
+fn reconcile(
+    skills: Vec<SkillDir>,
+    mut early: Vec<SkillReport>,
+    settings: &Settings,
+    cwd: &Path,
+    keep: Keep,
+) -> Vec<SkillReport> {
+    early.sort_by(|a, b| a.dir.dir.cmp(&b.dir.dir));
+    let mut early = early.into_iter().peekable();
+    let inner = nested_skills(&skills);
+    let mut reports = Vec::with_capacity(skills.len());
+    let mut again: Vec<(usize, (SkillDir, Vec<PathBuf>))> = Vec::new();
+    for (i, (dir, inner)) in skills.into_iter().zip(inner).enumerate() {
+        while early.next_if(|r| r.dir.dir < dir.dir).is_some() {}
+        match early.next_if(|r| r.dir == dir && inner.is_empty()) {
+            Some(report) => reports.push(report),
+            None => {
+                reports.push(SkillReport::empty(dir.clone()));
+                again.push((i, (dir, inner)));
+            }
+        }
+    }
+    drop(early);
+    let (at, work): (Vec<usize>, Vec<_>) = again.into_iter().unzip();
+    let linted = crate::parallel::map_owned(
+        work,
+        |(dir, inner)| lint_one(dir, &inner, settings, cwd, keep),
+        |_| internal_error(PathBuf::new()),
+    );
+    for (i, report) in at.into_iter().zip(linted) {
+        reports[i] = report;
     }
     reports
+}
+
+/// Lints one skill in a worker and settles its report; a bug (a rule's panic) becomes an
+/// internal error of that skill instead of ending the run.
+fn lint_one(
+    dir: SkillDir,
+    inner: &[PathBuf],
+    settings: &Settings,
+    cwd: &Path,
+    keep: Keep,
+) -> SkillReport {
+    let shown = dir.dir.clone();
+    let linted = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        let (mut report, sources) = lint_skill(dir, settings);
+        leave_files_to(inner, &mut report.diagnostics);
+        settle(&mut report, sources, settings, cwd, keep);
+        report
+    }));
+    linted.unwrap_or_else(|_| internal_error(shown))
+}
+
+/// The collection rules over every report, then each report finished again.
+fn conclude(reports: &mut [SkillReport], settings: &Settings, cwd: &Path) {
+    rules::collection::check(reports, settings, cwd);
+    for report in reports {
+        finish(report, settings, cwd);
+    }
 }
 
 /// The report of a skill whose checking failed on a bug (a rule panicked): the run goes on,

@@ -87,14 +87,15 @@ impl SkillArgs {
             no_ignore: self.no_ignore,
             follow_links: self.follow_links,
         };
-        let discovery = discover::discover(&self.paths, &settings, &cwd, options).map_err(
-            |NotFound(path)| {
-                fail(
-                    Outcome::Usage,
-                    format!("path not found: {}", path.display()),
-                )
-            },
-        )?;
+        let (discovery, reports) =
+            lint::discover_and_lint(&self.paths, &settings, &cwd, options, keep).map_err(
+                |NotFound(path)| {
+                    fail(
+                        Outcome::Usage,
+                        format!("path not found: {}", path.display()),
+                    )
+                },
+            )?;
         for warning in &discovery.warnings {
             eprintln!("warning: {}", crate::render::escaped(warning));
         }
@@ -103,7 +104,6 @@ impl SkillArgs {
                 "warning: no skill found under the current directory (looked for SKILL.md and skill.md)"
             );
         }
-        let reports = lint::lint_all(discovery.skills, &settings, &cwd, keep);
         let mut io_failed = false;
         for report in &reports {
             if let Some(error) = &report.io_error {
