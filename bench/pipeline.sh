@@ -29,6 +29,8 @@ echo "corpus: $corpus" >&2
 stats=$(python3 bench/registry.py "$corpus" "$count" "$seed")
 results="$out/results.jsonl"
 : > "$results"
+load() { python3 -c 'import os; print("%.1f" % os.getloadavg()[0])'; }  # other work on the machine skews every number
+load_start=$(load)
 
 m() {  # label runs skills command... : measure one command, append its row to $results
   python3 bench/measure.py run "$results" "$1" "$2" "$3" -- "${@:4}"
@@ -60,8 +62,10 @@ m "validate --format json --ignore SK402" "$runs" "$skills" "$bin" validate --no
 m "validate --format json --select SK0" "$runs" "$skills" "$bin" validate --no-config --format json --select SK0 "$corpus"
 
 # Linearity: the same run on the first quarter and half of the owners (given as paths).
-mapfile -t owners < <(find "$corpus" -mindepth 1 -maxdepth 1 -type d | LC_ALL=C sort)
+owners=()
+while IFS= read -r d; do owners+=("$d"); done < <(find "$corpus" -mindepth 1 -maxdepth 1 -type d | LC_ALL=C sort)
 for part in 4 2; do
+  (( ${#owners[@]} >= part )) || continue
   some=("${owners[@]:0:${#owners[@]}/part}")
   m "validate --format json, 1/$part of the owners" "$runs" "$(skill_files "${some[@]}")" \
     "$bin" validate --no-config --format json "${some[@]}"
@@ -92,7 +96,7 @@ how = "reused" if s["reused"] else f"generated in {s['seconds']} s"
 print(f"Corpus: {s['skills']:,} skills (seed {s['seed']}, {how}): {s['skill_bytes'] / 1e6:.0f} MB of skill files, "
       f"{s['total_files']:,} files and {s['total_bytes'] / 1e6:.0f} MB in all; {s['owners']:,} owners, {s['repos']:,} repositories.\n")
 PY
-echo "$("$bin" --version), $(nproc 2>/dev/null || sysctl -n hw.ncpu) CPUs; each row the minimum of $runs runs (one-skill rows: of 20)."
+echo "$("$bin" --version), $(nproc 2>/dev/null || sysctl -n hw.ncpu) CPUs, load average $load_start at the start and $(load) at the end; each row the minimum of $runs runs (one-skill rows: of 20)."
 echo
 python3 bench/measure.py report "$results"
 echo

@@ -101,7 +101,6 @@ class Gen:
         self.headings = [self.heading() for _ in range(1500)]
         self.used_names = set()
         self.used_owners = set()
-        _ = r
 
     # --- text pieces ---------------------------------------------------------------------------
     def w(self, pool):
