@@ -383,6 +383,14 @@ struct Index<'t> {
     dirs: Tails<'t, &'t str>,
     /// Folders by name, for string literals in scripts (`Path(__file__).parent / "schemas"`).
     dir_names: HashMap<&'t str, Vec<&'t str>>,
+    /// The byte lengths of the file and folder names (bit `n`, 63 for 63 and more): a word of
+    /// another length names none of them.
+    name_lengths: u64,
+}
+
+/// The bit of [`Index::name_lengths`] for a name of `len` bytes.
+fn length_bit(len: usize) -> u64 {
+    1 << len.min(63)
 }
 
 impl<'t> Index<'t> {
@@ -395,6 +403,7 @@ impl<'t> Index<'t> {
             by_module: Tails::default(),
             dirs: Tails::default(),
             dir_names: HashMap::new(),
+            name_lengths: DISCOVERABLE.iter().fold(0, |m, d| m | length_bit(d.len())),
         };
         let nested = Nested::new(tree);
         for entry in &tree.entries {
@@ -419,7 +428,9 @@ impl<'t> Index<'t> {
         self.plain.push(plain);
         self.by_rel.insert(rel, i);
         let name = rel.rsplit('/').next().unwrap_or(rel);
-        self.by_name.entry(name.to_lowercase()).or_default().push(i);
+        let lower = name.to_lowercase();
+        self.name_lengths |= length_bit(lower.len());
+        self.by_name.entry(lower).or_default().push(i);
         if PACKAGE_FILES.contains(&name) {
             self.by_module.insert(parent(rel), 1, i);
         } else if has_extension(rel, &CODE) {
@@ -431,6 +442,7 @@ impl<'t> Index<'t> {
     fn add_dir(&mut self, rel: &'t str) {
         self.dirs.insert(rel, 2, rel);
         let name = rel.rsplit('/').next().unwrap_or(rel);
+        self.name_lengths |= length_bit(name.len());
         self.dir_names.entry(name).or_default().push(rel);
     }
 
@@ -749,7 +761,9 @@ impl<'i, 't> Reach<'i, 't> {
         // A token names the same files each time: each is followed once per text.
         let mut seen: HashSet<(&str, bool, bool)> = HashSet::new();
         for token in tokens(text) {
-            if seen.insert((token.text, token.quoted, token.code_span)) {
+            if self.may_name(&token, kind)
+                && seen.insert((token.text, token.quoted, token.code_span))
+            {
                 self.token(&token, from, kind);
             }
         }
@@ -812,6 +826,30 @@ impl<'i, 't> Reach<'i, 't> {
 }
 
 impl Reach<'_, '_> {
+    /// Whether a token can name anything: one with a path separator or a dot may; a plain word
+    /// (most of a text's tokens) only when it is a file's name, or, as [`Reach::token`] reads
+    /// it, a folder's name in a code literal or a top folder in a code span. Deciding this
+    /// without building the token's keys keeps scanning prose cheap.
+    fn may_name(&self, token: &Token, kind: TextKind) -> bool {
+        let text = token.text;
+        if text.contains(['/', '\\', '.']) {
+            return true;
+        }
+        // Lower-casing keeps the length of most words; a word whose case folds to another
+        // length is looked up.
+        if self.index.name_lengths & length_bit(text.len()) == 0 && text.is_ascii() {
+            return false;
+        }
+        let lower: std::borrow::Cow<str> = if text.bytes().all(|b| b.is_ascii_lowercase()) {
+            text.into()
+        } else {
+            text.to_lowercase().into()
+        };
+        self.index.by_name.contains_key(lower.as_ref())
+            || (kind == TextKind::Code && token.quoted && self.index.dir_names.contains_key(text))
+            || (kind != TextKind::Code && token.code_span && DISCOVERABLE.contains(&text))
+    }
+
     /// A mention of `references/`, `resources/` or `scripts/` (the top folders, kept out of the
     /// folder index) reaches the files directly inside it.
     fn top_folder(&mut self, rel: &str) {
