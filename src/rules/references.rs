@@ -144,12 +144,13 @@ pub fn check(
         return Vec::new();
     }
     let index = Index::new(tree);
+    let mentions = Mentions::of(&index, resolver, body.file, "", TextKind::Prose);
     let mut files = Vec::new();
     if sk406 {
         // What the skill file itself links or mentions: one level, nothing followed further;
         // a path names the files it can be the end of, not every file of that name.
         let mut direct = Reach::new(&index, Names::ByPath);
-        direct.follow_skill_file(resolver, body);
+        direct.follow_skill_file(body, &mentions);
         if !direct.incomplete() {
             let mut reader = Reader::new(&dir.real, &index);
             files = chains(dir, resolver, body, &direct, &mut reader, out);
@@ -157,7 +158,7 @@ pub fn check(
     }
     if sk412 {
         let mut reach = Reach::new(&index, Names::Loose);
-        reach.follow_skill_file(resolver, body);
+        reach.follow_skill_file(body, &mentions);
         let mut reader = Reader::new(&dir.real, &index);
         unreferenced(dir, resolver, reach, &mut reader, out);
     }
@@ -446,6 +447,30 @@ impl<'t> Index<'t> {
         self.dir_names.entry(name).or_default().push(rel);
     }
 
+    /// Whether a token can name anything: one with a path separator or a dot may; a plain word
+    /// (most of a text's tokens) only when it is a file's name, or, as [`Reach::token`] reads
+    /// it, a folder's name in a code literal or a top folder in a code span. Deciding this
+    /// without building the token's keys keeps scanning prose cheap.
+    fn may_name(&self, token: &Token, kind: TextKind) -> bool {
+        let text = token.text;
+        if text.contains(['/', '\\', '.']) {
+            return true;
+        }
+        // Lower-casing keeps the length of most words; a word whose case folds to another
+        // length is looked up.
+        if self.name_lengths & length_bit(text.len()) == 0 && text.is_ascii() {
+            return false;
+        }
+        let lower: std::borrow::Cow<str> = if text.bytes().all(|b| b.is_ascii_lowercase()) {
+            text.into()
+        } else {
+            text.to_lowercase().into()
+        };
+        self.by_name.contains_key(lower.as_ref())
+            || (kind == TextKind::Code && token.quoted && self.dir_names.contains_key(text))
+            || (kind != TextKind::Code && token.code_span && DISCOVERABLE.contains(&text))
+    }
+
     /// Whether `rel` is one of the skill's own files.
     fn has(&self, rel: &str) -> bool {
         self.by_rel.contains_key(rel)
@@ -650,6 +675,54 @@ enum Names {
     ByPath,
 }
 
+/// What one text mentions that may name the skill's files, found in one pass over it: what
+/// every [`Reach`] over the text follows (SK406's and SK412's read the skill file's body alike).
+struct Mentions<'a> {
+    /// The files its Markdown links lead to, inside the skill.
+    links: Vec<String>,
+    /// Its distinct tokens that may name a file or folder ([`Index::may_name`]).
+    tokens: Vec<Token<'a>>,
+    /// The globs it writes (see [`glob`]).
+    globs: Vec<String>,
+    /// The modules it imports (Python).
+    modules: Vec<String>,
+}
+
+impl<'a> Mentions<'a> {
+    /// What `text` (the file at `from`'s folder, of `kind`) mentions.
+    fn of(
+        index: &Index,
+        resolver: &Resolver,
+        text: &'a str,
+        from: &str,
+        kind: TextKind,
+    ) -> Mentions<'a> {
+        let mut links = Vec::new();
+        if kind == TextKind::Markdown {
+            for link in markdown::links(text) {
+                if let Target::Inside(rel) = resolver.resolve(&link.dest, from)
+                    && !rel.is_empty()
+                {
+                    links.push(rel);
+                }
+            }
+        }
+        // A token names the same files each time: each is kept once per text.
+        let mut seen: HashSet<(&str, bool, bool)> = HashSet::new();
+        let tokens = tokens(text)
+            .into_iter()
+            .filter(|t| index.may_name(t, kind) && seen.insert((t.text, t.quoted, t.code_span)))
+            .collect();
+        let globs = glob_runs(text).filter_map(|run| glob(run, from)).collect();
+        Mentions {
+            links,
+            tokens,
+            globs,
+            modules: python_imports(text),
+        }
+    }
+}
+
 /// Which files something the model reads mentions, followed from the skill file.
 struct Reach<'i, 't> {
     index: &'i Index<'t>,
@@ -685,11 +758,11 @@ impl<'i, 't> Reach<'i, 't> {
 
     /// Follows what the skill file links and mentions (its frontmatter included: hooks and
     /// allowed tools name scripts); the files reached are queued, not yet read.
-    fn follow_skill_file(&mut self, resolver: &Resolver, body: &Body) {
+    fn follow_skill_file(&mut self, body: &Body, mentions: &Mentions) {
         for rel in body.linked {
             self.follow(Key::Path(rel.clone()));
         }
-        self.scan(resolver, body.file, "", TextKind::Prose);
+        self.take(mentions, "", TextKind::Prose);
     }
 
     /// Whether the file at `rel` has been reached.
@@ -749,34 +822,25 @@ impl<'i, 't> Reach<'i, 't> {
 
     /// Everything `text` (the file at `from`'s folder, of `kind`) mentions.
     fn scan(&mut self, resolver: &Resolver, text: &str, from: &str, kind: TextKind) {
-        if kind == TextKind::Markdown {
-            for link in markdown::links(text) {
-                if let Target::Inside(rel) = resolver.resolve(&link.dest, from)
-                    && !rel.is_empty()
-                {
-                    self.follow(Key::Path(rel));
-                }
+        let mentions = Mentions::of(self.index, resolver, text, from, kind);
+        self.take(&mentions, from, kind);
+    }
+
+    /// Follows what a text mentions.
+    fn take(&mut self, mentions: &Mentions, from: &str, kind: TextKind) {
+        for rel in &mentions.links {
+            self.follow(Key::Path(rel.clone()));
+        }
+        for token in &mentions.tokens {
+            self.token(token, from, kind);
+        }
+        for pattern in &mentions.globs {
+            if self.globs.len() < MAX_GLOBS && self.globs.insert(pattern.clone()) {
+                self.follow(Key::Glob(pattern.clone()));
             }
         }
-        // A token names the same files each time: each is followed once per text.
-        let mut seen: HashSet<(&str, bool, bool)> = HashSet::new();
-        for token in tokens(text) {
-            if self.may_name(&token, kind)
-                && seen.insert((token.text, token.quoted, token.code_span))
-            {
-                self.token(&token, from, kind);
-            }
-        }
-        for run in glob_runs(text) {
-            if let Some(pattern) = glob(run, from)
-                && self.globs.len() < MAX_GLOBS
-                && self.globs.insert(pattern.clone())
-            {
-                self.follow(Key::Glob(pattern));
-            }
-        }
-        for module in python_imports(text) {
-            for key in prefixes(&module, 1) {
+        for module in &mentions.modules {
+            for key in prefixes(module, 1) {
                 self.follow(Key::Module(key));
             }
         }
@@ -826,30 +890,6 @@ impl<'i, 't> Reach<'i, 't> {
 }
 
 impl Reach<'_, '_> {
-    /// Whether a token can name anything: one with a path separator or a dot may; a plain word
-    /// (most of a text's tokens) only when it is a file's name, or, as [`Reach::token`] reads
-    /// it, a folder's name in a code literal or a top folder in a code span. Deciding this
-    /// without building the token's keys keeps scanning prose cheap.
-    fn may_name(&self, token: &Token, kind: TextKind) -> bool {
-        let text = token.text;
-        if text.contains(['/', '\\', '.']) {
-            return true;
-        }
-        // Lower-casing keeps the length of most words; a word whose case folds to another
-        // length is looked up.
-        if self.index.name_lengths & length_bit(text.len()) == 0 && text.is_ascii() {
-            return false;
-        }
-        let lower: std::borrow::Cow<str> = if text.bytes().all(|b| b.is_ascii_lowercase()) {
-            text.into()
-        } else {
-            text.to_lowercase().into()
-        };
-        self.index.by_name.contains_key(lower.as_ref())
-            || (kind == TextKind::Code && token.quoted && self.index.dir_names.contains_key(text))
-            || (kind != TextKind::Code && token.code_span && DISCOVERABLE.contains(&text))
-    }
-
     /// A mention of `references/`, `resources/` or `scripts/` (the top folders, kept out of the
     /// folder index) reaches the files directly inside it.
     fn top_folder(&mut self, rel: &str) {
