@@ -13,9 +13,11 @@ mod hash;
 pub trait Tokenizer: Sync {
     fn count(&self, text: &str) -> usize;
 
-    /// Whether `text` has more than `limit` tokens; may stop counting once it knows.
-    fn more_than(&self, text: &str, limit: usize) -> bool {
-        self.count(text) > limit
+    /// The tokens of `text` when they are more than `limit`; may stop counting as soon as it
+    /// knows they are not.
+    fn count_over(&self, text: &str, limit: usize) -> Option<usize> {
+        let n = self.count(text);
+        (n > limit).then_some(n)
     }
 }
 
@@ -24,8 +26,8 @@ impl Tokenizer for bpe::Bpe {
         bpe::Bpe::count(self, text, None)
     }
 
-    fn more_than(&self, text: &str, limit: usize) -> bool {
-        bpe::Bpe::count(self, text, Some(limit)) > limit
+    fn count_over(&self, text: &str, limit: usize) -> Option<usize> {
+        bpe::Bpe::count_over(self, text, limit)
     }
 }
 
@@ -56,10 +58,19 @@ pub fn may_exceed(text: &str, limit: usize) -> bool {
     text.len() > limit
 }
 
-/// Whether `text` has more than `limit` tokens, counting no more than needed: nothing when
-/// its bytes already fit, and piece by piece only until the count passes the limit.
+/// The tokens of `text` when they are more than `limit`, counting no more than needed: nothing
+/// when its bytes already fit, and only until the tokens so far plus the bytes left cannot
+/// pass the limit; text over the limit is counted once, in full.
+pub fn count_over(tokenizer: &dyn Tokenizer, text: &str, limit: usize) -> Option<usize> {
+    if !may_exceed(text, limit) {
+        return None;
+    }
+    tokenizer.count_over(text, limit)
+}
+
+/// Whether `text` has more than `limit` tokens ([`count_over`]).
 pub fn exceeds(tokenizer: &dyn Tokenizer, text: &str, limit: usize) -> bool {
-    may_exceed(text, limit) && tokenizer.more_than(text, limit)
+    count_over(tokenizer, text, limit).is_some()
 }
 
 /// The L1 catalog line of a skill: `- {key}: {description}\n`, with runs of whitespace in the
@@ -215,6 +226,9 @@ mod tests {
             let tokenizer = tokenizer(encoding).unwrap();
             let whole = tokenizer.count(&text);
             assert!(exceeds(tokenizer, &text, whole - 1));
+            assert_eq!(count_over(tokenizer, &text, whole - 1), Some(whole));
+            assert_eq!(count_over(tokenizer, &text, 10), Some(whole));
+            assert_eq!(count_over(tokenizer, &text, whole), None);
             assert!(!exceeds(tokenizer, &text, whole));
             assert!(exceeds(tokenizer, &text, 10));
             assert!(!exceeds(tokenizer, "short", 4));

@@ -540,7 +540,8 @@ fn length(file: &SkillFile, layout: &Layout, body: &str, out: &mut Reporter) {
 
 /// SK402: more than [`BODY_MAX_TOKENS`] tokens, with the exact count. A body of at most that
 /// many bytes cannot have more tokens, so most skills are never tokenized; a body that stays
-/// under the limit is counted only until that is certain; only a body over it is counted in full.
+/// under the limit is counted only until that is certain; a body over it is counted once, in
+/// full.
 fn tokens(layout: &Layout, body: &str, settings: &Settings, out: &mut Reporter) {
     if !crate::tokens::may_exceed(body, BODY_MAX_TOKENS) || !settings.enabled(&SK402) {
         return;
@@ -548,10 +549,10 @@ fn tokens(layout: &Layout, body: &str, settings: &Settings, out: &mut Reporter) 
     let Some(tokenizer) = crate::tokens::tokenizer(settings.encoding) else {
         return;
     };
-    if !crate::tokens::exceeds(tokenizer, body, BODY_MAX_TOKENS) {
+    let Some(count) = crate::tokens::count_over(tokenizer, body, BODY_MAX_TOKENS) else {
         return;
-    }
-    let count = crate::render::thousands(tokenizer.count(body));
+    };
+    let count = crate::render::thousands(count);
     let encoding = crate::tokens::encoding_name(settings.encoding);
     let start = Span::new(layout.body.start, layout.body.start);
     out.emit(&SK402, Some(start), format!("the body has {count} tokens; the limit is {BODY_MAX_TOKENS} ({encoding})"))

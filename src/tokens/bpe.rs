@@ -245,7 +245,32 @@ impl Bpe {
     /// The tokens of `text`, or, with a `limit`, any number over it as soon as the count
     /// passes it.
     pub fn count(&self, text: &str, limit: Option<usize>) -> usize {
-        let run = |state: &mut State| self.count_with(state, text, limit);
+        self.with_state(|state| self.count_with(state, text, limit))
+    }
+
+    /// The tokens of `text` when they are more than `limit`, counted once; `None` as soon as
+    /// the tokens so far plus the bytes left (every token is at least one byte) cannot pass
+    /// the limit.
+    pub fn count_over(&self, text: &str, limit: usize) -> Option<usize> {
+        self.with_state(|state| {
+            let mut total = 0;
+            let mut at = 0;
+            while at < text.len() {
+                if total + (text.len() - at) <= limit {
+                    return None;
+                }
+                let Some((start, end)) = self.next_piece(&mut state.cache, text, at) else {
+                    break;
+                };
+                total += self.count_piece(&mut state.memo, &text.as_bytes()[start..end]);
+                at = end;
+            }
+            (total > limit).then_some(total)
+        })
+    }
+
+    /// Runs `run` with this thread's state for this encoding (a fresh one if it is in use).
+    fn with_state<R>(&self, run: impl Fn(&mut State) -> R) -> R {
         let shared = STATES.try_with(|states| {
             let Ok(mut states) = states.try_borrow_mut() else {
                 return None;
@@ -254,7 +279,7 @@ impl Bpe {
             Some(run(state.get_or_insert_with(|| self.state())))
         });
         match shared {
-            Ok(Some(n)) => n,
+            Ok(Some(result)) => result,
             _ => run(&mut self.state()),
         }
     }
