@@ -77,14 +77,22 @@ pub fn discover_and_lint(
             });
         }
         drop(linted);
-        let discovery =
+        let search = scope.spawn(move || {
             crate::discover::discover_streaming(paths, settings, cwd, options, &mut |dir| {
                 let _ = found.send(dir);
-            });
-        drop(found);
+            })
+        });
+        // Reports are taken as they come, so none waits in the channel.
         let early: Vec<SkillReport> = reports.iter().collect();
-        (discovery, early)
+        (search.join(), early)
     });
+    let Ok(discovery) = discovery else {
+        // The search panicked (a bug): the skills found early are all there is.
+        let mut early = early;
+        early.sort_by(|a, b| a.dir.dir.cmp(&b.dir.dir));
+        conclude(&mut early, settings, cwd);
+        return Ok((crate::discover::Discovery::default(), early));
+    };
     let mut discovery = discovery?;
     let skills = std::mem::take(&mut discovery.skills);
     let mut reports = reconcile(skills, early, settings, cwd, keep);
@@ -102,8 +110,19 @@ fn reconcile(
     keep: Keep,
 ) -> Vec<SkillReport> {
     early.sort_by(|a, b| a.dir.dir.cmp(&b.dir.dir));
-    let mut early = early.into_iter().peekable();
     let inner = nested_skills(&skills);
+    // Most often every skill was linted early in its final form: the sorted reports are the
+    // answer, and nothing is moved.
+    let all_final = early.len() == skills.len()
+        && early
+            .iter()
+            .zip(&skills)
+            .zip(&inner)
+            .all(|((report, dir), inner)| report.dir == *dir && inner.is_empty());
+    if all_final {
+        return early;
+    }
+    let mut early = early.into_iter().peekable();
     let mut reports = Vec::with_capacity(skills.len());
     let mut again: Vec<(usize, (SkillDir, Vec<PathBuf>))> = Vec::new();
     for (i, (dir, inner)) in skills.into_iter().zip(inner).enumerate() {
@@ -280,7 +299,7 @@ fn settle(report: &mut SkillReport, sources: Sources, settings: &Settings, cwd: 
         report.fields.shrink_to_fit();
     }
     if keep.costs {
-        report.costs = count_costs(report, &sources, settings);
+        report.costs = count_costs(report, &sources, settings).map(Box::new);
     }
     if keep.lines {
         keep_lines(report, sources.file.as_ref(), &sources.others);
@@ -399,7 +418,7 @@ fn place(report: &mut SkillReport, settings: &Settings) {
     let shown = std::iter::once(&report.dir.dir)
         .chain(&report.dir.aliases)
         .map(PathBuf::as_path);
-    report.placement = Placement::of(&report.dir.real, shown);
+    report.placement = Box::new(Placement::of(&report.dir.real, shown));
     report.targets = targets_of(settings, &report.placement, None);
 }
 

@@ -172,7 +172,7 @@ pub struct SkillReport {
     pub dir: SkillDir,
     pub dialect: Option<Dialect>,
     /// Where the skill sits: the targets its location implies, its plugin and install root.
-    pub placement: Placement,
+    pub placement: Box<Placement>,
     /// The runtimes expected to load the skill (runtimes.md).
     pub targets: Targets,
     /// The skill's key (`id` or `name`) when it is a string.
@@ -196,7 +196,7 @@ pub struct SkillReport {
     /// ([`Keep::lines`]).
     pub excerpts: Vec<Excerpt>,
     /// The skill's token costs, when the run counts them ([`Keep::costs`]).
-    pub costs: Option<Costs>,
+    pub costs: Option<Box<Costs>>,
 }
 
 /// What a run keeps of each skill beyond its diagnostics and facts.
@@ -219,7 +219,7 @@ impl SkillReport {
     pub fn empty(dir: SkillDir) -> SkillReport {
         SkillReport {
             dialect: None,
-            placement: Placement::default(),
+            placement: Box::default(),
             targets: Targets::spec(),
             key: None,
             key_region: None,

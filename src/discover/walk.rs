@@ -61,7 +61,9 @@ struct Walker<'a> {
     ignores: Option<&'a Ignores>,
     root: &'a Path,
     root_real: PathBuf,
-    visited: HashSet<PathBuf>,
+    /// The real directories searched, by a 128-bit digest of their real paths (16 bytes each,
+    /// however long the path).
+    visited: HashSet<u128>,
     /// Links to directories, searched after every directory reachable without links (so a
     /// skill is found at its path without symlink components when there is one), in path order.
     links: BTreeMap<PathBuf, Pending>,
@@ -159,7 +161,7 @@ impl Walker<'_> {
             if self.stopped {
                 return;
             }
-            if !self.visited.insert(dir.real.clone()) {
+            if !self.visited.insert(digest(&dir.real)) {
                 continue;
             }
             let Some((entries, present, other_case)) = self.list(&dir.path) else {
@@ -316,7 +318,7 @@ impl Walker<'_> {
         if self.deep(&path, depth) {
             return;
         }
-        if self.visited.contains(&real) {
+        if self.visited.contains(&digest(&real)) {
             return;
         }
         self.links.entry(path.clone()).or_insert(Pending {
@@ -376,6 +378,20 @@ impl Walker<'_> {
 pub fn is_skipped(name: &std::ffi::OsStr) -> bool {
     let name = name.to_str().unwrap_or("");
     SKIPPED_DIRS.contains(&name) || name.starts_with(UNPACK_TEMP_PREFIX)
+}
+
+/// A 128-bit digest of a path: two runs of the standard hasher (whose instances made by `new`
+/// all hash alike), salted apart, so equal paths give equal digests, and two paths of one
+/// search share one with odds of about 2^-100.
+fn digest(path: &Path) -> u128 {
+    use std::hash::{Hash, Hasher};
+    let half = |salt: u8| {
+        let mut hasher = std::collections::hash_map::DefaultHasher::new();
+        salt.hash(&mut hasher);
+        path.hash(&mut hasher);
+        hasher.finish()
+    };
+    (u128::from(half(1)) << 64) | u128::from(half(2))
 }
 
 /// A path for a warning line (the CLI escapes warnings when it prints them).
