@@ -418,7 +418,7 @@ fn place(report: &mut SkillReport, settings: &Settings) {
     let shown = std::iter::once(&report.dir.dir)
         .chain(&report.dir.aliases)
         .map(PathBuf::as_path);
-    report.placement = Box::new(Placement::of(&report.dir.real, shown));
+    *report.placement = Placement::of(&report.dir.real, shown);
     report.targets = targets_of(settings, &report.placement, None);
 }
 
