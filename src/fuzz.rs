@@ -51,6 +51,7 @@ fn render_all(reports: &[SkillReport]) {
 pub fn skill_file(data: &[u8]) {
     let settings = Settings::default();
     let keep = crate::skill::Keep {
+        details: true,
         lines: true,
         costs: true,
         fields: true,

@@ -89,7 +89,7 @@ pub fn discover_and_lint(
     let Ok(discovery) = discovery else {
         // The search panicked (a bug): the skills found early are all there is.
         let mut early = early;
-        early.sort_by(|a, b| a.dir.dir.cmp(&b.dir.dir));
+        early.sort_unstable_by(|a, b| a.dir.dir.cmp(&b.dir.dir));
         conclude(&mut early, settings, cwd);
         return Ok((crate::discover::Discovery::default(), early));
     };
@@ -109,7 +109,8 @@ fn reconcile(
     cwd: &Path,
     keep: Keep,
 ) -> Vec<SkillReport> {
-    early.sort_by(|a, b| a.dir.dir.cmp(&b.dir.dir));
+    // Unstable: no scratch copy of the reports (equal paths are the same skill).
+    early.sort_unstable_by(|a, b| a.dir.dir.cmp(&b.dir.dir));
     let inner = nested_skills(&skills);
     // Most often every skill was linted early in its final form: the sorted reports are the
     // answer, and nothing is moved.
@@ -167,11 +168,14 @@ fn lint_one(
     linted.unwrap_or_else(|_| internal_error(shown))
 }
 
-/// The collection rules over every report, then each report finished again.
+/// The collection rules over every report, then each report they added to finished again.
 fn conclude(reports: &mut [SkillReport], settings: &Settings, cwd: &Path) {
+    let before: Vec<usize> = reports.iter().map(|r| r.diagnostics.len()).collect();
     rules::collection::check(reports, settings, cwd);
-    for report in reports {
-        finish(report, settings, cwd);
+    for (report, n) in reports.iter_mut().zip(before) {
+        if report.diagnostics.len() != n {
+            finish(report, settings, cwd);
+        }
     }
 }
 
@@ -292,6 +296,18 @@ struct Sources {
 /// at, and its token costs, as `keep` says.
 fn settle(report: &mut SkillReport, sources: Sources, settings: &Settings, cwd: &Path, keep: Keep) {
     finish(report, settings, cwd);
+    if !keep.details {
+        // Only the rule, severity and count of each is printed (`--statistics`).
+        for d in &mut report.diagnostics {
+            d.message = String::new();
+            d.label = None;
+            d.help = None;
+            d.path = PathBuf::new();
+            d.skill = PathBuf::new();
+            d.secondary = Vec::new();
+        }
+    }
+    report.diagnostics.shrink_to_fit();
     if !keep.fields {
         report
             .fields
@@ -650,8 +666,13 @@ fn finish(report: &mut SkillReport, settings: &Settings, cwd: &Path) {
             .cmp(&b.sort_key())
             .then_with(|| a.message.cmp(&b.message))
     });
+    // A diagnostic whose details were not kept ([`Keep::details`]) has no message: it is
+    // never taken for another's duplicate.
     report.diagnostics.dedup_by(|a, b| {
-        a.rule.code == b.rule.code && a.region == b.region && a.message == b.message
+        !a.message.is_empty()
+            && a.rule.code == b.rule.code
+            && a.region == b.region
+            && a.message == b.message
     });
     cap_per_rule(&mut report.diagnostics);
 }

@@ -199,15 +199,30 @@ pub struct SkillReport {
     pub costs: Option<Box<Costs>>,
 }
 
-/// What a run keeps of each skill beyond its diagnostics and facts.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+/// What a run keeps of each skill beyond its diagnostics' rules, severities and counts and
+/// the skill's facts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Keep {
+    /// Each diagnostic's message, help, label, secondary labels and paths: everything but
+    /// `--statistics` prints them.
+    pub details: bool,
     /// The source lines diagnostics point at (`--format full` shows them).
     pub lines: bool,
     /// The L1, L2 and L3 token costs (`skillc tokens`).
     pub costs: bool,
     /// Every frontmatter field (`skillc list`, `skillc show`).
     pub fields: bool,
+}
+
+impl Default for Keep {
+    fn default() -> Self {
+        Keep {
+            details: true,
+            lines: false,
+            costs: false,
+            fields: false,
+        }
+    }
 }
 
 /// The fields a report keeps when the run does not keep them all: those a runtime's catalog

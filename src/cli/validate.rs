@@ -52,6 +52,7 @@ pub fn run(args: Args, color: ColorChoice) -> Outcome {
     };
     // Only the full format shows source lines.
     let keep = Keep {
+        details: !args.statistics,
         lines: args.format == Format::Full && !args.statistics,
         ..Keep::default()
     };
