@@ -88,7 +88,8 @@ pub fn find(dir: &Path) -> Found {
 
 /// The nearest folders at or above `dir` holding `.claude-plugin/plugin.json` and
 /// `.claude-plugin/marketplace.json`, up to the folder holding `.git`. Skills share their
-/// ancestors, so each folder is looked at once per process.
+/// ancestors, so each folder is looked at once per process; `dir` itself, which no other skill
+/// shares, is not remembered (memory stays with the number of folders above skills).
 fn nearest_manifests(dir: &Path) -> Nearest {
     static CACHE: OnceLock<Mutex<HashMap<PathBuf, Nearest>>> = OnceLock::new();
     let cache = CACHE.get_or_init(|| Mutex::new(HashMap::new()));
@@ -122,7 +123,9 @@ fn nearest_manifests(dir: &Path) -> Nearest {
                 true,
             );
         }
-        if let Ok(mut c) = cache.lock() {
+        if folder != dir
+            && let Ok(mut c) = cache.lock()
+        {
             c.insert(folder.to_path_buf(), here.clone());
         }
         above = here;

@@ -498,15 +498,16 @@ pub fn display_path(path: &Path, cwd: &Path) -> PathBuf {
 
 /// Drops `.` components (`./a/./b` → `a/b`); keeps `.` for the current directory itself.
 pub fn clean(path: &Path) -> PathBuf {
-    let cleaned: PathBuf = path
+    let mut cleaned: PathBuf = path
         .components()
         .filter(|c| !matches!(c, Component::CurDir))
         .collect();
     if cleaned.as_os_str().is_empty() {
-        PathBuf::from(".")
-    } else {
-        cleaned
+        return PathBuf::from(".");
     }
+    // Kept for the whole run, once per skill: no spare capacity.
+    cleaned.shrink_to_fit();
+    cleaned
 }
 
 /// `path` made absolute against `cwd`, with `.` and `..` resolved lexically (config globs
