@@ -64,6 +64,15 @@ pub fn without_token_rules() -> Overrides {
     }
 }
 
+/// No rule at all: for a command that prints no diagnostics and needs only the skills' facts
+/// (`tokens`), which then reads each skill once and scans nothing for rules.
+pub fn without_rules() -> Overrides {
+    Overrides {
+        ignore: vec!["SK".into()],
+        ..Overrides::default()
+    }
+}
+
 impl SkillArgs {
     /// Discovers and checks the skills, with the command's own `extra` settings on top of
     /// these flags and the config file, keeping of each skill what the command's output needs.

@@ -29,7 +29,7 @@ enum TokensFormat {
 
 pub fn run(args: &Args) -> Outcome {
     let loaded = match args.skills.load(
-        super::skills::without_token_rules(),
+        super::skills::without_rules(),
         false,
         crate::skill::Keep {
             costs: true,
