@@ -223,6 +223,14 @@ pub fn lint_buffer(
         lint_bytes(&mut report, path, bytes, settings)
     };
     report.diagnostics.append(&mut out.diagnostics);
+    // The skills nested in it, as discovery would find them, report their own files.
+    let inner: Vec<PathBuf> = sources
+        .tree
+        .nested_roots()
+        .iter()
+        .map(|root| report.dir.dir.join(root.trim_end_matches('/')))
+        .collect();
+    leave_files_to(&inner, &mut report.diagnostics);
     settle(&mut report, sources, settings, cwd, keep);
     rules::collection::check(std::slice::from_mut(&mut report), settings, cwd);
     finish(&mut report, settings, cwd);
@@ -244,8 +252,8 @@ pub fn lint_text(
     Ok(lint_buffer(dir, bytes, settings, cwd, keep))
 }
 
-/// For each skill, the skill directories nested below it, or below the skill it is nested in,
-/// other than itself (SK016): each is a skill of its own, which reports its own files.
+/// For each skill, the skill directories nested below it (SK016): each is a skill of its own,
+/// which reports its own files.
 fn nested_skills(skills: &[SkillDir]) -> Vec<Vec<PathBuf>> {
     let nested: Vec<(&PathBuf, &PathBuf)> = skills
         .iter()
@@ -256,7 +264,7 @@ fn nested_skills(skills: &[SkillDir]) -> Vec<Vec<PathBuf>> {
         .map(|skill| {
             nested
                 .iter()
-                .filter(|(outer, inner)| skill.dir.starts_with(outer) && **inner != skill.dir)
+                .filter(|(_, inner)| inner.starts_with(&skill.dir) && **inner != skill.dir)
                 .map(|(_, inner)| (*inner).clone())
                 .collect()
         })

@@ -34,6 +34,24 @@ type Listing = (Vec<(DirEntry, FileType)>, Present, Option<OsString>);
 /// A skill directory found: as displayed, its skill file, and its real path.
 pub type Found = (PathBuf, PathBuf, PathBuf);
 
+/// What identifies a directory, whatever path reaches it: a real path is not enough, since a
+/// bind mount gives one directory two.
+#[cfg(unix)]
+type Key = (u64, u64);
+#[cfg(not(unix))]
+type Key = PathBuf;
+
+#[cfg(unix)]
+fn key_of(meta: &std::fs::Metadata, _path: &Path) -> Option<Key> {
+    use std::os::unix::fs::MetadataExt;
+    Some((meta.dev(), meta.ino()))
+}
+
+#[cfg(not(unix))]
+fn key_of(_meta: &std::fs::Metadata, path: &Path) -> Option<Key> {
+    path.canonicalize().ok()
+}
+
 /// A directory still to be searched.
 struct Pending {
     /// The path as displayed (relative to the current directory when the root is).
@@ -44,9 +62,9 @@ struct Pending {
     /// The ignore rules of its parent directory.
     rules: Rules,
     /// Its real path (no symbolic links): the real root, or a link's resolved target, joined
-    /// with the names of the directories below it. It identifies the directory whatever path
-    /// reaches it, without a system call per directory.
+    /// with the names of the directories below it (no system call per directory).
     real: PathBuf,
+    key: Option<Key>,
     /// It holds a skill file by its exact name (or is the root, which discovery handles).
     skill: bool,
     /// It is a skill directory or lies below one (its links out are the skill's SK408, not
@@ -61,9 +79,7 @@ struct Walker<'a> {
     ignores: Option<&'a Ignores>,
     root: &'a Path,
     root_real: PathBuf,
-    /// The real directories searched, by a 128-bit digest of their real paths (16 bytes each,
-    /// however long the path).
-    visited: HashSet<u128>,
+    visited: HashSet<Key>,
     /// Links to directories, searched after every directory reachable without links (so a
     /// skill is found at its path without symlink components when there is one), in path order.
     links: BTreeMap<PathBuf, Pending>,
@@ -110,8 +126,11 @@ fn walk_within(
         options,
         ignores,
     } = *context;
-    let root_real = match root.canonicalize() {
-        Ok(real) => real,
+    let (root_real, meta) = match root.canonicalize().and_then(|real| {
+        let meta = std::fs::metadata(&real)?;
+        Ok((real, meta))
+    }) {
+        Ok(found) => found,
         Err(err) => {
             warnings.push(format!("skipping `{}`: {err}", shown(root)));
             return Vec::new();
@@ -124,6 +143,7 @@ fn walk_within(
         depth: 0,
         rules,
         real: root_real.clone(),
+        key: key_of(&meta, &root_real),
         skill: true,
         in_skill: skill_file_in(root).is_some(),
     };
@@ -161,7 +181,9 @@ impl Walker<'_> {
             if self.stopped {
                 return;
             }
-            if !self.visited.insert(digest(&dir.real)) {
+            if let Some(key) = dir.key
+                && !self.visited.insert(key)
+            {
                 continue;
             }
             let Some((entries, present, other_case)) = self.list(&dir.path) else {
@@ -211,12 +233,15 @@ impl Walker<'_> {
                 if self.deep(&path, depth) {
                     continue;
                 }
+                // The directory's identity, from the listing's own handle (no path lookup).
+                let key = entry.metadata().ok().and_then(|m| key_of(&m, &path));
                 children.push(Pending {
                     path,
                     abs,
                     depth,
                     rules: rules.clone(),
                     real,
+                    key,
                     skill,
                     in_skill: skill || dir.in_skill,
                 });
@@ -318,7 +343,10 @@ impl Walker<'_> {
         if self.deep(&path, depth) {
             return;
         }
-        if self.visited.contains(&digest(&real)) {
+        let key = std::fs::metadata(&real)
+            .ok()
+            .and_then(|m| key_of(&m, &real));
+        if key.as_ref().is_some_and(|k| self.visited.contains(k)) {
             return;
         }
         self.links.entry(path.clone()).or_insert(Pending {
@@ -327,6 +355,7 @@ impl Walker<'_> {
             depth,
             rules: rules.clone(),
             real,
+            key,
             skill,
             in_skill: skill || in_skill,
         });
@@ -378,20 +407,6 @@ impl Walker<'_> {
 pub fn is_skipped(name: &std::ffi::OsStr) -> bool {
     let name = name.to_str().unwrap_or("");
     SKIPPED_DIRS.contains(&name) || name.starts_with(UNPACK_TEMP_PREFIX)
-}
-
-/// A 128-bit digest of a path: two runs of the standard hasher (whose instances made by `new`
-/// all hash alike), salted apart, so equal paths give equal digests, and two paths of one
-/// search share one with odds of about 2^-100.
-fn digest(path: &Path) -> u128 {
-    use std::hash::{Hash, Hasher};
-    let half = |salt: u8| {
-        let mut hasher = std::collections::hash_map::DefaultHasher::new();
-        salt.hash(&mut hasher);
-        path.hash(&mut hasher);
-        hasher.finish()
-    };
-    (u128::from(half(1)) << 64) | u128::from(half(2))
 }
 
 /// A path for a warning line (the CLI escapes warnings when it prints them).
