@@ -53,46 +53,39 @@ pub fn discover_and_lint(
     options: crate::discover::Options,
     keep: Keep,
 ) -> Result<(crate::discover::Discovery, Vec<SkillReport>), NotFound> {
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let threads = crate::parallel::cores();
     let (found, queue) = std::sync::mpsc::channel::<SkillDir>();
     let queue = std::sync::Mutex::new(queue);
-    let (linted, reports) = std::sync::mpsc::channel::<SkillReport>();
-    let (discovery, early) = std::thread::scope(|scope| {
-        for _ in 0..threads {
-            let (queue, linted) = (&queue, linted.clone());
-            scope.spawn(move || {
-                loop {
-                    let next = match queue.lock() {
-                        Ok(queue) => queue.recv().ok(),
-                        Err(_) => None,
-                    };
-                    let Some(dir) = next else { break };
-                    if linted
-                        .send(lint_one(dir, &[], settings, cwd, keep))
-                        .is_err()
-                    {
-                        break;
-                    }
-                }
-            });
-        }
-        drop(linted);
-        let search = scope.spawn(move || {
+    // Workers put their reports here as they finish: none waits in a channel.
+    let linted: std::sync::Mutex<Vec<SkillReport>> = std::sync::Mutex::new(Vec::new());
+    let discovery = std::thread::scope(|scope| {
+        let mut workers = 0;
+        let discovery =
             crate::discover::discover_streaming(paths, settings, cwd, options, &mut |dir| {
+                // Workers start with the first skills found: a run over one skill starts none.
+                if workers < threads {
+                    workers += 1;
+                    let (queue, linted) = (&queue, &linted);
+                    scope.spawn(move || {
+                        loop {
+                            let next = match queue.lock() {
+                                Ok(queue) => queue.recv().ok(),
+                                Err(_) => None,
+                            };
+                            let Some(dir) = next else { break };
+                            let report = lint_one(dir, &[], settings, cwd, keep);
+                            if let Ok(mut linted) = linted.lock() {
+                                linted.push(report);
+                            }
+                        }
+                    });
+                }
                 let _ = found.send(dir);
-            })
-        });
-        // Reports are taken as they come, so none waits in the channel.
-        let early: Vec<SkillReport> = reports.iter().collect();
-        (search.join(), early)
+            });
+        drop(found);
+        discovery
     });
-    let Ok(discovery) = discovery else {
-        // The search panicked (a bug): the skills found early are all there is.
-        let mut early = early;
-        early.sort_unstable_by(|a, b| a.dir.dir.cmp(&b.dir.dir));
-        conclude(&mut early, settings, cwd);
-        return Ok((crate::discover::Discovery::default(), early));
-    };
+    let early = linted.into_inner().unwrap_or_default();
     let mut discovery = discovery?;
     let skills = std::mem::take(&mut discovery.skills);
     let mut reports = reconcile(skills, early, settings, cwd, keep);

@@ -10,11 +10,15 @@ use std::sync::mpsc;
 /// Items per worker below which another thread is not worth starting.
 const MIN_ITEMS_PER_THREAD: usize = 16;
 
+/// The cores this process may use, asked once (the answer reads cgroup files).
+pub fn cores() -> usize {
+    static CORES: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+}
+
 /// How many workers `items` items are worth.
 fn threads_for(items: usize) -> usize {
-    std::thread::available_parallelism()
-        .map_or(1, |n| n.get())
-        .min(items / MIN_ITEMS_PER_THREAD + 1)
+    cores().min(items / MIN_ITEMS_PER_THREAD + 1)
 }
 
 /// Applies `f` to every item, in parallel, returning results in item order. A result is `None`
@@ -56,6 +60,14 @@ pub fn map_owned<T: Send, R: Send>(
 ) -> Vec<R> {
     let count = items.len();
     let threads = threads_for(count);
+    if threads == 1 {
+        // Not worth a thread: in order, here.
+        return items
+            .into_iter()
+            .enumerate()
+            .map(|(i, item)| catch_unwind(AssertUnwindSafe(|| f(item))).unwrap_or_else(|_| lost(i)))
+            .collect();
+    }
     let queue = Mutex::new(items.into_iter().enumerate());
     let (sender, receiver) = mpsc::channel::<(usize, R)>();
     let mut out: Vec<R> = Vec::with_capacity(count);
