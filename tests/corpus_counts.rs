@@ -16,6 +16,8 @@ use std::sync::OnceLock;
 
 use sha2::{Digest, Sha256};
 
+mod common;
+
 const REPOSITORIES: [&str; 4] = [
     "anthropics+claude-plugins-official",
     "anthropics+skills",
@@ -44,24 +46,7 @@ fn corpus() -> Option<&'static Path> {
     static EXTRACTED: OnceLock<Option<tempfile::TempDir>> = OnceLock::new();
     EXTRACTED
         .get_or_init(|| {
-            let archive = manifest().join("../shared/corpus/public-skills.tar.gz");
-            if !archive.exists() {
-                eprintln!("skipped: {} is not on this machine", archive.display());
-                return None;
-            }
-            let tmp = tempfile::tempdir().unwrap();
-            let status = Command::new("tar")
-                .arg("-xzf")
-                .arg(&archive)
-                .arg("-C")
-                .arg(tmp.path())
-                .status()
-                .unwrap();
-            assert!(
-                status.success(),
-                "tar failed to extract {}",
-                archive.display()
-            );
+            let tmp = common::extract_corpus()?;
             std::fs::create_dir_all(tmp.path().join("home")).unwrap();
             Some(tmp)
         })

@@ -8,6 +8,8 @@ use std::process::Command;
 
 use skillc::config::Encoding;
 
+mod common;
+
 fn repo() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
@@ -76,20 +78,9 @@ fn counts_equal_python_tiktoken_on_pinned_vectors() {
 /// counted it (`tests/data/corpus-tokens.txt`, from `tests/data/token-tiktoken.py`).
 #[test]
 fn counts_equal_python_tiktoken_on_every_corpus_text_file() {
-    let archive = repo().join("../shared/corpus/public-skills.tar.gz");
-    if !archive.exists() {
-        eprintln!("skipped: {} is not on this machine", archive.display());
+    let Some(tmp) = common::extract_corpus() else {
         return;
-    }
-    let tmp = tempfile::tempdir().unwrap();
-    let status = Command::new("tar")
-        .arg("-xzf")
-        .arg(&archive)
-        .arg("-C")
-        .arg(tmp.path())
-        .status()
-        .unwrap();
-    assert!(status.success());
+    };
     let pinned = fs::read_to_string(repo().join("tests/data/corpus-tokens.txt")).unwrap();
     let o200k = skillc::tokens::tokenizer(Encoding::O200kBase).unwrap();
     let cl100k = skillc::tokens::tokenizer(Encoding::Cl100kBase).unwrap();

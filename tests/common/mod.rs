@@ -111,3 +111,28 @@ pub fn skillc_watched(dir: &Path, args: &[&str]) -> Run {
         max_rss_kib: usage.ru_maxrss,
     }
 }
+
+/// `../shared/corpus/public-skills.tar.gz` (four real skill repositories) extracted into a new
+/// temporary directory; `None`, with a note, on a machine without it.
+pub fn extract_corpus() -> Option<tempfile::TempDir> {
+    let archive =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/public-skills.tar.gz");
+    if !archive.exists() {
+        eprintln!("skipped: {} is not on this machine", archive.display());
+        return None;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let status = Command::new("tar")
+        .arg("-xzf")
+        .arg(&archive)
+        .arg("-C")
+        .arg(tmp.path())
+        .status()
+        .unwrap();
+    assert!(
+        status.success(),
+        "tar failed to extract {}",
+        archive.display()
+    );
+    Some(tmp)
+}
