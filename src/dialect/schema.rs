@@ -73,7 +73,11 @@ fn compiled(dialect: Dialect) -> Option<&'static Compiled> {
             .as_object()
             .map(|props| props.keys().cloned().collect())
             .unwrap_or_default();
-        let validator = jsonschema::draft202012::new(&schema).ok()?;
+        // The schemas use only keywords draft 7 and 2020-12 read alike (type, properties,
+        // required, additionalProperties, items). Compiled as draft 7, which checks a schema
+        // against a small meta-schema: 2020-12's, with its dynamic references, took longer to
+        // compile than a small skill takes to lint (3.3 ms instead of 7.3 ms of CPU per run).
+        let validator = jsonschema::draft7::new(&schema).ok()?;
         Some(Compiled {
             fields,
             validator,
@@ -205,6 +209,41 @@ fn type_words(kind: &TypeKind) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The schemas are compiled as draft 7 (see `compiled`): every keyword they use must mean
+    /// the same in draft 7 and in 2020-12, which they declare.
+    #[test]
+    fn schemas_use_only_keywords_both_drafts_read_alike() {
+        const ALIKE: [&str; 10] = [
+            "$schema",
+            "$id",
+            "title",
+            "description",
+            "type",
+            "properties",
+            "required",
+            "additionalProperties",
+            "items",
+            "enum",
+        ];
+        fn check(value: &serde_json::Value, in_properties: bool) {
+            let Some(map) = value.as_object() else {
+                return;
+            };
+            for (key, value) in map {
+                // Under `properties`, keys are field names, not keywords.
+                assert!(
+                    in_properties || ALIKE.contains(&key.as_str()),
+                    "keyword {key}"
+                );
+                check(value, !in_properties && key == "properties");
+            }
+        }
+        for dialect in [Dialect::Par, Dialect::AgentSkills] {
+            let schema: serde_json::Value = serde_json::from_str(dialect.schema_text()).unwrap();
+            check(&schema, false);
+        }
+    }
 
     #[test]
     fn schemas_compile() {
