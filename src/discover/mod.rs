@@ -296,13 +296,23 @@ fn from_file(display: &Path) -> Option<Candidate> {
 /// components when one of the candidates reaches it that way, else at its first path in
 /// sorted order.
 fn dedup(mut found: Vec<Candidate>, cwd: &Path) -> Vec<SkillDir> {
-    found.sort_by(|a, b| a.dir.cmp(&b.dir));
+    // Unstable sorts (no scratch copy) by path, then skill file: a total order, since equal
+    // candidates are alike.
+    found.sort_unstable_by(|a, b| (&a.dir, &a.file).cmp(&(&b.dir, &b.file)));
     let user_root = user_root();
     // A path has no symlink components when, made absolute against the real current
     // directory, it is its own canonical form.
     let cwd_real = cwd.canonicalize().unwrap_or_else(|_| cwd.to_path_buf());
     let mut skills: Vec<SkillDir> = Vec::new();
-    let mut seen: HashMap<(PathBuf, bool), usize> = HashMap::new();
+    // Skills by a hash of their real path and kind (no copy of the path); equal hashes are
+    // compared in full.
+    let mut seen: HashMap<u64, Vec<usize>> = HashMap::new();
+    let key = |real: &Path, has_file: bool| {
+        use std::hash::{Hash, Hasher};
+        let mut hasher = std::collections::hash_map::DefaultHasher::new();
+        (real, has_file).hash(&mut hasher);
+        hasher.finish()
+    };
     let mut direct: Vec<bool> = Vec::new();
     for Candidate {
         dir,
@@ -313,7 +323,13 @@ fn dedup(mut found: Vec<Candidate>, cwd: &Path) -> Vec<SkillDir> {
     {
         let real = real.unwrap_or_else(|| dir.canonicalize().unwrap_or_else(|_| cwd.join(&dir)));
         let is_direct = absolute(&cwd_real, &dir) == real;
-        if let Some(&at) = seen.get(&(real.clone(), file.is_some())) {
+        let hash = key(&real, file.is_some());
+        let same = seen.get(&hash).and_then(|at| {
+            at.iter()
+                .copied()
+                .find(|&i| skills[i].real == real && skills[i].file.is_some() == file.is_some())
+        });
+        if let Some(at) = same {
             if is_direct && !direct[at] {
                 direct[at] = true;
                 let alias = std::mem::replace(&mut skills[at].dir, dir);
@@ -325,7 +341,7 @@ fn dedup(mut found: Vec<Candidate>, cwd: &Path) -> Vec<SkillDir> {
             }
             continue;
         }
-        seen.insert((real.clone(), file.is_some()), skills.len());
+        seen.entry(hash).or_default().push(skills.len());
         direct.push(is_direct);
         let tier = tier_of(&real, user_root.as_deref());
         skills.push(SkillDir {
@@ -338,7 +354,7 @@ fn dedup(mut found: Vec<Candidate>, cwd: &Path) -> Vec<SkillDir> {
             aliases: Vec::new(),
         });
     }
-    skills.sort_by(|a, b| a.dir.cmp(&b.dir));
+    skills.sort_unstable_by(|a, b| (&a.dir, &a.file).cmp(&(&b.dir, &b.file)));
     skills
 }
 
