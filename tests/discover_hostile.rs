@@ -568,3 +568,29 @@ fn outside_a_repository_nothing_above_the_current_directory_changes_the_skills()
         run.stderr
     );
 }
+
+/// Of two skill files in one directory, the one a PATH names is the skill when it comes first:
+/// candidates at one path keep PATH order (a sort by name would pick `SKILL.md`).
+#[test]
+fn the_skill_file_a_path_names_first_wins() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path();
+    fs::create_dir_all(root.join("both")).unwrap();
+    fs::write(
+        root.join("both/SKILL.md"),
+        "---\nname: both\ndescription: Upper. Use when x.\n---\nBody.\n",
+    )
+    .unwrap();
+    fs::write(
+        root.join("both/skill.md"),
+        "---\nname: both\ndescription: Lower. Use when x.\n---\nBody.\n",
+    )
+    .unwrap();
+    if fs::read_dir(root.join("both")).unwrap().count() < 2 {
+        eprintln!("skipped: the file system does not tell the two names apart");
+        return;
+    }
+    let run = validate(root, &["both/skill.md", "both"]);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    assert_eq!(run.diagnostics, ["both/skill.md: SK012"]);
+}

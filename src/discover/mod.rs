@@ -296,9 +296,9 @@ fn from_file(display: &Path) -> Option<Candidate> {
 /// components when one of the candidates reaches it that way, else at its first path in
 /// sorted order.
 fn dedup(mut found: Vec<Candidate>, cwd: &Path) -> Vec<SkillDir> {
-    // Unstable sorts (no scratch copy) by path, then skill file: a total order, since equal
-    // candidates are alike.
-    found.sort_unstable_by(|a, b| (&a.dir, &a.file).cmp(&(&b.dir, &b.file)));
+    // Stable: of the candidates at one path, the first PATH's wins (the skill file it names,
+    // its near miss).
+    found.sort_by(|a, b| a.dir.cmp(&b.dir));
     let user_root = user_root();
     // A path has no symlink components when, made absolute against the real current
     // directory, it is its own canonical form.
@@ -354,7 +354,7 @@ fn dedup(mut found: Vec<Candidate>, cwd: &Path) -> Vec<SkillDir> {
             aliases: Vec::new(),
         });
     }
-    skills.sort_unstable_by(|a, b| (&a.dir, &a.file).cmp(&(&b.dir, &b.file)));
+    skills.sort_by(|a, b| a.dir.cmp(&b.dir));
     skills
 }
 
