@@ -8,6 +8,7 @@ use crate::discover::Tier;
 
 mod bpe;
 mod hash;
+mod split;
 
 /// Counts tokens of text.
 pub trait Tokenizer: Sync {

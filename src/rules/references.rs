@@ -144,6 +144,11 @@ pub fn check(
         return Vec::new();
     }
     let index = Index::new(tree);
+    // Only tooling, caches or package markers there: SK412 can report nothing.
+    let sk412 = sk412 && index.candidates > 0;
+    if !sk406 && !sk412 {
+        return Vec::new();
+    }
     let mentions = Mentions::of(&index, resolver, body.file, "", TextKind::Prose);
     let mut files = Vec::new();
     if sk406 {
@@ -366,6 +371,15 @@ fn tooling(rel: &str) -> bool {
         || name.contains(".spec.")
 }
 
+/// Whether SK412 reports the file at `rel` when nothing mentions it.
+fn is_candidate(rel: &str) -> bool {
+    DISCOVERABLE
+        .iter()
+        .any(|d| rel.strip_prefix(d).is_some_and(|r| r.starts_with('/')))
+        && !ignored(rel)
+        && !tooling(rel)
+}
+
 /// The skill's files and folders, by every way a text can name them. The files and folders of
 /// skills nested in the skill are not in it: they are the nested skill's (SK016), which follows
 /// and reports them.
@@ -374,6 +388,11 @@ struct Index<'t> {
     files: Vec<&'t str>,
     /// Whether each file is a plain file (not a symbolic link).
     plain: Vec<bool>,
+    /// Whether each file is one SK412 reports when nothing mentions it: under references/,
+    /// resources/ or scripts/, neither ignored nor tooling.
+    candidate: Vec<bool>,
+    /// How many files are candidates.
+    candidates: usize,
     by_rel: HashMap<&'t str, usize>,
     /// By file name, lower-cased (`pack.py`; `FORMS.md` names `forms.md`).
     by_name: HashMap<String, Vec<usize>>,
@@ -399,6 +418,8 @@ impl<'t> Index<'t> {
         let mut index = Index {
             files: Vec::new(),
             plain: Vec::new(),
+            candidate: Vec::new(),
+            candidates: 0,
             by_rel: HashMap::new(),
             by_name: HashMap::new(),
             by_module: Tails::default(),
@@ -427,6 +448,9 @@ impl<'t> Index<'t> {
         let i = self.files.len();
         self.files.push(rel);
         self.plain.push(plain);
+        let candidate = is_candidate(rel);
+        self.candidate.push(candidate);
+        self.candidates += usize::from(candidate);
         self.by_rel.insert(rel, i);
         let name = rel.rsplit('/').next().unwrap_or(rel);
         let lower = name.to_lowercase();
@@ -728,6 +752,8 @@ struct Reach<'i, 't> {
     index: &'i Index<'t>,
     names: Names,
     reached: Vec<bool>,
+    /// How many of the index's candidates (see [`Index::candidate`]) are not reached yet.
+    pending: usize,
     queue: VecDeque<usize>,
     /// Keys that named something and were followed.
     done: HashSet<Key>,
@@ -741,6 +767,7 @@ impl<'i, 't> Reach<'i, 't> {
     fn new(index: &'i Index<'t>, names: Names) -> Self {
         Reach {
             reached: vec![false; index.files.len()],
+            pending: index.candidates,
             index,
             names,
             queue: VecDeque::new(),
@@ -778,6 +805,9 @@ impl<'i, 't> Reach<'i, 't> {
             && !*seen
         {
             *seen = true;
+            if self.index.candidate.get(i).copied().unwrap_or(false) {
+                self.pending = self.pending.saturating_sub(1);
+            }
             self.queue.push_back(i);
         }
     }
@@ -1217,7 +1247,8 @@ fn python_imports(text: &str) -> Vec<String> {
 /// SK412: files under references/, resources/ or scripts/ that nothing the model reads
 /// mentions. Followed from the skill file: every file it links or names is read in turn
 /// (Markdown for its links and names, scripts for their names, imports and folder literals),
-/// each once. A folder none of whose files is mentioned is one diagnostic.
+/// each once, until every file that could be reported is reached. A folder none of whose files
+/// is mentioned is one diagnostic.
 fn unreferenced(
     dir: &SkillDir,
     resolver: &Resolver,
@@ -1225,7 +1256,10 @@ fn unreferenced(
     reader: &mut Reader,
     out: &mut Reporter,
 ) {
-    while let Some(i) = reach.queue.pop_front() {
+    // Once every file SK412 could report is reached, reading on cannot change the result.
+    while reach.pending > 0
+        && let Some(i) = reach.queue.pop_front()
+    {
         let rel = reach.index.files[i];
         let Some(kind) = TextKind::of(rel) else {
             continue;
@@ -1253,13 +1287,7 @@ fn report(dir: &SkillDir, reach: &Reach, out: &mut Reporter) {
         .files
         .iter()
         .enumerate()
-        .filter(|(_, rel)| {
-            DISCOVERABLE
-                .iter()
-                .any(|d| rel.strip_prefix(d).is_some_and(|r| r.starts_with('/')))
-                && !ignored(rel)
-                && !tooling(rel)
-        })
+        .filter(|&(i, _)| reach.index.candidate.get(i).copied().unwrap_or(false))
         .map(|(i, rel)| (i, *rel))
         .collect();
     // Folders that hold a mentioned file.

@@ -206,6 +206,9 @@ pub struct Bpe {
     /// `\s+\s` with its last character given back (the regex crate has no look-ahead), after
     /// the others and before the plain `\s+`. The same rewriting as the `bpe-openai` crate.
     regex: Regex,
+    /// The pattern by hand over ASCII, when there is one ([`super::split`]): the end of the
+    /// piece at a position, or `None` to ask the regex.
+    ascii: Option<fn(&[u8], usize) -> Option<usize>>,
     /// Index into the thread's states.
     slot: usize,
 }
@@ -230,16 +233,26 @@ const CL100K_PATTERN: &str = concat!(
 
 impl Bpe {
     pub fn o200k_base() -> Option<Bpe> {
-        Bpe::new(&O200K_BASE, O200K_PATTERN, 0)
+        Bpe::new(&O200K_BASE, O200K_PATTERN, Some(super::split::o200k), 0)
     }
 
     pub fn cl100k_base() -> Option<Bpe> {
-        Bpe::new(&CL100K_BASE, CL100K_PATTERN, 1)
+        Bpe::new(&CL100K_BASE, CL100K_PATTERN, None, 1)
     }
 
-    fn new(table: &'static Table, pattern: &str, slot: usize) -> Option<Bpe> {
+    fn new(
+        table: &'static Table,
+        pattern: &str,
+        ascii: Option<fn(&[u8], usize) -> Option<usize>>,
+        slot: usize,
+    ) -> Option<Bpe> {
         let regex = Regex::new_many(&[pattern, r"\s+\s", r"\s+"]).ok()?;
-        Some(Bpe { table, regex, slot })
+        Some(Bpe {
+            table,
+            regex,
+            ascii,
+            slot,
+        })
     }
 
     /// The tokens of `text`, or, with a `limit`, any number over it as soon as the count
@@ -309,6 +322,16 @@ impl Bpe {
 
     /// The next piece at or after `at`, as tiktoken's leftmost-first matches find it.
     fn next_piece(&self, cache: &mut Cache, text: &str, at: usize) -> Option<(usize, usize)> {
+        if let Some(ascii) = self.ascii
+            && let Some(end) = ascii(text.as_bytes(), at)
+        {
+            return Some((at, end));
+        }
+        self.regex_piece(cache, text, at)
+    }
+
+    /// [`Bpe::next_piece`] by the regex alone.
+    fn regex_piece(&self, cache: &mut Cache, text: &str, at: usize) -> Option<(usize, usize)> {
         let rest = text.get(at..)?;
         let anchored = Input::new(rest).anchored(Anchored::Yes);
         let found = match self.regex.search_with(cache, &anchored) {
@@ -365,5 +388,66 @@ impl Bpe {
             m.count = count as u32;
         }
         count
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The pieces of `text`, by `piece`.
+    fn pieces(
+        bpe: &Bpe,
+        text: &str,
+        piece: impl Fn(&Bpe, &mut Cache, &str, usize) -> Option<(usize, usize)>,
+    ) -> Vec<(usize, usize)> {
+        let mut cache = bpe.regex.create_cache();
+        let mut out = Vec::new();
+        let mut at = 0;
+        while at < text.len() {
+            let Some((start, end)) = piece(bpe, &mut cache, text, at) else {
+                break;
+            };
+            out.push((start, end));
+            at = end;
+        }
+        out
+    }
+
+    /// Every way the hand-written ASCII pre-tokenizer can decide, against the regex: texts
+    /// drawn from characters of every class (ASCII and not: letters, digits, spaces and
+    /// symbols that could extend a piece, the contraction letters, `ſ`).
+    #[test]
+    fn the_ascii_pre_tokenizer_splits_as_the_regex_does() {
+        let Some(bpe) = Bpe::o200k_base() else {
+            panic!("o200k_base builds");
+        };
+        let alphabet: Vec<&str> = vec![
+            "a", "z", "A", "Z", "s", "S", "t", "r", "e", "E", "v", "l", "L", "m", "d", "D", "0",
+            "9", " ", " ", "\t", "\n", "\r", "\u{b}", "\u{c}", "'", "'", "/", "-", "_", ".", "*",
+            "(", "`", "\u{0}", "\u{1f}", "\u{7f}", "é", "É", "ſ", "²", "٣", "\u{a0}", "\u{85}",
+            "\u{2003}", "—", "😀", "技", "ǅ", "ʰ", "\u{301}",
+        ];
+        let mut state: u64 = 0x9E37_79B9_7F4A_7C15;
+        let mut next = |n: usize| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state % n as u64) as usize
+        };
+        let mut ascii_pieces = 0;
+        for round in 0..20_000 {
+            let len = 1 + next(if round % 10 == 0 { 40 } else { 12 });
+            let text: String = (0..len).map(|_| alphabet[next(alphabet.len())]).collect();
+            let fast = pieces(&bpe, &text, Bpe::next_piece);
+            let slow = pieces(&bpe, &text, Bpe::regex_piece);
+            assert_eq!(fast, slow, "{text:?}");
+            ascii_pieces += fast
+                .iter()
+                .filter(|&&(start, _)| super::super::split::o200k(text.as_bytes(), start).is_some())
+                .count();
+        }
+        // The fast path decides most pieces (the test would prove nothing otherwise).
+        assert!(ascii_pieces > 40_000, "{ascii_pieces}");
     }
 }
