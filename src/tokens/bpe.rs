@@ -199,6 +199,9 @@ thread_local! {
     static STATES: RefCell<[Option<State>; 2]> = const { RefCell::new([None, None]) };
 }
 
+/// A hand-written pre-tokenizer: the end of the piece at a position, or `None` to ask the regex.
+type Split = fn(&[u8], usize) -> Option<usize>;
+
 /// An encoding: its ranks and its pre-tokenizer.
 pub struct Bpe {
     table: &'static Table,
@@ -206,9 +209,8 @@ pub struct Bpe {
     /// `\s+\s` with its last character given back (the regex crate has no look-ahead), after
     /// the others and before the plain `\s+`. The same rewriting as the `bpe-openai` crate.
     regex: Regex,
-    /// The pattern by hand over ASCII, when there is one ([`super::split`]): the end of the
-    /// piece at a position, or `None` to ask the regex.
-    ascii: Option<fn(&[u8], usize) -> Option<usize>>,
+    /// The pattern by hand over ASCII, when there is one ([`super::split`]).
+    ascii: Option<Split>,
     /// Index into the thread's states.
     slot: usize,
 }
@@ -240,12 +242,7 @@ impl Bpe {
         Bpe::new(&CL100K_BASE, CL100K_PATTERN, None, 1)
     }
 
-    fn new(
-        table: &'static Table,
-        pattern: &str,
-        ascii: Option<fn(&[u8], usize) -> Option<usize>>,
-        slot: usize,
-    ) -> Option<Bpe> {
+    fn new(table: &'static Table, pattern: &str, ascii: Option<Split>, slot: usize) -> Option<Bpe> {
         let regex = Regex::new_many(&[pattern, r"\s+\s", r"\s+"]).ok()?;
         Some(Bpe {
             table,
