@@ -477,7 +477,7 @@ impl<'t> Index<'t> {
     /// without building the token's keys keeps scanning prose cheap.
     fn may_name(&self, token: &Token, kind: TextKind) -> bool {
         let text = token.text;
-        if text.contains(['/', '\\', '.']) {
+        if token.dotted {
             return true;
         }
         // Lower-casing keeps the length of most words; a word whose case folds to another
@@ -733,11 +733,17 @@ impl<'a> Mentions<'a> {
         }
         // A token names the same files each time: each is kept once per text.
         let mut seen: HashSet<(&str, bool, bool)> = HashSet::new();
-        let tokens = tokens(text)
-            .into_iter()
-            .filter(|t| index.may_name(t, kind) && seen.insert((t.text, t.quoted, t.code_span)))
-            .collect();
-        let globs = glob_runs(text).filter_map(|run| glob(run, from)).collect();
+        let mut tokens = Vec::new();
+        let mut globs = Vec::new();
+        scan(
+            text,
+            |t| {
+                if index.may_name(&t, kind) && seen.insert((t.text, t.quoted, t.code_span)) {
+                    tokens.push(t);
+                }
+            },
+            |run| globs.extend(glob(run, from)),
+        );
         Mentions {
             links,
             tokens,
@@ -969,41 +975,128 @@ struct Token<'a> {
     quoted: bool,
     /// A whole code span (`` `scripts` ``).
     code_span: bool,
+    /// Holds `/`, `\\` or `.`: may be a path or a file name.
+    dotted: bool,
 }
 
-fn is_path_char(c: char) -> bool {
-    c.is_alphanumeric() || matches!(c, '_' | '-' | '.' | '/' | '\\')
+/// Byte classes of ASCII for [`scan`].
+const PATH: u8 = 1;
+/// `*`, `<`, `>`, `{`, `}`: glob characters that are not path characters.
+const GLOB: u8 = 2;
+/// `/`, `\\`, `.`.
+const DOT: u8 = 4;
+/// `N`, `X`: a run may hold a placeholder piece.
+const NX: u8 = 8;
+/// `*`, `<`, `{`: a run may be a glob.
+const WILD: u8 = 16;
+
+const CLASSES: [u8; 128] = {
+    let mut table = [0u8; 128];
+    let mut b = 0;
+    while b < 128 {
+        let c = b as u8;
+        let mut class = 0;
+        if c.is_ascii_alphanumeric() || matches!(c, b'_' | b'-' | b'.' | b'/' | b'\\') {
+            class |= PATH;
+        }
+        if matches!(c, b'*' | b'<' | b'>' | b'{' | b'}') {
+            class |= GLOB;
+        }
+        if matches!(c, b'.' | b'/' | b'\\') {
+            class |= DOT;
+        }
+        if matches!(c, b'N' | b'X') {
+            class |= NX;
+        }
+        if matches!(c, b'*' | b'<' | b'{') {
+            class |= WILD;
+        }
+        table[b] = class;
+        b += 1;
+    }
+    table
+};
+
+/// The class of the character at `i` (letters and digits of any script are path characters)
+/// and its length in bytes.
+#[inline]
+fn class_at(text: &str, i: usize) -> (u8, usize) {
+    match text.as_bytes().get(i) {
+        Some(&b) if b < 0x80 => (CLASSES[usize::from(b)], 1),
+        _ => match text.get(i..).and_then(|rest| rest.chars().next()) {
+            Some(c) => (if c.is_alphanumeric() { PATH } else { 0 }, c.len_utf8()),
+            None => (0, 1),
+        },
+    }
+}
+
+/// One pass over `text`: its tokens (the runs of path characters: letters and digits of any
+/// script, `_`, `-`, `.`, `/`, `\\`) and the runs that may be globs (path characters with
+/// `*`, `<`, `>`, `{`, `}` that hold `*`, `<`, `{` or a placeholder piece
+/// such as `N`: most runs are not globs), in order.
+fn scan<'a>(text: &'a str, mut token: impl FnMut(Token<'a>), mut glob_run: impl FnMut(&'a str)) {
+    let bytes = text.as_bytes();
+    let mut emit = |start: usize, end: usize, class: u8| {
+        // Quotes are ASCII: the bytes on either side tell.
+        let before = start.checked_sub(1).and_then(|i| bytes.get(i)).copied();
+        let quoted =
+            matches!(before, Some(b'"' | b'\'' | b'`')) && bytes.get(end).copied() == before;
+        token(Token {
+            text: &text[start..end],
+            quoted,
+            code_span: quoted && before == Some(b'`'),
+            dotted: class & DOT != 0,
+        });
+    };
+    let mut i = 0;
+    while i < bytes.len() {
+        let (class, len) = class_at(text, i);
+        if class == 0 {
+            i += len;
+            continue;
+        }
+        // A run of glob characters, made of runs of path characters.
+        let start = i;
+        let mut classes = 0;
+        let mut piece = (i, 0);
+        loop {
+            let (class, len) = if i < bytes.len() {
+                class_at(text, i)
+            } else {
+                (0, 0)
+            };
+            if class & PATH == 0 {
+                if piece.0 < i {
+                    emit(piece.0, i, piece.1);
+                }
+                if class == 0 {
+                    break;
+                }
+                piece = (i + len, 0);
+            } else {
+                piece.1 |= class;
+            }
+            classes |= class;
+            i += len;
+        }
+        let run = &text[start..i];
+        if run.len() <= MAX_GLOB_LEN
+            && (classes & WILD != 0
+                || (classes & NX != 0
+                    && run
+                        .split(['-', '_', '.', '/', '\\'])
+                        .any(is_placeholder_piece)))
+        {
+            glob_run(run);
+        }
+    }
 }
 
 /// The runs of path characters of `text`.
+#[cfg(test)]
 fn tokens(text: &str) -> Vec<Token<'_>> {
     let mut out = Vec::new();
-    let mut start: Option<usize> = None;
-    let mut before: Option<char> = None;
-    let mut prev: Option<char> = None;
-    for (i, c) in text
-        .char_indices()
-        .chain(std::iter::once((text.len(), ' ')))
-    {
-        let inside = i < text.len() && is_path_char(c);
-        match (start, inside) {
-            (None, true) => {
-                start = Some(i);
-                before = prev;
-            }
-            (Some(s), false) => {
-                let quoted = matches!(before, Some('"' | '\'' | '`')) && Some(c) == before;
-                out.push(Token {
-                    text: &text[s..i],
-                    quoted,
-                    code_span: quoted && before == Some('`'),
-                });
-                start = None;
-            }
-            _ => {}
-        }
-        prev = Some(c);
-    }
+    scan(text, |t| out.push(t), |_| {});
     out
 }
 
@@ -1019,10 +1112,12 @@ const MAX_GLOB_LEN: usize = 256;
 const MAX_GLOB_SEGMENTS: usize = 16;
 const MAX_GLOB_STARS: usize = 2;
 
-/// The runs of `text` that may be globs: path characters with `*`, `<…>` and `{…}`.
-fn glob_runs(text: &str) -> impl Iterator<Item = &str> {
-    text.split(|c: char| !(is_path_char(c) || matches!(c, '*' | '<' | '>' | '{' | '}')))
-        .filter(|run| !run.is_empty() && run.len() <= MAX_GLOB_LEN && may_be_glob(run))
+/// The runs of `text` that may be globs.
+#[cfg(test)]
+fn glob_runs(text: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    scan(text, |_| {}, |run| out.push(run));
+    out
 }
 
 /// The glob a run of text stands for, as a key: segments joined with `/`, each with `*` for
@@ -1089,14 +1184,6 @@ const PIECE_SEPARATORS: [char; 3] = ['-', '_', '.'];
 fn is_placeholder_piece(word: &str) -> bool {
     (1..=4).contains(&word.len())
         && (word.chars().all(|c| c == 'N') || word.chars().all(|c| c == 'X'))
-}
-
-/// Whether a run may be a glob at all (cheap: most runs are not).
-fn may_be_glob(run: &str) -> bool {
-    run.contains(['*', '<', '{'])
-        || run
-            .split(['-', '_', '.', '/', '\\'])
-            .any(is_placeholder_piece)
 }
 
 /// `x.md`, `*.md`: ends with a literal extension.
@@ -1532,6 +1619,7 @@ mod tests {
             assert_eq!(glob(run, ""), None, "{run}");
         }
         let found: Vec<String> = glob_runs("Read `references/module-N-*.md` or <b>x</b>.")
+            .into_iter()
             .filter_map(|run| glob(run, ""))
             .collect();
         assert_eq!(found, ["references/module-*-*.md"]);
