@@ -406,6 +406,18 @@ struct Index<'t> {
     /// The byte lengths of the file and folder names (bit `n`, 63 for 63 and more): a word of
     /// another length names none of them.
     name_lengths: u64,
+    /// The first bytes of the file and folder names, lower-cased (bit `b`; all bits once a
+    /// name begins with a non-ASCII character): an ASCII word that begins with another names
+    /// none of them.
+    name_firsts: u128,
+}
+
+/// The bits of [`Index::name_firsts`] for a name.
+fn first_bit(name: &str) -> u128 {
+    match name.as_bytes().first() {
+        Some(&b) if b < 0x80 => 1 << b.to_ascii_lowercase(),
+        _ => u128::MAX,
+    }
 }
 
 /// The bit of [`Index::name_lengths`] for a name of `len` bytes.
@@ -425,7 +437,8 @@ impl<'t> Index<'t> {
             by_module: Tails::default(),
             dirs: Tails::default(),
             dir_names: HashMap::new(),
-            name_lengths: DISCOVERABLE.iter().fold(0, |m, d| m | length_bit(d.len())),
+            name_lengths: 0,
+            name_firsts: 0,
         };
         let nested = Nested::new(tree);
         for entry in &tree.entries {
@@ -455,6 +468,7 @@ impl<'t> Index<'t> {
         let name = rel.rsplit('/').next().unwrap_or(rel);
         let lower = name.to_lowercase();
         self.name_lengths |= length_bit(lower.len());
+        self.name_firsts |= first_bit(&lower);
         self.by_name.entry(lower).or_default().push(i);
         if PACKAGE_FILES.contains(&name) {
             self.by_module.insert(parent(rel), 1, i);
@@ -468,6 +482,7 @@ impl<'t> Index<'t> {
         self.dirs.insert(rel, 2, rel);
         let name = rel.rsplit('/').next().unwrap_or(rel);
         self.name_lengths |= length_bit(name.len());
+        self.name_firsts |= first_bit(name);
         self.dir_names.entry(name).or_default().push(rel);
     }
 
@@ -477,12 +492,17 @@ impl<'t> Index<'t> {
     /// without building the token's keys keeps scanning prose cheap.
     fn may_name(&self, token: &Token, kind: TextKind) -> bool {
         let text = token.text;
-        if token.dotted {
+        if token.dotted
+            || (kind != TextKind::Code && token.code_span && DISCOVERABLE.contains(&text))
+        {
             return true;
         }
-        // Lower-casing keeps the length of most words; a word whose case folds to another
-        // length is looked up.
-        if self.name_lengths & length_bit(text.len()) == 0 && text.is_ascii() {
+        // Lower-casing an ASCII word keeps its length and its first byte's place in the
+        // alphabet; a word with other characters is looked up.
+        if token.ascii
+            && (self.name_lengths & length_bit(text.len()) == 0
+                || self.name_firsts & first_bit(text) == 0)
+        {
             return false;
         }
         let lower: std::borrow::Cow<str> = if text.bytes().all(|b| b.is_ascii_lowercase()) {
@@ -492,7 +512,6 @@ impl<'t> Index<'t> {
         };
         self.by_name.contains_key(lower.as_ref())
             || (kind == TextKind::Code && token.quoted && self.dir_names.contains_key(text))
-            || (kind != TextKind::Code && token.code_span && DISCOVERABLE.contains(&text))
     }
 
     /// Whether `rel` is one of the skill's own files.
@@ -977,6 +996,8 @@ struct Token<'a> {
     code_span: bool,
     /// Holds `/`, `\\` or `.`: may be a path or a file name.
     dotted: bool,
+    /// Made of ASCII only.
+    ascii: bool,
 }
 
 /// Byte classes of ASCII for [`scan`].
@@ -989,6 +1010,8 @@ const DOT: u8 = 4;
 const NX: u8 = 8;
 /// `*`, `<`, `{`: a run may be a glob.
 const WILD: u8 = 16;
+/// A letter or digit outside ASCII (never in the table).
+const WIDE: u8 = 32;
 
 const CLASSES: [u8; 128] = {
     let mut table = [0u8; 128];
@@ -1024,7 +1047,10 @@ fn class_at(text: &str, i: usize) -> (u8, usize) {
     match text.as_bytes().get(i) {
         Some(&b) if b < 0x80 => (CLASSES[usize::from(b)], 1),
         _ => match text.get(i..).and_then(|rest| rest.chars().next()) {
-            Some(c) => (if c.is_alphanumeric() { PATH } else { 0 }, c.len_utf8()),
+            Some(c) => (
+                if c.is_alphanumeric() { PATH | WIDE } else { 0 },
+                c.len_utf8(),
+            ),
             None => (0, 1),
         },
     }
@@ -1046,6 +1072,7 @@ fn scan<'a>(text: &'a str, mut token: impl FnMut(Token<'a>), mut glob_run: impl 
             quoted,
             code_span: quoted && before == Some(b'`'),
             dotted: class & DOT != 0,
+            ascii: class & WIDE == 0,
         });
     };
     let mut i = 0;

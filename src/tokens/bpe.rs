@@ -38,6 +38,30 @@ pub static CL100K_BASE: Table = Table {
     slots: include_bytes!(concat!(env!("OUT_DIR"), "/cl100k_base.slots")),
 };
 
+/// Whether two short byte strings are equal, by two overlapping word loads where they fit
+/// (most pieces and tokens are 2 to 16 bytes: cheaper than a call to `memcmp`).
+#[inline]
+fn same(a: &[u8], b: &[u8]) -> bool {
+    #[inline]
+    fn word<const N: usize>(s: &[u8], at: usize) -> [u8; N] {
+        let mut w = [0u8; N];
+        if let Some(part) = s.get(at..at + N) {
+            w.copy_from_slice(part);
+        }
+        w
+    }
+    let n = a.len();
+    if n != b.len() {
+        return false;
+    }
+    match n {
+        0..=3 => a.iter().zip(b).all(|(x, y)| x == y),
+        4..=7 => word::<4>(a, 0) == word::<4>(b, 0) && word::<4>(a, n - 4) == word::<4>(b, n - 4),
+        8..=16 => word::<8>(a, 0) == word::<8>(b, 0) && word::<8>(a, n - 8) == word::<8>(b, n - 8),
+        _ => a == b,
+    }
+}
+
 impl Table {
     /// The rank of `bytes` (whose hash is `h`), or `NONE`.
     #[inline]
@@ -63,7 +87,11 @@ impl Table {
             }
             if slot & !((1 << LEN_SHIFT) - 1) == want {
                 let offset = ((slot >> RANK_BITS) & ((1 << OFFSET_BITS) - 1)) as usize;
-                if self.bytes.get(offset..offset + bytes.len()) == Some(bytes) {
+                if self
+                    .bytes
+                    .get(offset..offset + bytes.len())
+                    .is_some_and(|token| same(token, bytes))
+                {
                     return (slot & ((1 << RANK_BITS) - 1)) as u32 - 1;
                 }
             }
@@ -370,7 +398,7 @@ impl Bpe {
         let index = (h >> 20) as usize & (SLOTS - 1);
         if let Some(m) = memo.get(index)
             && usize::from(m.len) == piece.len()
-            && m.key.get(..piece.len()) == Some(piece)
+            && m.key.get(..piece.len()).is_some_and(|key| same(key, piece))
         {
             return m.count as usize;
         }
@@ -409,6 +437,20 @@ mod tests {
             at = end;
         }
         out
+    }
+
+    #[test]
+    fn same_compares_every_byte_at_every_length() {
+        for n in 0..40usize {
+            let a: Vec<u8> = (0..n as u8).map(|i| i.wrapping_mul(37)).collect();
+            assert!(same(&a, &a.clone()), "{n}");
+            assert!(!same(&a, &a[..n.saturating_sub(1)]) || n == 0, "{n}");
+            for i in 0..n {
+                let mut b = a.clone();
+                b[i] ^= 0x20;
+                assert!(!same(&a, &b), "{n} {i}");
+            }
+        }
     }
 
     /// Every way the hand-written ASCII pre-tokenizer can decide, against the regex: texts
