@@ -26,9 +26,9 @@ pub const TARGETS: &[(&str, Target)] = &[
 fn phantom_skill() -> SkillDir {
     let dir = PathBuf::from("/nonexistent/skillc-fuzz/fuzz-skill");
     SkillDir {
-        file: Some(dir.join("SKILL.md")),
-        real: dir.clone(),
-        dir,
+        file: Some(dir.join("SKILL.md").into()),
+        real: dir.clone().into(),
+        dir: dir.into(),
         tier: Tier::Project,
         near_miss: None,
         nested_in: None,

@@ -158,7 +158,7 @@ fn lint_one(
         settle(&mut report, sources, settings, cwd, keep);
         report
     }));
-    linted.unwrap_or_else(|_| internal_error(shown))
+    linted.unwrap_or_else(|_| internal_error(shown.to_path_buf()))
 }
 
 /// The collection rules over every report, then each report they added to finished again.
@@ -177,12 +177,12 @@ fn conclude(reports: &mut [SkillReport], settings: &Settings, cwd: &Path) {
 fn internal_error(dir: PathBuf) -> SkillReport {
     let mut report = SkillReport::empty(SkillDir {
         file: None,
-        real: dir.clone(),
+        real: dir.clone().into(),
         tier: crate::discover::Tier::Project,
         near_miss: None,
         nested_in: None,
         aliases: Vec::new(),
-        dir,
+        dir: dir.into(),
     });
     report.io_error = Some(format!(
         "internal error while checking `{}`",
@@ -202,18 +202,21 @@ pub fn lint_buffer(
     cwd: &Path,
     keep: Keep,
 ) -> SkillReport {
-    let path = dir.file.clone().unwrap_or_else(|| dir.dir.join("SKILL.md"));
+    let path = dir
+        .file
+        .clone()
+        .unwrap_or_else(|| dir.dir.join("SKILL.md").into());
     let mut report = SkillReport::empty(dir);
     report.dir.file = Some(path.clone());
     place(&mut report, settings);
-    let mut out = Reporter::new(None, path.clone(), report.dir.dir.clone());
+    let mut out = Reporter::new(None, path.to_path_buf(), report.dir.dir.to_path_buf());
     rules::structure::where_found(&report.dir, &path, &mut out);
     let size = bytes.len() as u64;
     let sources = if size > settings.max_file_size {
         rules::structure::file_too_large(size, settings.max_file_size, &mut out);
         Sources::default()
     } else {
-        lint_bytes(&mut report, path, bytes, settings)
+        lint_bytes(&mut report, path.to_path_buf(), bytes, settings)
     };
     report.diagnostics.append(&mut out.diagnostics);
     // The skills nested in it, as discovery would find them, report their own files.
@@ -248,17 +251,17 @@ pub fn lint_text(
 /// For each skill, the skill directories nested below it (SK016): each is a skill of its own,
 /// which reports its own files.
 fn nested_skills(skills: &[SkillDir]) -> Vec<Vec<PathBuf>> {
-    let nested: Vec<(&PathBuf, &PathBuf)> = skills
+    let nested: Vec<(&PathBuf, &Path)> = skills
         .iter()
-        .filter_map(|s| Some((s.nested_in.as_ref()?, &s.dir)))
+        .filter_map(|s| Some((s.nested_in.as_ref()?, &*s.dir)))
         .collect();
     skills
         .iter()
         .map(|skill| {
             nested
                 .iter()
-                .filter(|(_, inner)| inner.starts_with(&skill.dir) && **inner != skill.dir)
-                .map(|(_, inner)| (*inner).clone())
+                .filter(|(_, inner)| inner.starts_with(&skill.dir) && **inner != *skill.dir)
+                .map(|(_, inner)| inner.to_path_buf())
                 .collect()
         })
         .collect()
@@ -378,14 +381,18 @@ fn lint_skill(dir: SkillDir, settings: &Settings) -> (SkillReport, Sources) {
     let mut report = SkillReport::empty(dir);
     place(&mut report, settings);
     let Some(path) = report.dir.file.clone() else {
-        let mut out = Reporter::new(None, report.dir.dir.clone(), report.dir.dir.clone());
+        let mut out = Reporter::new(
+            None,
+            report.dir.dir.to_path_buf(),
+            report.dir.dir.to_path_buf(),
+        );
         rules::structure::missing_skill_file(&report.dir, &mut out);
         report.diagnostics = out.diagnostics;
         return (report, Sources::default());
     };
-    let mut out = Reporter::new(None, path.clone(), report.dir.dir.clone());
+    let mut out = Reporter::new(None, path.to_path_buf(), report.dir.dir.to_path_buf());
     rules::structure::where_found(&report.dir, &path, &mut out);
-    let sources = read_and_lint(&mut report, path, settings, &mut out);
+    let sources = read_and_lint(&mut report, path.to_path_buf(), settings, &mut out);
     report.diagnostics.append(&mut out.diagnostics);
     (report, sources)
 }
@@ -432,9 +439,8 @@ fn read_and_lint(
 
 /// Where the skill sits, and the targets that implies before its dialect is known.
 fn place(report: &mut SkillReport, settings: &Settings) {
-    let shown = std::iter::once(&report.dir.dir)
-        .chain(&report.dir.aliases)
-        .map(PathBuf::as_path);
+    let shown =
+        std::iter::once(&*report.dir.dir).chain(report.dir.aliases.iter().map(PathBuf::as_path));
     *report.placement = Placement::of(&report.dir.real, shown);
     report.targets = targets_of(settings, &report.placement, None);
 }
@@ -458,7 +464,7 @@ fn lint_bytes(
     bytes: Vec<u8>,
     settings: &Settings,
 ) -> Sources {
-    let mut out = Reporter::new(None, path.clone(), report.dir.dir.clone());
+    let mut out = Reporter::new(None, path.clone(), report.dir.dir.to_path_buf());
     let text = match String::from_utf8(bytes) {
         Ok(text) => text,
         Err(e) => {
@@ -486,7 +492,7 @@ fn lint_bytes(
         }
     };
     let file = SkillFile::new(path.clone(), text);
-    let mut out = Reporter::new(Some(&file), path, report.dir.dir.clone());
+    let mut out = Reporter::new(Some(&file), path, report.dir.dir.to_path_buf());
     let facts = check_file(&report.dir, &report.placement, &file, settings, &mut out);
     let body = facts.body.map_or("", |span| file.slice(span));
     let bundle = rules::tools::check(

@@ -456,9 +456,9 @@ fn unreadable_skill_file_is_named_and_exits_3() {
     );
     let dir = root.join("bad");
     let skill = skillc::discover::SkillDir {
-        file: Some(dir.join("SKILL.md")),
-        real: std::path::PathBuf::from("/"),
-        dir,
+        file: Some(dir.join("SKILL.md").into()),
+        real: std::path::Path::new("/").into(),
+        dir: dir.into(),
         tier: skillc::discover::Tier::Project,
         near_miss: None,
         nested_in: None,

@@ -72,9 +72,9 @@ fn the_skill_file_target_lints() {
     let settings = skillc::config::Settings::default();
     let dir = PathBuf::from("/nonexistent/x");
     let skill = skillc::discover::SkillDir {
-        file: Some(dir.join("SKILL.md")),
-        real: dir.clone(),
-        dir,
+        file: Some(dir.join("SKILL.md").into()),
+        real: dir.clone().into(),
+        dir: dir.into(),
         tier: skillc::discover::Tier::Project,
         near_miss: None,
         nested_in: None,

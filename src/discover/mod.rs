@@ -5,6 +5,7 @@ mod walk;
 
 use std::collections::HashMap;
 use std::path::{Component, Path, PathBuf};
+use std::sync::Arc;
 
 use crate::config::Settings;
 
@@ -36,11 +37,12 @@ impl Tier {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SkillDir {
     /// The directory as displayed (relative to the current directory when below it).
-    pub dir: PathBuf,
+    /// The paths are shared: discovery, the worker and the report hold one copy of each.
+    pub dir: Arc<Path>,
     /// The skill file, or `None` when the directory was given explicitly without one (SK001).
-    pub file: Option<PathBuf>,
+    pub file: Option<Arc<Path>>,
     /// The canonical directory, for dedup, tiers and the real directory name.
-    pub real: PathBuf,
+    pub real: Arc<Path>,
     pub tier: Tier,
     /// For SK001: a file with a near-miss name such as `Skill.md`.
     pub near_miss: Option<String>,
@@ -96,11 +98,11 @@ pub struct Options {
 
 /// A skill directory (or an SK001 directory) as one PATH reached it, before dedup.
 struct Candidate {
-    dir: PathBuf,
-    file: Option<PathBuf>,
+    dir: Arc<Path>,
+    file: Option<Arc<Path>>,
     near_miss: Option<String>,
     /// Its real path, when the walk that found it knows it (else it is resolved).
-    real: Option<PathBuf>,
+    real: Option<Arc<Path>>,
 }
 
 /// Finds the skills that `paths` name (no PATH means `.`).
@@ -152,8 +154,8 @@ pub fn discover_streaming(
         let is_skill = own.is_some();
         if let Some(file) = own {
             found.push(Candidate {
-                dir: display.clone(),
-                file: Some(file),
+                dir: display.as_path().into(),
+                file: Some(file.into()),
                 near_miss: None,
                 real: None,
             });
@@ -195,7 +197,7 @@ pub fn discover_streaming(
         }
         if near_miss.is_some() || (found.len() == before && !default) {
             found.push(Candidate {
-                dir: display,
+                dir: display.into(),
                 file: None,
                 near_miss,
                 real: None,
@@ -231,9 +233,9 @@ pub fn skill_of_file(file: &Path, cwd: &Path) -> Result<SkillDir, NotFound> {
     let nested_in = outer_skill(&dir, cwd, &mut HashMap::new());
     Ok(SkillDir {
         tier: tier_of(&real, user_root().as_deref()),
-        dir,
-        file: Some(display),
-        real,
+        dir: dir.into(),
+        file: Some(display.into()),
+        real: real.into(),
         near_miss: None,
         nested_in,
         aliases: Vec::new(),
@@ -270,22 +272,22 @@ fn from_file(display: &Path) -> Option<Candidate> {
     let name = display.file_name().and_then(|n| n.to_str()).unwrap_or("");
     if SKILL_FILE_NAMES.contains(&name) {
         return Some(Candidate {
-            dir: parent_of(display),
-            file: Some(display.to_path_buf()),
+            dir: parent_of(display).into(),
+            file: Some(display.into()),
             near_miss: None,
             real: None,
         });
     }
     if let Some((dir, file)) = enclosing_skill(display) {
         return Some(Candidate {
-            dir,
-            file: Some(file),
+            dir: dir.into(),
+            file: Some(file.into()),
             near_miss: None,
             real: None,
         });
     }
     is_other_case(name).then(|| Candidate {
-        dir: parent_of(display),
+        dir: parent_of(display).into(),
         file: None,
         near_miss: Some(name.to_string()),
         real: None,
@@ -321,8 +323,9 @@ fn dedup(mut found: Vec<Candidate>, cwd: &Path) -> Vec<SkillDir> {
         real,
     } in found
     {
-        let real = real.unwrap_or_else(|| dir.canonicalize().unwrap_or_else(|_| cwd.join(&dir)));
-        let is_direct = absolute(&cwd_real, &dir) == real;
+        let real =
+            real.unwrap_or_else(|| dir.canonicalize().unwrap_or_else(|_| cwd.join(&dir)).into());
+        let is_direct = *absolute(&cwd_real, &dir) == *real;
         let hash = key(&real, file.is_some());
         let same = seen.get(&hash).and_then(|at| {
             at.iter()
@@ -333,11 +336,11 @@ fn dedup(mut found: Vec<Candidate>, cwd: &Path) -> Vec<SkillDir> {
             if is_direct && !direct[at] {
                 direct[at] = true;
                 let alias = std::mem::replace(&mut skills[at].dir, dir);
-                skills[at].aliases.push(alias);
+                skills[at].aliases.push(alias.to_path_buf());
                 skills[at].file = file;
                 skills[at].near_miss = near_miss;
             } else {
-                skills[at].aliases.push(dir);
+                skills[at].aliases.push(dir.to_path_buf());
             }
             continue;
         }

@@ -9,6 +9,7 @@ use std::collections::{BTreeMap, HashSet};
 use std::ffi::OsString;
 use std::fs::{DirEntry, FileType};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use super::ignore_files::{Ignores, Present, Rules};
 use super::{Options, absolute, clean, is_other_case, skill_file_in};
@@ -32,7 +33,8 @@ pub const MAX_ENTRIES: usize = 2_000_000;
 type Listing = (Vec<(DirEntry, FileType)>, Present, Option<OsString>);
 
 /// A skill directory found: as displayed, its skill file, and its real path.
-pub type Found = (PathBuf, PathBuf, PathBuf);
+/// A skill found: its directory as displayed, its skill file, its real directory.
+pub type Found = (Arc<Path>, Arc<Path>, Arc<Path>);
 
 /// What identifies a directory, whatever path reaches it: a real path is not enough, since a
 /// bind mount gives one directory two.
@@ -194,9 +196,9 @@ impl Walker<'_> {
                 && let Some(name) = other_case
             {
                 self.record((
-                    clean(&dir.path),
-                    clean(&dir.path.join(name)),
-                    dir.real.clone(),
+                    clean(&dir.path).into(),
+                    clean(&dir.path.join(name)).into(),
+                    dir.real.as_path().into(),
                 ));
             }
             let rules = match self.ignores {
@@ -257,7 +259,7 @@ impl Walker<'_> {
         let Some(file) = skill_file_in(path) else {
             return false;
         };
-        self.record((clean(path), file, real.to_path_buf()));
+        self.record((clean(path).into(), file.into(), real.into()));
         true
     }
 

@@ -135,9 +135,9 @@ pub fn validate_skill(archive: &Archive) -> Result<(), String> {
     let mut settings = crate::config::Settings::default();
     settings.targets = Some(crate::targets::Targets::all());
     let skill = crate::discover::SkillDir {
-        file: crate::discover::skill_file_in(&dir),
-        real: dir.canonicalize().unwrap_or_else(|_| dir.clone()),
-        dir: dir.clone(),
+        file: crate::discover::skill_file_in(&dir).map(Into::into),
+        real: dir.canonicalize().unwrap_or_else(|_| dir.clone()).into(),
+        dir: dir.clone().into(),
         tier: crate::discover::Tier::Project,
         near_miss: None,
         nested_in: None,
