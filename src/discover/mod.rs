@@ -299,16 +299,20 @@ fn from_file(display: &Path) -> Option<Candidate> {
 /// sorted order.
 fn dedup(mut found: Vec<Candidate>, cwd: &Path) -> Vec<SkillDir> {
     // Stable: of the candidates at one path, the first PATH's wins (the skill file it names,
-    // its near miss).
-    found.sort_by(|a, b| a.dir.cmp(&b.dir));
+    // its near miss). One PATH's are sorted already: then no scratch copy is made.
+    if !found.is_sorted_by(|a, b| a.dir <= b.dir) {
+        found.sort_by(|a, b| a.dir.cmp(&b.dir));
+    }
     let user_root = user_root();
     // A path has no symlink components when, made absolute against the real current
     // directory, it is its own canonical form.
     let cwd_real = cwd.canonicalize().unwrap_or_else(|_| cwd.to_path_buf());
     let mut skills: Vec<SkillDir> = Vec::new();
-    // Skills by a hash of their real path and kind (no copy of the path); equal hashes are
-    // compared in full.
-    let mut seen: HashMap<u64, Vec<usize>> = HashMap::new();
+    // Skills by a hash of their real path and kind (no copy of the path), the first of each
+    // hash; equal hashes are compared in full, and further skills of a hash (a collision) are
+    // in `more`.
+    let mut seen: HashMap<u64, usize> = HashMap::new();
+    let mut more: Vec<(u64, usize)> = Vec::new();
     let key = |real: &Path, has_file: bool| {
         use std::hash::{Hash, Hasher};
         let mut hasher = std::collections::hash_map::DefaultHasher::new();
@@ -327,11 +331,12 @@ fn dedup(mut found: Vec<Candidate>, cwd: &Path) -> Vec<SkillDir> {
             real.unwrap_or_else(|| dir.canonicalize().unwrap_or_else(|_| cwd.join(&dir)).into());
         let is_direct = *absolute(&cwd_real, &dir) == *real;
         let hash = key(&real, file.is_some());
-        let same = seen.get(&hash).and_then(|at| {
-            at.iter()
-                .copied()
-                .find(|&i| skills[i].real == real && skills[i].file.is_some() == file.is_some())
-        });
+        let same = seen
+            .get(&hash)
+            .into_iter()
+            .copied()
+            .chain(more.iter().filter(|(h, _)| *h == hash).map(|&(_, i)| i))
+            .find(|&i| skills[i].real == real && skills[i].file.is_some() == file.is_some());
         if let Some(at) = same {
             if is_direct && !direct[at] {
                 direct[at] = true;
@@ -344,7 +349,12 @@ fn dedup(mut found: Vec<Candidate>, cwd: &Path) -> Vec<SkillDir> {
             }
             continue;
         }
-        seen.entry(hash).or_default().push(skills.len());
+        match seen.entry(hash) {
+            std::collections::hash_map::Entry::Vacant(slot) => {
+                slot.insert(skills.len());
+            }
+            std::collections::hash_map::Entry::Occupied(_) => more.push((hash, skills.len())),
+        }
         direct.push(is_direct);
         let tier = tier_of(&real, user_root.as_deref());
         skills.push(SkillDir {
@@ -357,7 +367,10 @@ fn dedup(mut found: Vec<Candidate>, cwd: &Path) -> Vec<SkillDir> {
             aliases: Vec::new(),
         });
     }
-    skills.sort_by(|a, b| a.dir.cmp(&b.dir));
+    // Sorted already unless a path without symbolic links replaced another.
+    if !skills.is_sorted_by(|a, b| a.dir <= b.dir) {
+        skills.sort_by(|a, b| a.dir.cmp(&b.dir));
+    }
     skills
 }
 
