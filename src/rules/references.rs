@@ -223,10 +223,11 @@ impl<'a, 't> Reader<'a, 't> {
             (real, Links::Follow)
         };
         let file = crate::input::open(&path, links).ok()?;
-        if !file.metadata().ok()?.is_file() {
+        let meta = file.metadata().ok()?;
+        if !meta.is_file() {
             return None;
         }
-        let mut bytes = Vec::new();
+        let mut bytes = Vec::with_capacity(meta.len().min(MAX_READ) as usize);
         file.take(MAX_READ).read_to_end(&mut bytes).ok()?;
         Some(bytes)
     }
