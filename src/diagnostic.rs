@@ -1,6 +1,7 @@
 //! The one diagnostic model: every rule produces it, every renderer reads it.
 
-use std::path::PathBuf;
+use std::path::Path;
+use std::sync::Arc;
 
 use crate::rule::Rule;
 pub use crate::rule::Severity;
@@ -56,10 +57,11 @@ pub struct Diagnostic {
     /// Text of the label under the primary span (full format).
     pub label: Option<String>,
     pub help: Option<String>,
-    /// The file the diagnostic is about (the skill file, or the directory for SK001).
-    pub path: PathBuf,
+    /// The file the diagnostic is about (the skill file, or the directory for SK001). The
+    /// paths are shared with the report and the other diagnostics of the file.
+    pub path: Arc<Path>,
     /// The skill directory.
-    pub skill: PathBuf,
+    pub skill: Arc<Path>,
     pub region: Option<Region>,
     pub secondary: Vec<Label>,
     /// How many problems this diagnostic stands for: 1, or, for the one that closes a rule's
@@ -69,7 +71,7 @@ pub struct Diagnostic {
 
 impl Diagnostic {
     /// The key diagnostics are sorted by: path, line, column, code.
-    pub fn sort_key(&self) -> (&PathBuf, usize, usize, &'static str) {
+    pub fn sort_key(&self) -> (&Path, usize, usize, &'static str) {
         let (line, column) = self.region.map_or((0, 0), |r| (r.line, r.column));
         (&self.path, line, column, self.rule.code)
     }

@@ -209,7 +209,7 @@ pub fn lint_buffer(
     let mut report = SkillReport::empty(dir);
     report.dir.file = Some(path.clone());
     place(&mut report, settings);
-    let mut out = Reporter::new(None, path.to_path_buf(), report.dir.dir.to_path_buf());
+    let mut out = Reporter::new(None, path.clone(), report.dir.dir.clone());
     rules::structure::where_found(&report.dir, &path, &mut out);
     let size = bytes.len() as u64;
     let sources = if size > settings.max_file_size {
@@ -306,8 +306,6 @@ fn settle(report: &mut SkillReport, sources: Sources, settings: &Settings, cwd: 
             d.message = String::new();
             d.label = None;
             d.help = None;
-            d.path = PathBuf::new();
-            d.skill = PathBuf::new();
             d.secondary = Vec::new();
         }
     }
@@ -361,7 +359,11 @@ pub fn keep_lines(report: &mut SkillReport, file: Option<&SkillFile>, others: &[
         .map(|source| {
             let at = |region: &Region| region.line;
             let mut lines: Vec<usize> = Vec::new();
-            for d in report.diagnostics.iter().filter(|d| d.path == source.path) {
+            for d in report
+                .diagnostics
+                .iter()
+                .filter(|d| *d.path == *source.path)
+            {
                 lines.extend(d.region.iter().map(at));
                 lines.extend(d.secondary.iter().map(|l| l.region.line));
             }
@@ -381,16 +383,12 @@ fn lint_skill(dir: SkillDir, settings: &Settings) -> (SkillReport, Sources) {
     let mut report = SkillReport::empty(dir);
     place(&mut report, settings);
     let Some(path) = report.dir.file.clone() else {
-        let mut out = Reporter::new(
-            None,
-            report.dir.dir.to_path_buf(),
-            report.dir.dir.to_path_buf(),
-        );
+        let mut out = Reporter::new(None, report.dir.dir.clone(), report.dir.dir.clone());
         rules::structure::missing_skill_file(&report.dir, &mut out);
         report.diagnostics = out.diagnostics;
         return (report, Sources::default());
     };
-    let mut out = Reporter::new(None, path.to_path_buf(), report.dir.dir.to_path_buf());
+    let mut out = Reporter::new(None, path.clone(), report.dir.dir.clone());
     rules::structure::where_found(&report.dir, &path, &mut out);
     let sources = read_and_lint(&mut report, path.to_path_buf(), settings, &mut out);
     report.diagnostics.append(&mut out.diagnostics);
@@ -464,7 +462,7 @@ fn lint_bytes(
     bytes: Vec<u8>,
     settings: &Settings,
 ) -> Sources {
-    let mut out = Reporter::new(None, path.clone(), report.dir.dir.to_path_buf());
+    let mut out = Reporter::new(None, path.clone(), report.dir.dir.clone());
     let text = match String::from_utf8(bytes) {
         Ok(text) => text,
         Err(e) => {
@@ -492,7 +490,7 @@ fn lint_bytes(
         }
     };
     let file = SkillFile::new(path.clone(), text);
-    let mut out = Reporter::new(Some(&file), path, report.dir.dir.to_path_buf());
+    let mut out = Reporter::new(Some(&file), path, report.dir.dir.clone());
     let facts = check_file(&report.dir, &report.placement, &file, settings, &mut out);
     let body = facts.body.map_or("", |span| file.slice(span));
     let bundle = rules::tools::check(

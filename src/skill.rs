@@ -3,6 +3,7 @@
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use crate::config::Settings;
 use crate::diagnostic::{Diagnostic, Region, Span};
@@ -18,17 +19,21 @@ use crate::yaml::{Node, Value};
 /// Collects the diagnostics of one skill.
 pub struct Reporter<'a> {
     file: Option<&'a SkillFile>,
-    path: PathBuf,
-    skill: PathBuf,
+    path: Arc<Path>,
+    skill: Arc<Path>,
     pub diagnostics: Vec<Diagnostic>,
 }
 
 impl<'a> Reporter<'a> {
-    pub fn new(file: Option<&'a SkillFile>, path: PathBuf, skill: PathBuf) -> Self {
+    pub fn new(
+        file: Option<&'a SkillFile>,
+        path: impl Into<Arc<Path>>,
+        skill: impl Into<Arc<Path>>,
+    ) -> Self {
         Reporter {
             file,
-            path,
-            skill,
+            path: path.into(),
+            skill: skill.into(),
             diagnostics: Vec::new(),
         }
     }
@@ -57,7 +62,7 @@ impl<'a> Reporter<'a> {
         message: impl Into<String>,
     ) -> &mut Diagnostic {
         let d = self.emit_at(rule, None, message);
-        d.path = path;
+        d.path = path.into();
         d
     }
 

@@ -72,7 +72,7 @@ impl Directives {
 
     fn suppresses(&self, d: &Diagnostic) -> bool {
         self.file.contains(d.rule.code)
-            || (d.path == self.path
+            || (*d.path == *self.path
                 && d.region
                     .and_then(|r| self.lines.get(&r.line))
                     .is_some_and(|codes| codes.contains(d.rule.code)))

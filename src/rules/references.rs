@@ -306,7 +306,7 @@ fn chains(
         text.truncate(keep);
         text.shrink_to_fit();
         let file = SkillFile::new(dir.path_of(first), text);
-        let mut here = Reporter::new(Some(&file), file.path.clone(), dir.dir.to_path_buf());
+        let mut here = Reporter::new(Some(&file), file.path.clone(), dir.dir.clone());
         for (span, second) in hops {
             let skill = body.skill_file;
             here.emit(&SK406, Some(span), format!("`{second}` is two links away from the skill file: {skill} → {first} → {second}"))

@@ -40,7 +40,7 @@ pub fn check(
             continue;
         }
         let path = dir.path_of(name);
-        let mut out = Reporter::new(None, path.clone(), dir.dir.to_path_buf());
+        let mut out = Reporter::new(None, path.clone(), dir.dir.clone());
         let text = match read_capped(&dir.real.join(name), settings.max_file_size, Links::Follow) {
             Ok(Read::Bytes(bytes)) => match String::from_utf8(bytes) {
                 Ok(text) => text,
