@@ -149,21 +149,35 @@ pub fn check(
     if !sk406 && !sk412 {
         return Vec::new();
     }
-    let mentions = Mentions::of(&index, resolver, body.file, "", TextKind::Prose);
+    // What the skill file mentions, scanned only when a rule needs more than its links.
+    let mentions = std::cell::OnceCell::new();
+    let mentions =
+        || mentions.get_or_init(|| Mentions::of(&index, resolver, body.file, "", TextKind::Prose));
     let mut files = Vec::new();
     if sk406 {
         // What the skill file itself links or mentions: one level, nothing followed further;
-        // a path names the files it can be the end of, not every file of that name.
-        let mut direct = Reach::new(&index, Names::ByPath);
-        direct.follow_skill_file(body, &mentions);
-        if !direct.incomplete() {
-            let mut reader = Reader::new(&dir.real, &index);
-            files = chains(dir, resolver, body, &direct, &mut reader, out);
-        }
+        // a path names the files it can be the end of, not every file of that name. Needed
+        // only once a linked file links on to a file the body does not link.
+        let direct = std::cell::OnceCell::new();
+        let direct = || {
+            direct.get_or_init(|| {
+                let mut direct = Reach::new(&index, Names::ByPath);
+                direct.follow_skill_file(body, mentions());
+                direct
+            })
+        };
+        let mut reader = Reader::new(&dir.real, &index);
+        files = chains(dir, resolver, body, &index, direct, &mut reader, out);
     }
     if sk412 {
         let mut reach = Reach::new(&index, Names::Loose);
-        reach.follow_skill_file(body, &mentions);
+        for rel in body.linked {
+            reach.follow(Key::Path(rel.clone()));
+        }
+        // Every file SK412 could report is linked: the body's words cannot change that.
+        if reach.pending > 0 {
+            reach.take(mentions(), "", TextKind::Prose);
+        }
         let mut reader = Reader::new(&dir.real, &index);
         unreferenced(dir, resolver, reach, &mut reader, out);
     }
@@ -254,16 +268,17 @@ fn has_extension(rel: &str, list: &[&str]) -> bool {
 
 /// SK406: a Markdown file the body links that links on to a file of the skill the body neither
 /// links nor mentions (`direct`: by the rules of SK412, a folder or a glob included), reported at
-/// that second link, once per file reached that way.
-fn chains(
+/// that second link, once per file reached that way. Nothing when what the body mentions cannot
+/// be told ([`Reach::incomplete`]).
+fn chains<'i, 't: 'i>(
     dir: &SkillDir,
     resolver: &Resolver,
     body: &Body,
-    direct: &Reach,
+    index: &'i Index<'t>,
+    direct: impl Fn() -> &'i Reach<'i, 't>,
     reader: &mut Reader,
     out: &mut Reporter,
 ) -> Vec<SkillFile> {
-    let index = direct.index;
     let linked: HashSet<&str> = body.linked.iter().map(String::as_str).collect();
     let mut files = Vec::new();
     // Each file of the skill is judged once: reported as a second hop, or not one.
@@ -288,9 +303,14 @@ fn chains(
             if second.eq_ignore_ascii_case(body.skill_file)
                 || linked.contains(second.as_str())
                 || body.text.contains(second.as_str())
-                || direct.has(&second)
                 || has_extension(&second, &IMAGES)
             {
+                continue;
+            }
+            if direct().incomplete() {
+                return Vec::new();
+            }
+            if direct().has(&second) {
                 continue;
             }
             hops.push((Span::new(link.span.start, link.span.end), second));
