@@ -24,7 +24,7 @@ pub trait Tokenizer: Sync {
 
 impl Tokenizer for bpe::Bpe {
     fn count(&self, text: &str) -> usize {
-        bpe::Bpe::count(self, text, None)
+        bpe::Bpe::count(self, text)
     }
 
     fn count_over(&self, text: &str, limit: usize) -> Option<usize> {

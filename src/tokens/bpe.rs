@@ -280,10 +280,17 @@ impl Bpe {
         })
     }
 
-    /// The tokens of `text`, or, with a `limit`, any number over it as soon as the count
-    /// passes it.
-    pub fn count(&self, text: &str, limit: Option<usize>) -> usize {
-        self.with_state(|state| self.count_with(state, text, limit))
+    /// The tokens of `text`.
+    pub fn count(&self, text: &str) -> usize {
+        self.with_state(|state| {
+            let mut total = 0;
+            let mut at = 0;
+            while let Some((start, end)) = self.next_piece(&mut state.cache, text, at) {
+                total += self.count_piece(&mut state.memo, &text.as_bytes()[start..end]);
+                at = end;
+            }
+            total
+        })
     }
 
     /// The tokens of `text` when they are more than `limit`, counted once; `None` as soon as
@@ -327,22 +334,6 @@ impl Bpe {
             cache: self.regex.create_cache(),
             memo: vec![EMPTY; SLOTS],
         }
-    }
-
-    fn count_with(&self, state: &mut State, text: &str, limit: Option<usize>) -> usize {
-        let mut total = 0;
-        let mut at = 0;
-        while at < text.len() {
-            let Some((start, end)) = self.next_piece(&mut state.cache, text, at) else {
-                break;
-            };
-            total += self.count_piece(&mut state.memo, &text.as_bytes()[start..end]);
-            if limit.is_some_and(|limit| total > limit) {
-                break;
-            }
-            at = end;
-        }
-        total
     }
 
     /// The next piece at or after `at`, as tiktoken's leftmost-first matches find it.
