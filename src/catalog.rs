@@ -63,7 +63,7 @@ fn installs(reports: &[SkillReport], runtime: &Runtime) -> Vec<(Option<Install>,
     for (i, report) in reports.iter().enumerate() {
         if !report.targets.contains(runtime.name)
             || report.description.is_none()
-            || report.dir.nested_in.is_some()
+            || report.dir.nested_in().is_some()
             || (runtime.namespace == Namespace::Plugin && report.placement.unclaimed)
         {
             continue;
@@ -240,7 +240,8 @@ pub fn key_list(keys: &[String]) -> String {
 pub fn listed(reports: &[SkillReport]) -> Vec<usize> {
     let mut best: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
     for (i, report) in reports.iter().enumerate() {
-        let (Some(key), Some(_), None) = (&report.key, &report.description, &report.dir.nested_in)
+        let (Some(key), Some(_), None) =
+            (&report.key, &report.description, &report.dir.nested_in())
         else {
             continue;
         };

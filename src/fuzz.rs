@@ -30,9 +30,7 @@ fn phantom_skill() -> SkillDir {
         real: dir.clone().into(),
         dir: dir.into(),
         tier: Tier::Project,
-        near_miss: None,
-        nested_in: None,
-        aliases: Vec::new(),
+        rare: None,
     }
 }
 

@@ -179,9 +179,7 @@ fn internal_error(dir: PathBuf) -> SkillReport {
         file: None,
         real: dir.clone().into(),
         tier: crate::discover::Tier::Project,
-        near_miss: None,
-        nested_in: None,
-        aliases: Vec::new(),
+        rare: None,
         dir: dir.into(),
     });
     report.io_error = Some(format!(
@@ -251,9 +249,9 @@ pub fn lint_text(
 /// For each skill, the skill directories nested below it (SK016): each is a skill of its own,
 /// which reports its own files.
 fn nested_skills(skills: &[SkillDir]) -> Vec<Vec<PathBuf>> {
-    let nested: Vec<(&PathBuf, &Path)> = skills
+    let nested: Vec<(&Path, &Path)> = skills
         .iter()
-        .filter_map(|s| Some((s.nested_in.as_ref()?, &*s.dir)))
+        .filter_map(|s| Some((s.nested_in()?, &*s.dir)))
         .collect();
     skills
         .iter()
@@ -438,7 +436,7 @@ fn read_and_lint(
 /// Where the skill sits, and the targets that implies before its dialect is known.
 fn place(report: &mut SkillReport, settings: &Settings) {
     let shown =
-        std::iter::once(&*report.dir.dir).chain(report.dir.aliases.iter().map(PathBuf::as_path));
+        std::iter::once(&*report.dir.dir).chain(report.dir.aliases().iter().map(PathBuf::as_path));
     *report.placement = Placement::of(&report.dir.real, shown);
     report.targets = targets_of(settings, &report.placement, None);
 }

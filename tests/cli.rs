@@ -460,9 +460,7 @@ fn unreadable_skill_file_is_named_and_exits_3() {
         real: std::path::Path::new("/").into(),
         dir: dir.into(),
         tier: skillc::discover::Tier::Project,
-        near_miss: None,
-        nested_in: None,
-        aliases: Vec::new(),
+        rare: None,
     };
     let settings = skillc::config::Settings::default();
     let reports =

@@ -76,9 +76,7 @@ fn the_skill_file_target_lints() {
         real: dir.clone().into(),
         dir: dir.into(),
         tier: skillc::discover::Tier::Project,
-        near_miss: None,
-        nested_in: None,
-        aliases: Vec::new(),
+        rare: None,
     };
     let report = skillc::lint::lint_buffer(
         skill,

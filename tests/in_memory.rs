@@ -66,7 +66,7 @@ fn linting_text_in_memory_equals_linting_the_file() {
                 assert_eq!(actual, expected, "{}", path.display());
                 assert_eq!(memory.key, disk.key, "{}", path.display());
                 // ... and from the file's path alone, for a skill reached by no other path.
-                if skill.aliases.is_empty() {
+                if skill.aliases().is_empty() {
                     let memory = skillc::lint::lint_text(&path, bytes, &settings, &cwd, keep)
                         .unwrap_or_else(|e| panic!("{}: {e:?}", path.display()));
                     let actual: Vec<String> = memory.diagnostics.iter().filter_map(shown).collect();

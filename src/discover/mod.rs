@@ -44,6 +44,15 @@ pub struct SkillDir {
     /// The canonical directory, for dedup, tiers and the real directory name.
     pub real: Arc<Path>,
     pub tier: Tier,
+    /// What few skills have, boxed so that a skill without it costs one pointer (see
+    /// [`SkillDir::near_miss`], [`SkillDir::nested_in`], [`SkillDir::aliases`]); `None` rather
+    /// than an empty one, so that equal skills compare equal.
+    pub rare: Option<Box<Rare>>,
+}
+
+/// The facts of a [`SkillDir`] that few skills have.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Rare {
     /// For SK001: a file with a near-miss name such as `Skill.md`.
     pub near_miss: Option<String>,
     /// For SK016: the directory of the skill this one lies below, as displayed (runtimes do
@@ -55,6 +64,41 @@ pub struct SkillDir {
 }
 
 impl SkillDir {
+    /// For SK001: a file with a near-miss name such as `Skill.md`.
+    pub fn near_miss(&self) -> Option<&str> {
+        self.rare.as_ref()?.near_miss.as_deref()
+    }
+
+    /// For SK016: the directory of the skill this one lies below, as displayed.
+    pub fn nested_in(&self) -> Option<&Path> {
+        self.rare.as_ref()?.nested_in.as_deref()
+    }
+
+    /// The other paths the run reached this skill by, as displayed.
+    pub fn aliases(&self) -> &[PathBuf] {
+        self.rare.as_ref().map_or(&[], |rare| &rare.aliases)
+    }
+
+    /// Changes the rare facts, keeping `None` for none.
+    pub fn edit_rare(&mut self, edit: impl FnOnce(&mut Rare)) {
+        let mut rare = self.rare.take().unwrap_or_default();
+        edit(&mut rare);
+        if *rare != Rare::default() {
+            self.rare = Some(rare);
+        }
+    }
+
+    /// The rare facts given, boxed only when there are some.
+    pub fn rare_of(near_miss: Option<String>, nested_in: Option<PathBuf>) -> Option<Box<Rare>> {
+        (near_miss.is_some() || nested_in.is_some()).then(|| {
+            Box::new(Rare {
+                near_miss,
+                nested_in,
+                aliases: Vec::new(),
+            })
+        })
+    }
+
     /// The displayed path of `rel` (`/`-separated, from the skill directory): no `./` prefix
     /// when the skill is the current directory.
     pub fn path_of(&self, rel: &str) -> PathBuf {
@@ -166,13 +210,11 @@ pub fn discover_streaming(
         // Below a skill directory: the skill files nested in it (SK016).
         let mut hand_over = |(dir, file, real): &walk::Found| {
             early(SkillDir {
-                nested_in: outer_skill(dir, cwd, &mut nearest),
+                rare: SkillDir::rare_of(None, outer_skill(dir, cwd, &mut nearest)),
                 tier: tier_of(real, user_root.as_deref()),
                 dir: dir.clone(),
                 file: Some(file.clone()),
                 real: real.clone(),
-                near_miss: None,
-                aliases: Vec::new(),
             });
         };
         let skills = walk::walk(
@@ -209,7 +251,8 @@ pub fn discover_streaming(
     out.skills = dedup(found, cwd);
     for skill in &mut out.skills {
         if skill.file.is_some() {
-            skill.nested_in = outer_skill(&skill.dir, cwd, &mut nearest);
+            let outer = outer_skill(&skill.dir, cwd, &mut nearest);
+            skill.edit_rare(|rare| rare.nested_in = outer);
         }
     }
     // The same unreadable ignore file above several PATHs is reported once.
@@ -236,9 +279,7 @@ pub fn skill_of_file(file: &Path, cwd: &Path) -> Result<SkillDir, NotFound> {
         dir: dir.into(),
         file: Some(display.into()),
         real: real.into(),
-        near_miss: None,
-        nested_in,
-        aliases: Vec::new(),
+        rare: SkillDir::rare_of(None, nested_in),
     })
 }
 
@@ -341,11 +382,13 @@ fn dedup(mut found: Vec<Candidate>, cwd: &Path) -> Vec<SkillDir> {
             if is_direct && !direct[at] {
                 direct[at] = true;
                 let alias = std::mem::replace(&mut skills[at].dir, dir);
-                skills[at].aliases.push(alias.to_path_buf());
                 skills[at].file = file;
-                skills[at].near_miss = near_miss;
+                skills[at].edit_rare(|rare| {
+                    rare.aliases.push(alias.to_path_buf());
+                    rare.near_miss = near_miss;
+                });
             } else {
-                skills[at].aliases.push(dir.to_path_buf());
+                skills[at].edit_rare(|rare| rare.aliases.push(dir.to_path_buf()));
             }
             continue;
         }
@@ -362,9 +405,7 @@ fn dedup(mut found: Vec<Candidate>, cwd: &Path) -> Vec<SkillDir> {
             file,
             real,
             tier,
-            near_miss,
-            nested_in: None,
-            aliases: Vec::new(),
+            rare: SkillDir::rare_of(near_miss, None),
         });
     }
     // Sorted already unless a path without symbolic links replaced another.

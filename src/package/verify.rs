@@ -139,9 +139,7 @@ pub fn validate_skill(archive: &Archive) -> Result<(), String> {
         real: dir.canonicalize().unwrap_or_else(|_| dir.clone()).into(),
         dir: dir.clone().into(),
         tier: crate::discover::Tier::Project,
-        near_miss: None,
-        nested_in: None,
-        aliases: Vec::new(),
+        rare: None,
     };
     let reports = crate::lint::lint_all(
         vec![skill],

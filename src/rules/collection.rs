@@ -21,7 +21,7 @@ pub fn check(reports: &mut [SkillReport], settings: &Settings, cwd: &Path) {
     let mut by_key: HashMap<&str, Vec<usize>> = HashMap::new();
     for (i, report) in reports.iter().enumerate() {
         // A nested skill file (SK016) is loaded by no runtime: it collides with nothing.
-        if let (Some(key), None) = (&report.key, &report.dir.nested_in) {
+        if let (Some(key), None) = (&report.key, report.dir.nested_in()) {
             by_key.entry(key.as_str()).or_default().push(i);
         }
     }

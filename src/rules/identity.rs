@@ -148,7 +148,7 @@ fn non_ascii_name(skill: &Skill, raw: &str, name: &str, span: Span, out: &mut Re
 fn directory_mismatch(skill: &Skill, raw: &str, name: &str, span: Span, out: &mut Reporter) {
     // A skill file nested in another skill (SK016) is listed by no runtime: its directory's
     // name is nobody's key.
-    if skill.dir.nested_in.is_some() {
+    if skill.dir.nested_in().is_some() {
         return;
     }
     let dir = listed_name(skill.dir);

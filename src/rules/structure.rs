@@ -15,7 +15,7 @@ use crate::yaml::{self, Finding, Node, Value};
 /// SK001: a directory given explicitly holds no skill file.
 pub fn missing_skill_file(dir: &SkillDir, out: &mut Reporter) {
     let shown = dir.dir.display();
-    match &dir.near_miss {
+    match dir.near_miss() {
         Some(near) => {
             out.emit(&SK001, None, format!("`{shown}` has no SKILL.md or skill.md, but holds `{near}`"))
                 .help(format!(
@@ -35,7 +35,7 @@ pub fn missing_skill_file(dir: &SkillDir, out: &mut Reporter) {
 /// named in another case.
 pub fn where_found(dir: &SkillDir, path: &std::path::Path, out: &mut Reporter) {
     let shown = dir.dir.display();
-    if let Some(outer) = &dir.nested_in {
+    if let Some(outer) = dir.nested_in() {
         let outer = outer.display();
         out.emit(&SK016, None, format!("this skill file lies inside the skill `{outer}`: runtimes do not load it as a skill"))
             .help(format!("if it is meant to be a skill, move `{shown}` out of `{outer}`, beside the other skills; a template or an example needs nothing"));
