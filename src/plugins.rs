@@ -93,30 +93,35 @@ pub fn find(dir: &Path) -> Found {
 fn nearest_manifests(dir: &Path) -> Nearest {
     static CACHE: OnceLock<Mutex<HashMap<PathBuf, Nearest>>> = OnceLock::new();
     let cache = CACHE.get_or_init(|| Mutex::new(HashMap::new()));
-    // The folders not looked at yet, nearest first, and what lies above them.
-    let mut pending: Vec<&Path> = Vec::new();
+    // The folders not looked at yet, nearest first, whether each is a repository's root, and
+    // what lies above them.
+    let mut pending: Vec<(&Path, bool)> = Vec::new();
     let mut above = Nearest::default();
     for ancestor in dir.ancestors().take(MAX_DEPTH) {
         if let Some(hit) = cache.lock().ok().and_then(|c| c.get(ancestor).cloned()) {
             above = hit;
             break;
         }
-        pending.push(ancestor);
-        if ancestor.join(".git").exists() {
+        let root = ancestor.join(".git").exists();
+        pending.push((ancestor, root));
+        if root {
             break;
         }
     }
-    for folder in pending.into_iter().rev() {
+    for (folder, root) in pending.into_iter().rev() {
         let manifests = folder.join(".claude-plugin");
         let mut here = above.clone();
-        if manifests.join("plugin.json").is_file() {
-            here.0 = Some(folder.to_path_buf());
-        }
-        if manifests.join("marketplace.json").is_file() {
-            here.1 = Some(folder.to_path_buf());
+        // Most folders have no `.claude-plugin`: one look says so.
+        if manifests.is_dir() {
+            if manifests.join("plugin.json").is_file() {
+                here.0 = Some(folder.to_path_buf());
+            }
+            if manifests.join("marketplace.json").is_file() {
+                here.1 = Some(folder.to_path_buf());
+            }
         }
         // Nothing above a repository's root counts for what lies below it.
-        if folder.join(".git").exists() {
+        if root {
             here = Nearest(
                 here.0.filter(|p| p == folder),
                 here.1.filter(|p| p == folder),
