@@ -34,7 +34,7 @@ pub fn lint_all(
     let mut reports = crate::parallel::map_owned(
         work,
         |(dir, inner)| lint_one(dir, &inner, settings, cwd, keep),
-        |_| internal_error(PathBuf::new()),
+        |_| internal_error(Path::new("")),
     );
     conclude(&mut reports, settings, cwd);
     reports
@@ -134,7 +134,7 @@ fn reconcile(
     let linted = crate::parallel::map_owned(
         work,
         |(dir, inner)| lint_one(dir, &inner, settings, cwd, keep),
-        |_| internal_error(PathBuf::new()),
+        |_| internal_error(Path::new("")),
     );
     for (i, report) in at.into_iter().zip(linted) {
         reports[i] = report;
@@ -158,7 +158,7 @@ fn lint_one(
         settle(&mut report, sources, settings, cwd, keep);
         report
     }));
-    linted.unwrap_or_else(|_| internal_error(shown.to_path_buf()))
+    linted.unwrap_or_else(|_| internal_error(shown))
 }
 
 /// The collection rules over every report, then each report they added to finished again.
@@ -174,13 +174,14 @@ fn conclude(reports: &mut [SkillReport], settings: &Settings, cwd: &Path) {
 
 /// The report of a skill whose checking failed on a bug (a rule panicked): the run goes on,
 /// says so, and fails.
-fn internal_error(dir: PathBuf) -> SkillReport {
+fn internal_error(dir: impl Into<std::sync::Arc<Path>>) -> SkillReport {
+    let dir = dir.into();
     let mut report = SkillReport::empty(SkillDir {
         file: None,
-        real: dir.clone().into(),
+        real: dir.clone(),
         tier: crate::discover::Tier::Project,
         rare: None,
-        dir: dir.into(),
+        dir,
     });
     report.io_error = Some(format!(
         "internal error while checking `{}`",

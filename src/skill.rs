@@ -58,7 +58,7 @@ impl<'a> Reporter<'a> {
     pub fn emit_file(
         &mut self,
         rule: &'static Rule,
-        path: PathBuf,
+        path: impl Into<Arc<Path>>,
         message: impl Into<String>,
     ) -> &mut Diagnostic {
         let d = self.emit_at(rule, None, message);
@@ -208,8 +208,8 @@ pub struct SkillReport {
 /// the skill's facts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Keep {
-    /// Each diagnostic's message, help, label, secondary labels and paths: everything but
-    /// `--statistics` prints them.
+    /// Each diagnostic's message, help, label and secondary labels: everything but
+    /// `--statistics` prints them (its paths are shared with the report, and kept).
     pub details: bool,
     /// The source lines diagnostics point at (`--format full` shows them).
     pub lines: bool,
@@ -259,6 +259,14 @@ impl SkillReport {
     /// The path diagnostics of this skill name: the skill file, or the directory.
     pub fn path(&self) -> &Path {
         self.dir.file.as_deref().unwrap_or(&self.dir.dir)
+    }
+
+    /// [`SkillReport::path`], shared.
+    pub fn shared_path(&self) -> Arc<Path> {
+        self.dir
+            .file
+            .clone()
+            .unwrap_or_else(|| self.dir.dir.clone())
     }
 
     /// The kept lines of a file, for renderers that show source.

@@ -32,7 +32,6 @@ pub const MAX_ENTRIES: usize = 2_000_000;
 /// named like a skill file in another case.
 type Listing = (Vec<(DirEntry, FileType)>, Present, Option<OsString>);
 
-/// A skill directory found: as displayed, its skill file, and its real path.
 /// A skill found: its directory as displayed, its skill file, its real directory.
 pub type Found = (Arc<Path>, Arc<Path>, Arc<Path>);
 

@@ -63,14 +63,14 @@ pub fn check(dir: &SkillDir, tree: &SkillTree, out: &mut Reporter) {
         };
         out.emit_file(
             &SK410,
-            dir.dir.to_path_buf(),
+            dir.dir.clone(),
             format!("the skill holds {shown} files; upload limits allow {MAX_SKILL_FILES}"),
         )
         .help("remove generated or vendored files, or list them in .skillignore");
     } else if size > MAX_SKILL_BYTES {
         out.emit_file(
             &SK410,
-            dir.dir.to_path_buf(),
+            dir.dir.clone(),
             format!(
                 "the skill holds {:.1} MiB; upload limits allow 8 MiB",
                 size as f64 / (1024.0 * 1024.0)

@@ -126,25 +126,23 @@ pub fn check(
     out: &mut Reporter,
 ) -> Vec<SkillFile> {
     // Most skills hold nothing either rule looks at: no Markdown file beside the skill file
-    // (no chain can start), no file under references/, resources/ or scripts/ (nothing can be
-    // unmentioned). Their bodies are not scanned at all.
+    // (no chain can start), no file under references/, resources/ or scripts/ that SK412 could
+    // report (nothing can be unmentioned). Their bodies are not scanned at all.
     let other_markdown = tree
         .entries
         .iter()
         .any(|e| e.is_file() && has_extension(&e.rel, &MARKDOWN) && e.rel != body.skill_file);
-    let discoverable = tree.entries.iter().any(|e| {
-        e.is_file()
-            && DISCOVERABLE
-                .iter()
-                .any(|d| e.rel.strip_prefix(d).is_some_and(|r| r.starts_with('/')))
-    });
+    let discoverable = tree
+        .entries
+        .iter()
+        .any(|e| e.is_file() && is_candidate(&e.rel));
     let sk406 = settings.enabled(&SK406) && other_markdown;
     let sk412 = settings.enabled(&SK412) && discoverable;
     if !sk406 && !sk412 {
         return Vec::new();
     }
     let index = Index::new(tree);
-    // Only tooling, caches or package markers there: SK412 can report nothing.
+    // Its candidates may all be files of skills nested in it: then SK412 can report nothing.
     let sk412 = sk412 && index.candidates > 0;
     if !sk406 && !sk412 {
         return Vec::new();
