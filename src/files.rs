@@ -94,14 +94,18 @@ impl SkillTree {
                 } else {
                     format!("{prefix}/{name}")
                 };
-                let Ok(meta) = entry.metadata() else {
+                // The listing gives the type; only a file's size and mode need a look.
+                let Ok(file_type) = entry.file_type() else {
                     continue;
                 };
-                let kind = if meta.is_symlink() {
+                let kind = if file_type.is_symlink() {
                     Kind::Symlink(classify_link(&entry.path(), root))
-                } else if meta.is_dir() {
+                } else if file_type.is_dir() {
                     Kind::Dir
-                } else if meta.is_file() {
+                } else if file_type.is_file() {
+                    let Ok(meta) = entry.metadata() else {
+                        continue;
+                    };
                     Kind::File {
                         size: meta.len(),
                         executable: is_executable(&meta),

@@ -31,6 +31,7 @@ fn phantom_skill() -> SkillDir {
         dir: dir.into(),
         tier: Tier::Project,
         rare: None,
+        listed: Default::default(),
     }
 }
 

@@ -21,6 +21,27 @@ pub enum Links {
     Refuse,
 }
 
+/// The error for a symbolic link that [`Links::Refuse`] does not follow.
+#[derive(Debug)]
+struct LinkRefused;
+
+impl std::fmt::Display for LinkRefused {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("a symbolic link (not followed)")
+    }
+}
+
+impl std::error::Error for LinkRefused {}
+
+fn link_refused() -> std::io::Error {
+    std::io::Error::new(std::io::ErrorKind::InvalidInput, LinkRefused)
+}
+
+/// Whether `err` says that the file is a symbolic link, not followed ([`Links::Refuse`]).
+pub fn is_link_refused(err: &std::io::Error) -> bool {
+    err.get_ref().is_some_and(|inner| inner.is::<LinkRefused>())
+}
+
 /// Reads a file unless it is larger than `limit`: the file is opened without blocking (a FIFO
 /// opens at once), then checked to be a regular file through its open handle (no race with a
 /// rename), and read through a cap (a file that grows or lies about its size costs no more
@@ -73,10 +94,7 @@ pub fn open(path: &Path, links: Links) -> std::io::Result<std::fs::File> {
         .open(path)
         .map_err(|e| {
             if links == Links::Refuse && e.raw_os_error() == Some(libc::ELOOP) {
-                std::io::Error::new(
-                    std::io::ErrorKind::InvalidInput,
-                    "a symbolic link (not followed)",
-                )
+                link_refused()
             } else {
                 e
             }
@@ -87,10 +105,7 @@ pub fn open(path: &Path, links: Links) -> std::io::Result<std::fs::File> {
 #[cfg(not(unix))]
 pub fn open(path: &Path, links: Links) -> std::io::Result<std::fs::File> {
     if links == Links::Refuse && std::fs::symlink_metadata(path)?.file_type().is_symlink() {
-        return Err(std::io::Error::new(
-            std::io::ErrorKind::InvalidInput,
-            "a symbolic link (not followed)",
-        ));
+        return Err(link_refused());
     }
     std::fs::File::open(path)
 }
@@ -131,6 +146,10 @@ mod tests {
         ));
         let err = read_capped(&link, 10, Links::Refuse).unwrap_err();
         assert_eq!(err.to_string(), "a symbolic link (not followed)");
+        assert!(is_link_refused(&err));
+        assert!(!is_link_refused(
+            &read_capped(&dir.path().join("none"), 10, Links::Refuse).unwrap_err()
+        ));
         let err = read_bounded(&file, 4, Links::Follow).unwrap_err();
         assert_eq!(err.to_string(), "the file is 10 bytes; the limit is 4");
     }

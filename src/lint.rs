@@ -181,6 +181,7 @@ fn internal_error(dir: impl Into<std::sync::Arc<Path>>) -> SkillReport {
         real: dir.clone(),
         tier: crate::discover::Tier::Project,
         rare: None,
+        listed: Default::default(),
         dir,
     });
     report.io_error = Some(format!(
@@ -401,26 +402,30 @@ fn read_and_lint(
     settings: &Settings,
     out: &mut Reporter,
 ) -> Sources {
-    // A skill file that is a link out of its skill, or to nothing, is reported (SK408) and
-    // never read: its target is not the skill's, and its first lines would reach the output.
-    if std::fs::symlink_metadata(&path).is_ok_and(|m| m.file_type().is_symlink()) {
-        let name = path
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default();
-        match crate::files::classify_link(&path, &report.dir.real) {
-            crate::files::LinkTarget::Outside(target) => {
-                rules::files::link_outside(&name, &target, path, out);
-                return Sources::default();
+    let read = match read_capped(&path, settings.max_file_size, Links::Refuse) {
+        // A skill file that is a link out of its skill, or to nothing, is reported (SK408) and
+        // never read: its target is not the skill's, and its first lines would reach the
+        // output. (Opening it without following a link tells a link from a file in one call.)
+        Err(e) if crate::input::is_link_refused(&e) => {
+            let name = path
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            match crate::files::classify_link(&path, &report.dir.real) {
+                crate::files::LinkTarget::Outside(target) => {
+                    rules::files::link_outside(&name, &target, path, out);
+                    return Sources::default();
+                }
+                crate::files::LinkTarget::Dangling => {
+                    rules::files::dangling_skill_file(&name, path, out);
+                    return Sources::default();
+                }
+                _ => read_capped(&path, settings.max_file_size, Links::Follow),
             }
-            crate::files::LinkTarget::Dangling => {
-                rules::files::dangling_skill_file(&name, path, out);
-                return Sources::default();
-            }
-            _ => {}
         }
-    }
-    let bytes = match read_capped(&path, settings.max_file_size, Links::Follow) {
+        read => read,
+    };
+    let bytes = match read {
         Ok(Read::Bytes(bytes)) => bytes,
         Ok(Read::TooLarge(size)) => {
             rules::structure::file_too_large(size, settings.max_file_size, out);
@@ -438,7 +443,7 @@ fn read_and_lint(
 fn place(report: &mut SkillReport, settings: &Settings) {
     let shown =
         std::iter::once(&*report.dir.dir).chain(report.dir.aliases().iter().map(PathBuf::as_path));
-    *report.placement = Placement::of(&report.dir.real, shown);
+    *report.placement = Placement::of(&report.dir.real, shown, report.dir.listed);
     report.targets = targets_of(settings, &report.placement, None);
 }
 

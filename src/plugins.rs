@@ -8,6 +8,8 @@ use std::collections::HashMap;
 use std::path::{Component, Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock};
 
+use crate::discover::Listed;
+
 /// A manifest larger than this is not read.
 const MANIFEST_MAX_BYTES: u64 = 1024 * 1024;
 /// How many ancestors are searched for a manifest.
@@ -60,12 +62,12 @@ fn depth(path: &Path) -> usize {
     path.components().count()
 }
 
-/// Finds the plugin of the skill in `dir` (canonical): the most specific claim of the nearest
-/// `plugin.json` and of the nearest `marketplace.json`'s entries; the search stops after a
-/// directory holding `.git`.
-pub fn find(dir: &Path) -> Found {
+/// Finds the plugin of the skill in `dir` (canonical, its listing showed `listed`): the most
+/// specific claim of the nearest `plugin.json` and of the nearest `marketplace.json`'s entries;
+/// the search stops after a directory holding `.git`.
+pub fn find(dir: &Path, listed: Listed) -> Found {
     let mut found = Found::default();
-    let Nearest(plugin_json, marketplace, _) = nearest_manifests(dir).below(ceiling(dir));
+    let Nearest(plugin_json, marketplace, _) = nearest_manifests(dir, listed).below(ceiling(dir));
     found.in_plugin_tree = plugin_json.is_some() || marketplace.is_some();
     let mut declared: Vec<Arc<Vec<Declared>>> = Vec::new();
     if let Some(root) = &plugin_json {
@@ -89,8 +91,9 @@ pub fn find(dir: &Path) -> Found {
 /// The nearest folders at or above `dir` holding `.claude-plugin/plugin.json` and
 /// `.claude-plugin/marketplace.json`, up to the folder holding `.git`. Skills share their
 /// ancestors, so each folder is looked at once per process; `dir` itself, which no other skill
-/// shares, is not remembered (memory stays with the number of folders above skills).
-fn nearest_manifests(dir: &Path) -> Nearest {
+/// shares, is not remembered (memory stays with the number of folders above skills), and what
+/// its listing settles is not looked at again.
+fn nearest_manifests(dir: &Path, listed: Listed) -> Nearest {
     static CACHE: OnceLock<Mutex<HashMap<PathBuf, Nearest>>> = OnceLock::new();
     let cache = CACHE.get_or_init(|| Mutex::new(HashMap::new()));
     // The folders not looked at yet, nearest first, whether each is a repository's root, and
@@ -102,7 +105,8 @@ fn nearest_manifests(dir: &Path) -> Nearest {
             above = hit;
             break;
         }
-        let root = ancestor.join(".git").exists();
+        let settled = if ancestor == dir { listed.git } else { None };
+        let root = settled.unwrap_or_else(|| ancestor.join(".git").exists());
         pending.push((ancestor, root));
         if root {
             break;
@@ -111,8 +115,13 @@ fn nearest_manifests(dir: &Path) -> Nearest {
     for (folder, root) in pending.into_iter().rev() {
         let manifests = folder.join(".claude-plugin");
         let mut here = above.clone();
-        // Most folders have no `.claude-plugin`: one look says so.
-        if manifests.is_dir() {
+        // Most folders have no `.claude-plugin`: one look says so (or the listing did).
+        let settled = if folder == dir {
+            listed.claude_plugin
+        } else {
+            None
+        };
+        if settled.unwrap_or_else(|| manifests.is_dir()) {
             if manifests.join("plugin.json").is_file() {
                 here.0 = Some(folder.to_path_buf());
             }
@@ -325,11 +334,15 @@ mod tests {
         ] {
             std::fs::create_dir_all(root.join(dir)).unwrap();
         }
-        let name = |dir: &str| find(&root.join(dir)).plugin.and_then(|p| p.name);
+        let name = |dir: &str| {
+            find(&root.join(dir), Listed::default())
+                .plugin
+                .and_then(|p| p.name)
+        };
         assert_eq!(name("skills/pdf").as_deref(), Some("docs"));
         assert_eq!(name("skills/art").as_deref(), Some("extra"));
         assert_eq!(name("plugins/tool/skills/x").as_deref(), Some("tool"));
-        let other = find(&root.join("other/y"));
+        let other = find(&root.join("other/y"), Listed::default());
         assert!(other.in_plugin_tree && other.plugin.is_none(), "{other:?}");
     }
 
@@ -346,12 +359,15 @@ mod tests {
             std::fs::create_dir_all(root.join(dir)).unwrap();
         }
         assert_eq!(
-            find(&root.join("skills/a")).plugin,
+            find(&root.join("skills/a"), Listed::default()).plugin,
             Some(Plugin {
                 root: root.clone(),
                 name: Some("p".into())
             })
         );
-        assert_eq!(find(&root.join("preview/a")).plugin, None);
+        assert_eq!(
+            find(&root.join("preview/a"), Listed::default()).plugin,
+            None
+        );
     }
 }

@@ -6,6 +6,7 @@
 use std::fmt;
 use std::path::{Component, Path, PathBuf};
 
+use crate::discover::Listed;
 use crate::plugins::Plugin;
 
 /// The unit a catalog budget is measured in.
@@ -374,8 +375,12 @@ impl Placement {
     /// Reads a skill's placement from its directory: `real` without links, then the paths the
     /// run reached it by (`shown`, as given, and any aliases). Every runtime folder among them
     /// adds its runtime: a skill linked into `.claude/skills` and `.codex/skills` is loaded by
-    /// both.
-    pub fn of<'a>(real: &'a Path, shown: impl IntoIterator<Item = &'a Path>) -> Placement {
+    /// both. `listed` is what the search's listing of the directory showed.
+    pub fn of<'a>(
+        real: &'a Path,
+        shown: impl IntoIterator<Item = &'a Path>,
+        listed: Listed,
+    ) -> Placement {
         let mut placement = Placement::default();
         for path in std::iter::once(real).chain(shown) {
             let Some((runtime, root)) = runtime_folder(path) else {
@@ -394,7 +399,7 @@ impl Placement {
                 },
             ));
         }
-        let found = crate::plugins::find(real);
+        let found = crate::plugins::find(real, listed);
         if found.in_plugin_tree && placement.targets.is_none() {
             let claude = Targets::named("claude-code").unwrap_or_default();
             placement.targets = Some(claude);

@@ -461,6 +461,7 @@ fn unreadable_skill_file_is_named_and_exits_3() {
         dir: dir.into(),
         tier: skillc::discover::Tier::Project,
         rare: None,
+        listed: Default::default(),
     };
     let settings = skillc::config::Settings::default();
     let reports =

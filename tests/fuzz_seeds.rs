@@ -77,6 +77,7 @@ fn the_skill_file_target_lints() {
         dir: dir.into(),
         tier: skillc::discover::Tier::Project,
         rare: None,
+        listed: Default::default(),
     };
     let report = skillc::lint::lint_buffer(
         skill,

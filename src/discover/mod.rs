@@ -48,6 +48,37 @@ pub struct SkillDir {
     /// [`SkillDir::near_miss`], [`SkillDir::nested_in`], [`SkillDir::aliases`]); `None` rather
     /// than an empty one, so that equal skills compare equal.
     pub rare: Option<Box<Rare>>,
+    /// What the search's listing of the directory showed (nothing when it was not listed).
+    pub listed: Listed,
+}
+
+/// What a directory's listing showed of the names that a skill's placement looks for, so that
+/// they need no look of their own: `Some` when the listing settles it, `None` when it does not
+/// (the name is a symbolic link, or the directory was not listed).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Listed {
+    /// `.git` exists: the directory is a repository's root.
+    pub git: Option<bool>,
+    /// `.claude-plugin` is a directory.
+    pub claude_plugin: Option<bool>,
+}
+
+impl Listed {
+    /// A whole listing without either name.
+    pub const NEITHER: Listed = Listed {
+        git: Some(false),
+        claude_plugin: Some(false),
+    };
+
+    /// Notes one entry of the listing.
+    pub fn note(&mut self, name: &std::ffi::OsStr, file_type: std::fs::FileType) {
+        let settled = |is: bool| (!file_type.is_symlink()).then_some(is);
+        if name == ".git" {
+            self.git = settled(true);
+        } else if name == ".claude-plugin" {
+            self.claude_plugin = settled(file_type.is_dir());
+        }
+    }
 }
 
 /// The facts of a [`SkillDir`] that few skills have.
@@ -147,6 +178,7 @@ struct Candidate {
     near_miss: Option<String>,
     /// Its real path, when the walk that found it knows it (else it is resolved).
     real: Option<Arc<Path>>,
+    listed: Listed,
 }
 
 /// Finds the skills that `paths` name (no PATH means `.`).
@@ -202,19 +234,24 @@ pub fn discover_streaming(
                 file: Some(file.into()),
                 near_miss: None,
                 real: None,
+                listed: Listed::default(),
             });
         }
         if ignores.is_none() && !options.no_ignore {
             ignores = Some(ignore_files::Ignores::new(cwd, &mut out.warnings));
         }
         // Below a skill directory: the skill files nested in it (SK016).
-        let mut hand_over = |(dir, file, real): &walk::Found| {
+        let mut hand_over = |found: &walk::Found| {
             early(SkillDir {
-                rare: SkillDir::rare_of(None, outer_skill(dir, cwd, &mut nearest)),
-                tier: tier_of(real, user_root.as_deref()),
-                dir: dir.clone(),
-                file: Some(file.clone()),
-                real: real.clone(),
+                rare: SkillDir::rare_of(
+                    None,
+                    outer_skill(&found.dir, found.listed, cwd, &mut nearest),
+                ),
+                tier: tier_of(&found.real, user_root.as_deref()),
+                dir: found.dir.clone(),
+                file: Some(found.file.clone()),
+                real: found.real.clone(),
+                listed: found.listed,
             });
         };
         let skills = walk::walk(
@@ -228,11 +265,12 @@ pub fn discover_streaming(
             &mut hand_over,
             &mut out.warnings,
         );
-        found.extend(skills.into_iter().map(|(dir, file, real)| Candidate {
-            dir,
-            file: Some(file),
+        found.extend(skills.into_iter().map(|found| Candidate {
+            dir: found.dir,
+            file: Some(found.file),
             near_miss: None,
-            real: Some(real),
+            real: Some(found.real),
+            listed: found.listed,
         }));
         if is_skill {
             continue;
@@ -243,6 +281,7 @@ pub fn discover_streaming(
                 file: None,
                 near_miss,
                 real: None,
+                listed: Listed::default(),
             });
         } else if found.len() == before {
             out.empty_default = true;
@@ -251,7 +290,7 @@ pub fn discover_streaming(
     out.skills = dedup(found, cwd);
     for skill in &mut out.skills {
         if skill.file.is_some() {
-            let outer = outer_skill(&skill.dir, cwd, &mut nearest);
+            let outer = outer_skill(&skill.dir, skill.listed, cwd, &mut nearest);
             skill.edit_rare(|rare| rare.nested_in = outer);
         }
     }
@@ -273,13 +312,14 @@ pub fn skill_of_file(file: &Path, cwd: &Path) -> Result<SkillDir, NotFound> {
     if !real.is_dir() {
         return Err(NotFound(dir));
     }
-    let nested_in = outer_skill(&dir, cwd, &mut HashMap::new());
+    let nested_in = outer_skill(&dir, Listed::default(), cwd, &mut HashMap::new());
     Ok(SkillDir {
         tier: tier_of(&real, user_root().as_deref()),
         dir: dir.into(),
         file: Some(display.into()),
         real: real.into(),
         rare: SkillDir::rare_of(None, nested_in),
+        listed: Listed::default(),
     })
 }
 
@@ -317,6 +357,7 @@ fn from_file(display: &Path) -> Option<Candidate> {
             file: Some(display.into()),
             near_miss: None,
             real: None,
+            listed: Listed::default(),
         });
     }
     if let Some((dir, file)) = enclosing_skill(display) {
@@ -325,6 +366,7 @@ fn from_file(display: &Path) -> Option<Candidate> {
             file: Some(file.into()),
             near_miss: None,
             real: None,
+            listed: Listed::default(),
         });
     }
     is_other_case(name).then(|| Candidate {
@@ -332,6 +374,7 @@ fn from_file(display: &Path) -> Option<Candidate> {
         file: None,
         near_miss: Some(name.to_string()),
         real: None,
+        listed: Listed::default(),
     })
 }
 
@@ -366,6 +409,7 @@ fn dedup(mut found: Vec<Candidate>, cwd: &Path) -> Vec<SkillDir> {
         file,
         near_miss,
         real,
+        listed,
     } in found
     {
         let real =
@@ -406,6 +450,7 @@ fn dedup(mut found: Vec<Candidate>, cwd: &Path) -> Vec<SkillDir> {
             real,
             tier,
             rare: SkillDir::rare_of(near_miss, None),
+            listed,
         });
     }
     // Sorted already unless a path without symbolic links replaced another.
@@ -415,15 +460,21 @@ fn dedup(mut found: Vec<Candidate>, cwd: &Path) -> Vec<SkillDir> {
     skills
 }
 
-/// The nearest directory above the skill directory `dir` that holds a skill file, as
-/// displayed (SK016); the search stops at the repository root (the directory holding `.git`),
+/// The nearest directory above the skill directory `dir` (whose listing showed `listed`) that
+/// holds a skill file, as displayed (SK016); the search stops at the repository root (the
+/// directory holding `.git`),
 /// and outside a repository at the current directory (a stranger's `/tmp/SKILL.md` makes no
 /// skill below it nested). `nearest` remembers, per absolute directory, the nearest skill
 /// directory at or above it and whether a repository root bounded the search: skills share
 /// their ancestors, so each is looked at once.
-fn outer_skill(dir: &Path, cwd: &Path, nearest: &mut HashMap<PathBuf, Nearest>) -> Option<PathBuf> {
+fn outer_skill(
+    dir: &Path,
+    listed: Listed,
+    cwd: &Path,
+    nearest: &mut HashMap<PathBuf, Nearest>,
+) -> Option<PathBuf> {
     let abs = absolute(cwd, dir);
-    if abs.join(".git").exists() {
+    if listed.git.unwrap_or_else(|| abs.join(".git").exists()) {
         return None;
     }
     let parent = abs.parent()?;
@@ -483,9 +534,13 @@ pub fn skill_file_in(dir: &Path) -> Option<PathBuf> {
 /// A regular file (through links), or a link that leads nowhere (a dangling skill file is
 /// still the skill's file: SK408).
 fn is_file_or_dangling(file: &Path) -> bool {
-    match std::fs::metadata(file) {
+    // Most names looked for are absent: one look without following says so.
+    match std::fs::symlink_metadata(file) {
+        Ok(meta) if meta.file_type().is_symlink() => {
+            std::fs::metadata(file).map_or(true, |target| target.is_file())
+        }
         Ok(meta) => meta.is_file(),
-        Err(_) => std::fs::symlink_metadata(file).is_ok_and(|m| m.file_type().is_symlink()),
+        Err(_) => false,
     }
 }
 

@@ -12,7 +12,10 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use super::ignore_files::{Ignores, Present, Rules};
-use super::{Options, absolute, clean, is_other_case, skill_file_in};
+use super::{
+    Listed, Options, SKILL_FILE_NAMES, absolute, clean, is_file_or_dangling, is_other_case,
+    skill_file_in,
+};
 use crate::config::Settings;
 
 /// Directories never searched.
@@ -28,12 +31,29 @@ pub const MAX_DEPTH: usize = 64;
 /// How many directory entries one search lists before it gives up.
 pub const MAX_ENTRIES: usize = 2_000_000;
 
-/// A directory's listing: its subdirectories and links, its ignore files, and its first file
-/// named like a skill file in another case.
-type Listing = (Vec<(DirEntry, FileType)>, Present, Option<OsString>);
+/// What a directory's listing shows the walk.
+struct Listing {
+    /// Its subdirectories and links (not the skipped ones), sorted by name.
+    dirs: Vec<(DirEntry, FileType)>,
+    /// The ignore files it holds.
+    present: Present,
+    /// Its first file named like a skill file in another case (`SKILL.MD`).
+    other_case: Option<OsString>,
+    /// Its skill file by its exact name, when it has one.
+    skill_file: Option<&'static str>,
+    listed: Listed,
+}
 
-/// A skill found: its directory as displayed, its skill file, its real directory.
-pub type Found = (Arc<Path>, Arc<Path>, Arc<Path>);
+/// A skill found.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Found {
+    /// Its directory as displayed.
+    pub dir: Arc<Path>,
+    pub file: Arc<Path>,
+    /// Its real directory.
+    pub real: Arc<Path>,
+    pub listed: Listed,
+}
 
 /// What identifies a directory, whatever path reaches it: a real path is not enough, since a
 /// bind mount gives one directory two.
@@ -66,8 +86,10 @@ struct Pending {
     /// with the names of the directories below it (no system call per directory).
     real: PathBuf,
     key: Option<Key>,
-    /// It holds a skill file by its exact name (or is the root, which discovery handles).
-    skill: bool,
+    /// Whether it holds a skill file by its exact name, when that was settled before it was
+    /// listed (links, which are found at their own path; the root, which discovery handles, is
+    /// `Some(true)` whatever it holds); `None`: its listing says.
+    skill: Option<bool>,
     /// It is a skill directory or lies below one (its links out are the skill's SK408, not
     /// a warning of the search).
     in_skill: bool,
@@ -145,7 +167,7 @@ fn walk_within(
         rules,
         real: root_real.clone(),
         key: key_of(&meta, &root_real),
-        skill: true,
+        skill: Some(true),
         in_skill: skill_file_in(root).is_some(),
     };
     let mut walker = Walker {
@@ -188,26 +210,44 @@ impl Walker<'_> {
             {
                 continue;
             }
-            let Some((entries, present, other_case)) = self.list(&dir.path) else {
+            let Some(listing) = self.list(&dir.path) else {
                 continue;
             };
-            if !dir.skill
-                && let Some(name) = other_case
-            {
-                self.record((
-                    clean(&dir.path).into(),
-                    clean(&dir.path.join(name)).into(),
-                    dir.real.as_path().into(),
-                ));
-            }
-            let rules = match self.ignores {
-                Some(ignores) => {
-                    ignores.child(&dir.rules, &dir.abs, &dir.path, present, self.warnings)
+            // A directory's skill file is seen in its own listing (no look of its own).
+            let skill = dir.skill.unwrap_or_else(|| match listing.skill_file {
+                Some(name) => {
+                    self.record(Found {
+                        dir: clean(&dir.path).into(),
+                        file: clean(&dir.path.join(name)).into(),
+                        real: dir.real.as_path().into(),
+                        listed: listing.listed,
+                    });
+                    true
                 }
+                None => false,
+            });
+            if !skill && let Some(name) = listing.other_case {
+                self.record(Found {
+                    dir: clean(&dir.path).into(),
+                    file: clean(&dir.path.join(name)).into(),
+                    real: dir.real.as_path().into(),
+                    listed: listing.listed,
+                });
+            }
+            // The root's and a link's `in_skill` counts their own skill file already.
+            let in_skill = dir.in_skill || (dir.skill.is_none() && skill);
+            let rules = match self.ignores {
+                Some(ignores) => ignores.child(
+                    &dir.rules,
+                    &dir.abs,
+                    &dir.path,
+                    listing.present,
+                    self.warnings,
+                ),
                 None => None,
             };
             let mut children = Vec::new();
-            for (entry, file_type) in entries {
+            for (entry, file_type) in listing.dirs {
                 let name = entry.file_name();
                 let path = if dir.path == Path::new(".") {
                     PathBuf::from(&name)
@@ -216,7 +256,7 @@ impl Walker<'_> {
                 };
                 let abs = dir.abs.join(&name);
                 let depth = dir.depth + 1;
-                if file_type.is_symlink() && !self.leads_to_dir(&path, dir.in_skill) {
+                if file_type.is_symlink() && !self.leads_to_dir(&path, in_skill) {
                     continue;
                 }
                 if self
@@ -227,12 +267,13 @@ impl Walker<'_> {
                     continue;
                 }
                 if file_type.is_symlink() {
-                    self.link(path, abs, depth, &rules, dir.in_skill);
+                    self.link(path, abs, depth, &rules, in_skill);
                     continue;
                 }
                 let real = dir.real.join(&name);
-                let skill = self.skill_at(&path, &real);
                 if self.deep(&path, depth) {
+                    // Not searched, but a skill all the same.
+                    self.skill_at(&path, &real);
                     continue;
                 }
                 // The directory's identity, from the listing's own handle (no path lookup).
@@ -244,8 +285,8 @@ impl Walker<'_> {
                     rules: rules.clone(),
                     real,
                     key,
-                    skill,
-                    in_skill: skill || dir.in_skill,
+                    skill: None,
+                    in_skill,
                 });
             }
             // Reversed, so the stack pops them in name order.
@@ -258,7 +299,12 @@ impl Walker<'_> {
         let Some(file) = skill_file_in(path) else {
             return false;
         };
-        self.record((clean(path).into(), file.into(), real.into()));
+        self.record(Found {
+            dir: clean(path).into(),
+            file: file.into(),
+            real: real.into(),
+            listed: Listed::default(),
+        });
         true
     }
 
@@ -268,9 +314,7 @@ impl Walker<'_> {
         self.found.push(found);
     }
 
-    /// The subdirectories and links of `dir` (not the skipped ones), sorted by name, which
-    /// ignore files it holds, and the first file named like a skill file in another case
-    /// (`SKILL.MD`); `None` when it cannot be read (with a warning).
+    /// What `dir`'s listing shows; `None` when it cannot be read (with a warning).
     fn list(&mut self, dir: &Path) -> Option<Listing> {
         let listing = match std::fs::read_dir(dir) {
             Ok(listing) => listing,
@@ -283,6 +327,8 @@ impl Walker<'_> {
         let mut present = Present::default();
         let mut entries = Vec::new();
         let mut other_case: Option<OsString> = None;
+        let mut exact: [Option<FileType>; SKILL_FILE_NAMES.len()] = Default::default();
+        let mut listed = Listed::NEITHER;
         for entry in listing {
             self.entries += 1;
             if self.entries > self.max_entries {
@@ -299,14 +345,20 @@ impl Walker<'_> {
                 Err(err) => {
                     self.warnings
                         .push(format!("skipping part of `{}`: {err}", shown(dir)));
+                    listed = Listed::default();
                     break;
                 }
             };
             let name = entry.file_name();
             present.note(&name);
             let Ok(file_type) = entry.file_type() else {
+                listed = Listed::default();
                 continue;
             };
+            listed.note(&name, file_type);
+            if let Some(i) = SKILL_FILE_NAMES.iter().position(|n| name == *n) {
+                exact[i] = Some(file_type);
+            }
             if !file_type.is_dir()
                 && let Some(text) = name.to_str()
                 && is_other_case(text)
@@ -320,7 +372,24 @@ impl Walker<'_> {
             entries.push((entry, file_type));
         }
         entries.sort_by_key(|(entry, _)| entry.file_name());
-        Some((entries, present, other_case))
+        // The first name that is a regular file, or a link to one or to nothing (SK408), as
+        // `skill_file_in` decides.
+        let skill_file = SKILL_FILE_NAMES
+            .iter()
+            .zip(exact)
+            .find(|(name, file_type)| match file_type {
+                Some(t) if t.is_symlink() => is_file_or_dangling(&dir.join(name)),
+                Some(t) => t.is_file(),
+                None => false,
+            })
+            .map(|(name, _)| *name);
+        Some(Listing {
+            dirs: entries,
+            present,
+            other_case,
+            skill_file,
+            listed,
+        })
     }
 
     /// A symbolic link to a directory: a skill, a directory to search later (once), or a way
@@ -358,7 +427,7 @@ impl Walker<'_> {
             rules: rules.clone(),
             real,
             key,
-            skill,
+            skill: Some(skill),
             in_skill: skill || in_skill,
         });
     }
@@ -443,7 +512,7 @@ mod tests {
         assert_eq!(
             found
                 .iter()
-                .map(|(d, _, _)| d.strip_prefix(root).unwrap().to_path_buf())
+                .map(|f| f.dir.strip_prefix(root).unwrap().to_path_buf())
                 .collect::<Vec<_>>(),
             [PathBuf::from("a/s"), PathBuf::from("b/s")]
         );

@@ -140,6 +140,7 @@ pub fn validate_skill(archive: &Archive) -> Result<(), String> {
         dir: dir.clone().into(),
         tier: crate::discover::Tier::Project,
         rare: None,
+        listed: Default::default(),
     };
     let reports = crate::lint::lint_all(
         vec![skill],
