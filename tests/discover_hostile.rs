@@ -594,3 +594,62 @@ fn the_skill_file_a_path_names_first_wins() {
     assert_eq!(run.code, Some(0), "{}", run.stderr);
     assert_eq!(run.diagnostics, ["both/skill.md: SK012"]);
 }
+
+#[test]
+fn what_a_skill_directory_holds_counts_whether_its_listing_or_a_look_settles_it() {
+    // The search reads a skill directory's `.git` and `.claude-plugin` from its listing; when
+    // they are symbolic links, a look through them decides, as it does for any other folder.
+    let (_tmp, repo) = sandbox();
+    fs::create_dir(repo.join(".git")).unwrap();
+    let claude = |dir: &Path| {
+        let name = dir.file_name().unwrap().to_str().unwrap();
+        write(
+            &dir.join("SKILL.md"),
+            &format!(
+                "---\nname: {name}\ndescription: Use when testing {name}.\neffort: high\n---\n\nBody.\n"
+            ),
+        );
+    };
+    // A plugin whose root is the skill itself: a Claude Code skill (`effort` is known).
+    claude(&repo.join("plugin"));
+    write(
+        &repo.join("plugin/.claude-plugin/plugin.json"),
+        "{\"name\": \"plugin\"}",
+    );
+    // The same through a linked `.claude-plugin`.
+    claude(&repo.join("linked"));
+    write(
+        &repo.join("manifests/plugin.json"),
+        "{\"name\": \"linked\"}",
+    );
+    symlink("../manifests", repo.join("linked/.claude-plugin")).unwrap();
+    // `.claude-plugin` as a file is no plugin: `effort` is unknown to the spec.
+    claude(&repo.join("plain"));
+    write(&repo.join("plain/.claude-plugin"), "");
+    // A repository's root inside another skill is not nested in it (SK016), whether its
+    // `.git` is a folder or a link to one; a `.git` link to nothing makes no root.
+    skill(&repo.join("outer"));
+    skill(&repo.join("outer/own-repo"));
+    fs::create_dir(repo.join("outer/own-repo/.git")).unwrap();
+    skill(&repo.join("outer/linked-repo"));
+    symlink("../own-repo/.git", repo.join("outer/linked-repo/.git")).unwrap();
+    skill(&repo.join("outer/dangling-git"));
+    symlink("gone", repo.join("outer/dangling-git/.git")).unwrap();
+    let run = validate(&repo, &[]);
+    // (The links and `.git` folders have diagnostics of their own: SK408, SK411.)
+    let placement: Vec<&String> = run
+        .diagnostics
+        .iter()
+        .filter(|d| d.ends_with("SK013") || d.ends_with("SK016"))
+        .collect();
+    assert_eq!(
+        placement,
+        [
+            "outer/dangling-git/SKILL.md: SK016",
+            "plain/SKILL.md: SK013",
+        ],
+        "{}",
+        run.stderr
+    );
+    assert_eq!(run.stderr, "");
+}
