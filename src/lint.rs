@@ -300,16 +300,13 @@ struct Sources {
 /// at, and its token costs, as `keep` says.
 fn settle(report: &mut SkillReport, sources: Sources, settings: &Settings, cwd: &Path, keep: Keep) {
     finish(report, settings, cwd);
-    if !keep.details {
+    if keep.details {
+        report.diagnostics.shrink_to_fit();
+    } else {
         // Only the rule, severity and count of each is printed (`--statistics`).
-        for d in &mut report.diagnostics {
-            d.message = String::new();
-            d.label = None;
-            d.help = None;
-            d.secondary = Vec::new();
-        }
+        report.tallies = crate::skill::Tally::of(&report.diagnostics);
+        report.diagnostics = Vec::new();
     }
-    report.diagnostics.shrink_to_fit();
     if !keep.fields {
         report
             .fields
@@ -466,7 +463,11 @@ fn lint_bytes(
     bytes: Vec<u8>,
     settings: &Settings,
 ) -> Sources {
-    let mut out = Reporter::new(None, path.clone(), report.dir.dir.clone());
+    // The diagnostics share the report's copy of the path.
+    let shared = Some(report.shared_path())
+        .filter(|shared| **shared == *path)
+        .unwrap_or_else(|| path.as_path().into());
+    let mut out = Reporter::new(None, shared.clone(), report.dir.dir.clone());
     let text = match String::from_utf8(bytes) {
         Ok(text) => text,
         Err(e) => {
@@ -494,7 +495,7 @@ fn lint_bytes(
         }
     };
     let file = SkillFile::new(path.clone(), text);
-    let mut out = Reporter::new(Some(&file), path, report.dir.dir.clone());
+    let mut out = Reporter::new(Some(&file), shared, report.dir.dir.clone());
     let facts = check_file(&report.dir, &report.placement, &file, settings, &mut out);
     let body = facts.body.map_or("", |span| file.slice(span));
     let bundle = rules::tools::check(
@@ -675,13 +676,8 @@ fn finish(report: &mut SkillReport, settings: &Settings, cwd: &Path) {
             .cmp(&b.sort_key())
             .then_with(|| a.message.cmp(&b.message))
     });
-    // A diagnostic whose details were not kept ([`Keep::details`]) has no message: it is
-    // never taken for another's duplicate.
     report.diagnostics.dedup_by(|a, b| {
-        !a.message.is_empty()
-            && a.rule.code == b.rule.code
-            && a.region == b.region
-            && a.message == b.message
+        a.rule.code == b.rule.code && a.region == b.region && a.message == b.message
     });
     cap_per_rule(&mut report.diagnostics);
 }

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use crate::config::Settings;
-use crate::diagnostic::{Diagnostic, Region, Span};
+use crate::diagnostic::{Diagnostic, Region, Severity, Span};
 use crate::dialect::Dialect;
 use crate::discover::SkillDir;
 use crate::rule::Rule;
@@ -194,6 +194,9 @@ pub struct SkillReport {
     /// The tools the skill bundles (SK602 across skills).
     pub tools: Vec<BundledTool>,
     pub diagnostics: Vec<Diagnostic>,
+    /// The skill's own diagnostics as counts, when the run keeps no details ([`Keep::details`]:
+    /// `--statistics`); the collection rules' are in `diagnostics` all the same.
+    pub tallies: Box<[Tally]>,
     pub suppressions: Suppressions,
     /// An I/O failure that kept the skill from being checked.
     pub io_error: Option<String>,
@@ -204,12 +207,42 @@ pub struct SkillReport {
     pub costs: Option<Box<Costs>>,
 }
 
+/// Diagnostics of one rule counted, not kept.
+#[derive(Debug, Clone, Copy)]
+pub struct Tally {
+    pub rule: &'static Rule,
+    pub severity: Severity,
+    /// The problems they stand for (their [`Diagnostic::count`]s added).
+    pub count: usize,
+}
+
+impl Tally {
+    /// The diagnostics counted per rule, in the order the rules first appear.
+    pub fn of(diagnostics: &[Diagnostic]) -> Box<[Tally]> {
+        let mut tallies: Vec<Tally> = Vec::new();
+        for d in diagnostics {
+            match tallies
+                .iter_mut()
+                .find(|t| std::ptr::eq(t.rule, d.rule) && t.severity == d.severity)
+            {
+                Some(tally) => tally.count += d.count,
+                None => tallies.push(Tally {
+                    rule: d.rule,
+                    severity: d.severity,
+                    count: d.count,
+                }),
+            }
+        }
+        tallies.into_boxed_slice()
+    }
+}
+
 /// What a run keeps of each skill beyond its diagnostics' rules, severities and counts and
 /// the skill's facts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Keep {
-    /// Each diagnostic's message, help, label and secondary labels: everything but
-    /// `--statistics` prints them (its paths are shared with the report, and kept).
+    /// Each diagnostic, with its message, help and labels: everything but `--statistics`
+    /// prints them; without, a skill's own are counted ([`SkillReport::tallies`]).
     pub details: bool,
     /// The source lines diagnostics point at (`--format full` shows them).
     pub lines: bool,
@@ -248,6 +281,7 @@ impl SkillReport {
             l1_tokens: None,
             tools: Vec::new(),
             diagnostics: Vec::new(),
+            tallies: Box::default(),
             suppressions: Suppressions::default(),
             io_error: None,
             excerpts: Vec::new(),

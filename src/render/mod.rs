@@ -8,6 +8,7 @@ pub mod sarif;
 pub mod statistics;
 
 use crate::diagnostic::{Diagnostic, Severity};
+use crate::rule::Rule;
 use crate::skill::SkillReport;
 
 /// `--format`.
@@ -40,11 +41,11 @@ impl Summary {
             skills: reports.len(),
             ..Summary::default()
         };
-        for d in diagnostics(reports) {
-            match d.severity {
-                Severity::Error => summary.errors += d.count,
-                Severity::Warning => summary.warnings += d.count,
-                Severity::Info => summary.infos += d.count,
+        for (_, severity, count) in counts(reports) {
+            match severity {
+                Severity::Error => summary.errors += count,
+                Severity::Warning => summary.warnings += count,
+                Severity::Info => summary.infos += count,
             }
         }
         summary
@@ -73,6 +74,18 @@ impl Summary {
 /// diagnostics by line, column and code).
 pub fn diagnostics(reports: &[SkillReport]) -> impl Iterator<Item = &Diagnostic> {
     reports.iter().flat_map(|r| r.diagnostics.iter())
+}
+
+/// Every problem of a run as its rule, severity and count: the diagnostics, and those only
+/// counted ([`SkillReport::tallies`]).
+pub fn counts(
+    reports: &[SkillReport],
+) -> impl Iterator<Item = (&'static Rule, Severity, usize)> + '_ {
+    reports.iter().flat_map(|r| {
+        let kept = r.diagnostics.iter().map(|d| (d.rule, d.severity, d.count));
+        let counted = r.tallies.iter().map(|t| (t.rule, t.severity, t.count));
+        kept.chain(counted)
+    })
 }
 
 /// Text from a skill, a file name or an archive as it may be shown to a person: every control

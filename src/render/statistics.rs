@@ -3,13 +3,12 @@
 use std::collections::HashMap;
 use std::fmt::Write;
 
-use super::diagnostics;
 use crate::skill::SkillReport;
 
 pub fn render(reports: &[SkillReport]) -> String {
     let mut counts: HashMap<&'static str, (usize, &'static str)> = HashMap::new();
-    for d in diagnostics(reports) {
-        counts.entry(d.rule.code).or_insert((0, d.rule.name)).0 += d.count;
+    for (rule, _, count) in super::counts(reports) {
+        counts.entry(rule.code).or_insert((0, rule.name)).0 += count;
     }
     let mut rows: Vec<_> = counts.into_iter().collect();
     rows.sort_by(|a, b| b.1.0.cmp(&a.1.0).then(a.0.cmp(b.0)));
