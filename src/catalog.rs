@@ -64,7 +64,7 @@ fn installs(reports: &[SkillReport], runtime: &Runtime) -> Vec<(Option<Install>,
         if !report.targets.contains(runtime.name)
             || report.description.is_none()
             || report.dir.nested_in().is_some()
-            || (runtime.namespace == Namespace::Plugin && report.placement.unclaimed)
+            || (runtime.namespace == Namespace::Plugin && report.placement().unclaimed)
         {
             continue;
         }
@@ -72,7 +72,7 @@ fn installs(reports: &[SkillReport], runtime: &Runtime) -> Vec<(Option<Install>,
             shared.push(i);
             continue;
         }
-        let root = report.placement.install_for(runtime).cloned();
+        let root = report.placement().install_for(runtime).cloned();
         by_root.entry(root).or_default().push(i);
     }
     if by_root.is_empty() && !shared.is_empty() {

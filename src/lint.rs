@@ -440,8 +440,8 @@ fn read_and_lint(
 fn place(report: &mut SkillReport, settings: &Settings) {
     let shown =
         std::iter::once(&*report.dir.dir).chain(report.dir.aliases().iter().map(PathBuf::as_path));
-    *report.placement = Placement::of(&report.dir.real, shown, report.dir.listed);
-    report.targets = targets_of(settings, &report.placement, None);
+    report.set_placement(Placement::of(&report.dir.real, shown, report.dir.listed));
+    report.targets = targets_of(settings, report.placement(), None);
 }
 
 /// A skill's targets (runtimes.md): the configured ones, else `par` for a PAR skill, else
@@ -496,7 +496,7 @@ fn lint_bytes(
     };
     let file = SkillFile::new(path.clone(), text);
     let mut out = Reporter::new(Some(&file), shared, report.dir.dir.clone());
-    let facts = check_file(&report.dir, &report.placement, &file, settings, &mut out);
+    let facts = check_file(&report.dir, report.placement(), &file, settings, &mut out);
     let body = facts.body.map_or("", |span| file.slice(span));
     let bundle = rules::tools::check(
         &report.dir,
@@ -509,7 +509,7 @@ fn lint_bytes(
     report.diagnostics.extend(bundle.diagnostics);
     report.tools = bundle.tools;
     report.dialect = facts.dialect;
-    report.targets = targets_of(settings, &report.placement, facts.dialect);
+    report.targets = targets_of(settings, report.placement(), facts.dialect);
     report.key = facts.key;
     report.key_region = facts.key_region;
     report.description = facts.description;

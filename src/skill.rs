@@ -176,8 +176,9 @@ pub struct BundledTool {
 pub struct SkillReport {
     pub dir: SkillDir,
     pub dialect: Option<Dialect>,
-    /// Where the skill sits: the targets its location implies, its plugin and install root.
-    pub placement: Box<Placement>,
+    /// Where the skill sits ([`SkillReport::placement`]); `None` for [`Placement::NOWHERE`],
+    /// so that most skills hold no copy of it.
+    placed: Option<Box<Placement>>,
     /// The runtimes expected to load the skill (runtimes.md).
     pub targets: Targets,
     /// The skill's key (`id` or `name`) when it is a string.
@@ -272,7 +273,7 @@ impl SkillReport {
     pub fn empty(dir: SkillDir) -> SkillReport {
         SkillReport {
             dialect: None,
-            placement: Box::default(),
+            placed: None,
             targets: Targets::spec(),
             key: None,
             key_region: None,
@@ -293,6 +294,16 @@ impl SkillReport {
     /// The path diagnostics of this skill name: the skill file, or the directory.
     pub fn path(&self) -> &Path {
         self.dir.file.as_deref().unwrap_or(&self.dir.dir)
+    }
+
+    /// Where the skill sits: the targets its location implies, its plugin and install root.
+    pub fn placement(&self) -> &Placement {
+        static NOWHERE: Placement = Placement::NOWHERE;
+        self.placed.as_deref().unwrap_or(&NOWHERE)
+    }
+
+    pub fn set_placement(&mut self, placement: Placement) {
+        self.placed = (placement != Placement::NOWHERE).then(|| Box::new(placement));
     }
 
     /// [`SkillReport::path`], shared.

@@ -363,6 +363,16 @@ pub struct Placement {
     pub installs: Vec<(Targets, Install)>,
 }
 
+impl Placement {
+    /// No runtime folder and no plugin: where most skills sit.
+    pub const NOWHERE: Placement = Placement {
+        targets: None,
+        plugin: None,
+        unclaimed: false,
+        installs: Vec::new(),
+    };
+}
+
 /// The skills one runtime lists together: a runtime folder, or one plugin.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Install {

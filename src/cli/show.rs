@@ -73,7 +73,7 @@ pub fn run(args: &Args) -> Outcome {
 /// The targets, each with what it changes for this skill: `claude-code (plugin plugins/x)`.
 fn target_line(r: &SkillReport, cwd: &std::path::Path) -> String {
     let names = r.targets.names().join(", ");
-    match &r.placement.plugin {
+    match &r.placement().plugin {
         Some(plugin) if r.targets.contains("claude-code") => format!(
             "{names} (Claude Code plugin {}`{}`)",
             plugin
@@ -82,7 +82,9 @@ fn target_line(r: &SkillReport, cwd: &std::path::Path) -> String {
                 .map_or(String::new(), |n| format!("`{}` in ", printable(n))),
             printable(&crate::catalog::shown(&plugin.root, cwd))
         ),
-        _ if r.placement.unclaimed => format!("{names} (in a plugin tree, but no plugin loads it)"),
+        _ if r.placement().unclaimed => {
+            format!("{names} (in a plugin tree, but no plugin loads it)")
+        }
         _ => names,
     }
 }

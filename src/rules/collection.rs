@@ -97,9 +97,9 @@ fn same_namespace(a: &SkillReport, b: &SkillReport) -> bool {
             Namespace::Run | Namespace::Tier => true,
             // A skill no plugin claims is loaded by no plugin: it collides with nothing.
             Namespace::Plugin => {
-                !a.placement.unclaimed
-                    && !b.placement.unclaimed
-                    && a.placement.plugin == b.placement.plugin
+                !a.placement().unclaimed
+                    && !b.placement().unclaimed
+                    && a.placement().plugin == b.placement().plugin
             }
         })
 }
