@@ -117,7 +117,7 @@ pub fn entry(report: &SkillReport, runtime: &Runtime, settings: &Settings) -> St
         .contains(&"when_to_use")
         .then(|| {
             report
-                .fields
+                .fields()
                 .iter()
                 .find(|(k, _)| k == "when_to_use")
                 .map(|(_, v)| v.as_str())

@@ -184,7 +184,7 @@ fn internal_error(dir: impl Into<std::sync::Arc<Path>>) -> SkillReport {
         listed: Default::default(),
         dir,
     });
-    report.io_error = Some(format!(
+    report.extra_mut().io_error = Some(format!(
         "internal error while checking `{}`",
         report.dir.dir.display()
     ));
@@ -308,17 +308,17 @@ fn settle(report: &mut SkillReport, sources: Sources, settings: &Settings, cwd: 
         report.diagnostics = Vec::new();
     }
     if !keep.fields {
-        report
-            .fields
-            .retain(|(key, _)| crate::skill::CATALOG_FIELDS.contains(&key.as_str()));
-        report.fields.shrink_to_fit();
+        let fields = &mut report.extra_mut().fields;
+        fields.retain(|(key, _)| crate::skill::CATALOG_FIELDS.contains(&key.as_str()));
+        fields.shrink_to_fit();
     }
     if keep.costs {
-        report.costs = count_costs(report, &sources, settings).map(Box::new);
+        report.extra_mut().costs = count_costs(report, &sources, settings);
     }
     if keep.lines {
         keep_lines(report, sources.file.as_ref(), &sources.others);
     }
+    report.tidy();
 }
 
 /// A skill's token costs (L1, L2, L3): what `skillc show` prints for one skill.
@@ -350,7 +350,7 @@ fn count_costs(report: &SkillReport, sources: &Sources, settings: &Settings) -> 
 /// Keeps the lines of `file` (the skill file) and `others` that the report's diagnostics point
 /// at, and those the collection rules may point at later (the key, the bundled tools).
 pub fn keep_lines(report: &mut SkillReport, file: Option<&SkillFile>, others: &[SkillFile]) {
-    report.excerpts = file
+    let excerpts = file
         .into_iter()
         .chain(others)
         .map(|source| {
@@ -367,12 +367,13 @@ pub fn keep_lines(report: &mut SkillReport, file: Option<&SkillFile>, others: &[
             if file.is_some_and(|f| f.path == source.path) {
                 lines.extend(report.key_region.iter().map(at));
             }
-            let tools = report.tools.iter().filter(|t| t.path == source.path);
+            let tools = report.tools().iter().filter(|t| t.path == source.path);
             lines.extend(tools.map(|t| t.region.line));
             source.excerpt(lines)
         })
         .filter(|excerpt| !excerpt.is_empty())
         .collect();
+    report.extra_mut().excerpts = excerpts;
 }
 
 /// Lints one skill directory; its report, and what was read to make it.
@@ -429,7 +430,7 @@ fn read_and_lint(
             return Sources::default();
         }
         Err(e) => {
-            report.io_error = Some(format!("reading `{}`: {e}", path.display()));
+            report.extra_mut().io_error = Some(format!("reading `{}`: {e}", path.display()));
             return Sources::default();
         }
     };
@@ -507,13 +508,13 @@ fn lint_bytes(
     );
     report.diagnostics = out.diagnostics;
     report.diagnostics.extend(bundle.diagnostics);
-    report.tools = bundle.tools;
+    report.extra_mut().tools = bundle.tools;
     report.dialect = facts.dialect;
     report.targets = targets_of(settings, report.placement(), facts.dialect);
     report.key = facts.key;
     report.key_region = facts.key_region;
     report.description = facts.description;
-    report.fields = facts.fields;
+    report.extra_mut().fields = facts.fields;
     report.suppressions = facts.suppressions;
     let mut others = bundle.files;
     others.extend(facts.other_files);

@@ -186,26 +186,43 @@ pub struct SkillReport {
     pub key_region: Option<Region>,
     /// The description, when it is a string (for the L1 catalog entry).
     pub description: Option<String>,
-    /// Top-level frontmatter fields: the string value, or the source text of another value.
-    /// All of them when the run keeps them ([`Keep::fields`]); else only those the catalog
-    /// rules read ([`CATALOG_FIELDS`]).
-    pub fields: Vec<(String, String)>,
     /// The L1 cost, when it was counted.
     pub l1_tokens: Option<usize>,
-    /// The tools the skill bundles (SK602 across skills).
-    pub tools: Vec<BundledTool>,
     pub diagnostics: Vec<Diagnostic>,
     /// The skill's own diagnostics as counts, when the run keeps no details ([`Keep::details`]:
     /// `--statistics`); the collection rules' are in `diagnostics` all the same.
     pub tallies: Box<[Tally]>,
     pub suppressions: Suppressions,
+    /// What few reports hold, boxed so that the others cost one pointer (`None`: nothing).
+    extra: Option<Box<Extra>>,
+}
+
+/// The facts of a [`SkillReport`] that most skills do not have, or that only some runs keep.
+#[derive(Debug, Default)]
+pub struct Extra {
+    /// Top-level frontmatter fields: the string value, or the source text of another value.
+    /// All of them when the run keeps them ([`Keep::fields`]); else only those the catalog
+    /// rules read ([`CATALOG_FIELDS`]).
+    pub fields: Vec<(String, String)>,
+    /// The tools the skill bundles (SK602 across skills).
+    pub tools: Vec<BundledTool>,
     /// An I/O failure that kept the skill from being checked.
     pub io_error: Option<String>,
     /// The source lines the diagnostics point at, when the output shows them
     /// ([`Keep::lines`]).
     pub excerpts: Vec<Excerpt>,
     /// The skill's token costs, when the run counts them ([`Keep::costs`]).
-    pub costs: Option<Box<Costs>>,
+    pub costs: Option<Costs>,
+}
+
+impl Extra {
+    fn is_empty(&self) -> bool {
+        self.fields.is_empty()
+            && self.tools.is_empty()
+            && self.io_error.is_none()
+            && self.excerpts.is_empty()
+            && self.costs.is_none()
+    }
 }
 
 /// Diagnostics of one rule counted, not kept.
@@ -278,15 +295,11 @@ impl SkillReport {
             key: None,
             key_region: None,
             description: None,
-            fields: Vec::new(),
             l1_tokens: None,
-            tools: Vec::new(),
             diagnostics: Vec::new(),
             tallies: Box::default(),
             suppressions: Suppressions::default(),
-            io_error: None,
-            excerpts: Vec::new(),
-            costs: None,
+            extra: None,
             dir,
         }
     }
@@ -316,6 +329,43 @@ impl SkillReport {
 
     /// The kept lines of a file, for renderers that show source.
     pub fn excerpt(&self, path: &Path) -> Option<&Excerpt> {
-        self.excerpts.iter().find(|e| e.path == path)
+        self.extra()?.excerpts.iter().find(|e| e.path == path)
+    }
+
+    fn extra(&self) -> Option<&Extra> {
+        self.extra.as_deref()
+    }
+
+    /// The facts few reports hold, to change them ([`SkillReport::tidy`] drops them again when
+    /// they are left empty).
+    pub fn extra_mut(&mut self) -> &mut Extra {
+        self.extra.get_or_insert_with(Box::default)
+    }
+
+    /// Frees what [`SkillReport::extra_mut`] left empty.
+    pub fn tidy(&mut self) {
+        if self.extra().is_some_and(Extra::is_empty) {
+            self.extra = None;
+        }
+    }
+
+    /// Top-level frontmatter fields ([`Extra::fields`]).
+    pub fn fields(&self) -> &[(String, String)] {
+        self.extra().map_or(&[], |e| &e.fields)
+    }
+
+    /// The tools the skill bundles.
+    pub fn tools(&self) -> &[BundledTool] {
+        self.extra().map_or(&[], |e| &e.tools)
+    }
+
+    /// An I/O failure that kept the skill from being checked.
+    pub fn io_error(&self) -> Option<&str> {
+        self.extra()?.io_error.as_deref()
+    }
+
+    /// The skill's token costs, when the run counted them.
+    pub fn costs(&self) -> Option<&Costs> {
+        self.extra()?.costs.as_ref()
     }
 }

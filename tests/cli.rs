@@ -466,7 +466,7 @@ fn unreadable_skill_file_is_named_and_exits_3() {
     let settings = skillc::config::Settings::default();
     let reports =
         skillc::lint::lint_all(vec![skill], &settings, root, skillc::skill::Keep::default());
-    let error = reports[0].io_error.as_deref().unwrap_or_default();
+    let error = reports[0].io_error().unwrap_or_default();
     assert!(
         error.starts_with(&format!(
             "reading `{}`: ",

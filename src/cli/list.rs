@@ -92,7 +92,7 @@ pub fn run(args: &Args) -> Outcome {
         .map(Option::flatten)
         .collect();
     let trigger = |r: &SkillReport| {
-        r.fields
+        r.fields()
             .iter()
             .find(|(k, _)| k == "trigger")
             .map(|(_, v)| v.clone())

@@ -134,7 +134,7 @@ pub fn run(args: &Args) -> Outcome {
         &cwd,
         crate::skill::Keep::default(),
     );
-    if let Some(error) = &report.io_error {
+    if let Some(error) = report.io_error() {
         return fail(Outcome::Failure, error);
     }
     let errors = report

@@ -110,7 +110,7 @@ fn describe(
     if !note.is_empty() {
         let _ = writeln!(out, "  note:        {}", printable(&note));
     }
-    for (key, value) in &r.fields {
+    for (key, value) in r.fields() {
         let shown: Vec<&str> = value.split_whitespace().collect();
         let mut shown = shown.join(" ");
         if shown.chars().count() > 200 {
@@ -134,7 +134,7 @@ fn describe(
         }
     }
     if r.dialect == Some(crate::dialect::Dialect::Par)
-        && !r.fields.iter().any(|(k, _)| k == "trigger")
+        && !r.fields().iter().any(|(k, _)| k == "trigger")
     {
         let _ = writeln!(
             out,

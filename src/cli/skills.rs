@@ -115,7 +115,7 @@ impl SkillArgs {
         }
         let mut io_failed = false;
         for report in &reports {
-            if let Some(error) = &report.io_error {
+            if let Some(error) = report.io_error() {
                 eprintln!("error: {}", crate::render::escaped(error));
                 io_failed = true;
             }

@@ -59,7 +59,7 @@ pub fn run(args: &Args) -> Outcome {
     }
     let costs: Vec<Costs> = catalog
         .iter()
-        .map(|&i| reports[i].costs.as_deref().cloned().unwrap_or_default())
+        .map(|&i| reports[i].costs().cloned().unwrap_or_default())
         .collect();
     let budget = settings.budget.unwrap_or(crate::config::DEFAULT_BUDGET) as usize;
     let l1_total: usize = costs.iter().map(|c| c.l1).sum();

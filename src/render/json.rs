@@ -42,7 +42,7 @@ impl Serialize for Skills<'_> {
             key: r.key.as_deref(),
             tier: r.dir.tier.as_str(),
             targets: r.targets.names(),
-            valid: r.io_error.is_none()
+            valid: r.io_error().is_none()
                 && !r.diagnostics.iter().any(|d| d.severity == Severity::Error),
             l1_tokens: r.l1_tokens,
         }))

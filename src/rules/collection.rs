@@ -108,10 +108,10 @@ fn same_namespace(a: &SkillReport, b: &SkillReport) -> bool {
 fn tools_across_skills(reports: &[SkillReport], found: &mut Vec<(usize, Diagnostic)>) {
     let mut first: HashMap<&str, usize> = HashMap::new();
     for (i, report) in reports.iter().enumerate() {
-        for tool in &report.tools {
+        for tool in report.tools() {
             match first.get(tool.name.as_str()) {
                 Some(&j) if j != i => {
-                    let other = reports[j].tools.iter().find(|t| t.name == tool.name);
+                    let other = reports[j].tools().iter().find(|t| t.name == tool.name);
                     let where_ =
                         other.map_or_else(String::new, |t| format!(" (`{}`)", t.path.display()));
                     found.push((i, Diagnostic {
