@@ -27,7 +27,7 @@ fn phantom_skill() -> SkillDir {
     let dir = PathBuf::from("/nonexistent/skillc-fuzz/fuzz-skill");
     SkillDir {
         file: Some(dir.join("SKILL.md").into()),
-        real: dir.clone().into(),
+        real: crate::discover::Real::At(dir.clone().into()),
         dir: dir.into(),
         tier: Tier::Project,
         rare: None,

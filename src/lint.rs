@@ -178,7 +178,7 @@ fn internal_error(dir: impl Into<std::sync::Arc<Path>>) -> SkillReport {
     let dir = dir.into();
     let mut report = SkillReport::empty(SkillDir {
         file: None,
-        real: dir.clone(),
+        real: crate::discover::Real::At(dir.clone()),
         tier: crate::discover::Tier::Project,
         rare: None,
         listed: Default::default(),
@@ -409,7 +409,7 @@ fn read_and_lint(
                 .file_name()
                 .map(|n| n.to_string_lossy().into_owned())
                 .unwrap_or_default();
-            match crate::files::classify_link(&path, &report.dir.real) {
+            match crate::files::classify_link(&path, &report.dir.real_path()) {
                 crate::files::LinkTarget::Outside(target) => {
                     rules::files::link_outside(&name, &target, path, out);
                     return Sources::default();
@@ -441,7 +441,11 @@ fn read_and_lint(
 fn place(report: &mut SkillReport, settings: &Settings) {
     let shown =
         std::iter::once(&*report.dir.dir).chain(report.dir.aliases().iter().map(PathBuf::as_path));
-    report.set_placement(Placement::of(&report.dir.real, shown, report.dir.listed));
+    report.set_placement(Placement::of(
+        &report.dir.real_path(),
+        shown,
+        report.dir.listed,
+    ));
     report.targets = targets_of(settings, report.placement(), None);
 }
 
@@ -553,7 +557,7 @@ fn check_file(
     if file.has_bom() {
         rules::structure::byte_order_mark(out);
     }
-    facts.tree = SkillTree::walk(&dir.real);
+    facts.tree = SkillTree::walk(&dir.real_path());
     rules::files::check(dir, &facts.tree, out);
     let layout = match file.layout() {
         Ok(layout) => layout,
@@ -566,7 +570,8 @@ fn check_file(
     facts.suppressions = Suppressions::parse(file, &layout);
     let links = markdown::links(file.slice(layout.body));
     let located = targets_of(settings, placement, None);
-    let placeholders = crate::targets::placeholders(located, &dir.real, placement.plugin_root());
+    let placeholders =
+        crate::targets::placeholders(located, &dir.real_path(), placement.plugin_root());
     // A plugin is installed whole: when every target installs it so, links into it work.
     let installed_with = placement.plugin_root().filter(|_| {
         located

@@ -127,7 +127,7 @@ pub fn costs(
             _ => 0,
         };
         let tokens = match crate::input::read_capped(
-            &dir.real.join(&entry.rel),
+            &dir.real_path().join(&entry.rel),
             max_file_size,
             crate::input::Links::Follow,
         ) {

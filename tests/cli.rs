@@ -457,7 +457,7 @@ fn unreadable_skill_file_is_named_and_exits_3() {
     let dir = root.join("bad");
     let skill = skillc::discover::SkillDir {
         file: Some(dir.join("SKILL.md").into()),
-        real: std::path::Path::new("/").into(),
+        real: skillc::discover::Real::At(std::path::Path::new("/").into()),
         dir: dir.into(),
         tier: skillc::discover::Tier::Project,
         rare: None,

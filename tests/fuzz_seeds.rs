@@ -73,7 +73,7 @@ fn the_skill_file_target_lints() {
     let dir = PathBuf::from("/nonexistent/x");
     let skill = skillc::discover::SkillDir {
         file: Some(dir.join("SKILL.md").into()),
-        real: dir.clone().into(),
+        real: skillc::discover::Real::At(dir.clone().into()),
         dir: dir.into(),
         tier: skillc::discover::Tier::Project,
         rare: None,

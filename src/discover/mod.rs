@@ -41,8 +41,9 @@ pub struct SkillDir {
     pub dir: Arc<Path>,
     /// The skill file, or `None` when the directory was given explicitly without one (SK001).
     pub file: Option<Arc<Path>>,
-    /// The canonical directory, for dedup, tiers and the real directory name.
-    pub real: Arc<Path>,
+    /// The canonical directory ([`SkillDir::real_path`]), for dedup, tiers, the real directory
+    /// name and reading the skill's files.
+    pub real: Real,
     pub tier: Tier,
     /// What few skills have, boxed so that a skill without it costs one pointer (see
     /// [`SkillDir::near_miss`], [`SkillDir::nested_in`], [`SkillDir::aliases`]); `None` rather
@@ -50,6 +51,29 @@ pub struct SkillDir {
     pub rare: Option<Box<Rare>>,
     /// What the search's listing of the directory showed (nothing when it was not listed).
     pub listed: Listed,
+}
+
+/// Where a skill directory really is (no symbolic links).
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Real {
+    /// At this canonical path.
+    At(Arc<Path>),
+    /// At the directory as displayed, made absolute against this: the run's real current
+    /// directory, shared by every skill. Most skills are, and then their real path costs
+    /// nothing to keep.
+    Below(Arc<Path>),
+}
+
+impl Real {
+    /// `real`, the canonical path of the directory displayed as `dir`, given the real current
+    /// directory `base`.
+    pub fn of(real: &Path, dir: &Path, base: &Arc<Path>) -> Real {
+        if absolute(base, dir) == real {
+            Real::Below(base.clone())
+        } else {
+            Real::At(real.into())
+        }
+    }
 }
 
 /// What a directory's listing showed of the names that a skill's placement looks for, so that
@@ -136,9 +160,17 @@ impl SkillDir {
         clean(&self.dir.join(rel))
     }
 
+    /// The canonical directory.
+    pub fn real_path(&self) -> std::borrow::Cow<'_, Path> {
+        match &self.real {
+            Real::At(real) => std::borrow::Cow::Borrowed(real),
+            Real::Below(base) => std::borrow::Cow::Owned(absolute(base, &self.dir)),
+        }
+    }
+
     /// The directory's own name (the real one for `.`).
     pub fn name(&self) -> String {
-        self.real
+        self.real_path()
             .file_name()
             .or_else(|| self.dir.file_name())
             .map(|n| n.to_string_lossy().into_owned())
@@ -177,7 +209,7 @@ struct Candidate {
     file: Option<Arc<Path>>,
     near_miss: Option<String>,
     /// Its real path, when the walk that found it knows it (else it is resolved).
-    real: Option<Arc<Path>>,
+    real: Option<Real>,
     listed: Listed,
 }
 
@@ -211,6 +243,12 @@ pub fn discover_streaming(
     let mut ignores: Option<ignore_files::Ignores> = None;
     let mut nearest = HashMap::new();
     let user_root = user_root();
+    // A path has no symlink components when, made absolute against the real current
+    // directory, it is its own canonical form.
+    let base: Arc<Path> = cwd
+        .canonicalize()
+        .unwrap_or_else(|_| cwd.to_path_buf())
+        .into();
     for path in paths {
         let display = display_path(path, cwd);
         let Some(is_dir) = is_dir(path) else {
@@ -247,7 +285,7 @@ pub fn discover_streaming(
                     None,
                     outer_skill(&found.dir, found.listed, cwd, &mut nearest),
                 ),
-                tier: tier_of(&found.real, user_root.as_deref()),
+                tier: found.tier,
                 dir: found.dir.clone(),
                 file: Some(found.file.clone()),
                 real: found.real.clone(),
@@ -259,6 +297,8 @@ pub fn discover_streaming(
             walk::Context {
                 settings,
                 cwd,
+                base: &base,
+                user_root: user_root.as_deref(),
                 options,
                 ignores: ignores.as_ref(),
             },
@@ -287,7 +327,7 @@ pub fn discover_streaming(
             out.empty_default = true;
         }
     }
-    out.skills = dedup(found, cwd);
+    out.skills = dedup(found, cwd, &base);
     for skill in &mut out.skills {
         if skill.file.is_some() {
             let outer = outer_skill(&skill.dir, skill.listed, cwd, &mut nearest);
@@ -317,7 +357,7 @@ pub fn skill_of_file(file: &Path, cwd: &Path) -> Result<SkillDir, NotFound> {
         tier: tier_of(&real, user_root().as_deref()),
         dir: dir.into(),
         file: Some(display.into()),
-        real: real.into(),
+        real: Real::At(real.into()),
         rare: SkillDir::rare_of(None, nested_in),
         listed: Listed::default(),
     })
@@ -381,16 +421,13 @@ fn from_file(display: &Path) -> Option<Candidate> {
 /// One entry per real skill directory, sorted by path: at its path without symbolic-link
 /// components when one of the candidates reaches it that way, else at its first path in
 /// sorted order.
-fn dedup(mut found: Vec<Candidate>, cwd: &Path) -> Vec<SkillDir> {
+fn dedup(mut found: Vec<Candidate>, cwd: &Path, base: &Arc<Path>) -> Vec<SkillDir> {
     // Stable: of the candidates at one path, the first PATH's wins (the skill file it names,
     // its near miss). One PATH's are sorted already: then no scratch copy is made.
     if !found.is_sorted_by(|a, b| a.dir <= b.dir) {
         found.sort_by(|a, b| a.dir.cmp(&b.dir));
     }
     let user_root = user_root();
-    // A path has no symlink components when, made absolute against the real current
-    // directory, it is its own canonical form.
-    let cwd_real = cwd.canonicalize().unwrap_or_else(|_| cwd.to_path_buf());
     let mut skills: Vec<SkillDir> = Vec::new();
     // Skills by a hash of their real path and kind (no copy of the path), the first of each
     // hash; equal hashes are compared in full, and further skills of a hash (a collision) are
@@ -412,19 +449,29 @@ fn dedup(mut found: Vec<Candidate>, cwd: &Path) -> Vec<SkillDir> {
         listed,
     } in found
     {
-        let real =
-            real.unwrap_or_else(|| dir.canonicalize().unwrap_or_else(|_| cwd.join(&dir)).into());
-        let is_direct = *absolute(&cwd_real, &dir) == *real;
-        let hash = key(&real, file.is_some());
+        let real = real.unwrap_or_else(|| {
+            let real = dir.canonicalize().unwrap_or_else(|_| cwd.join(&dir));
+            Real::of(&real, &dir, base)
+        });
+        let is_direct = matches!(real, Real::Below(_));
+        let real_path = match &real {
+            Real::At(path) => std::borrow::Cow::Borrowed(&**path),
+            Real::Below(base) => std::borrow::Cow::Owned(absolute(base, &dir)),
+        };
+        let hash = key(&real_path, file.is_some());
         let same = seen
             .get(&hash)
             .into_iter()
             .copied()
             .chain(more.iter().filter(|(h, _)| *h == hash).map(|&(_, i)| i))
-            .find(|&i| skills[i].real == real && skills[i].file.is_some() == file.is_some());
+            .find(|&i| {
+                skills[i].real_path() == real_path && skills[i].file.is_some() == file.is_some()
+            });
         if let Some(at) = same {
             if is_direct && !direct[at] {
                 direct[at] = true;
+                // Reached without links now: its real path is its path.
+                skills[at].real = real;
                 let alias = std::mem::replace(&mut skills[at].dir, dir);
                 skills[at].file = file;
                 skills[at].edit_rare(|rare| {
@@ -443,7 +490,8 @@ fn dedup(mut found: Vec<Candidate>, cwd: &Path) -> Vec<SkillDir> {
             std::collections::hash_map::Entry::Occupied(_) => more.push((hash, skills.len())),
         }
         direct.push(is_direct);
-        let tier = tier_of(&real, user_root.as_deref());
+        let tier = tier_of(&real_path, user_root.as_deref());
+        drop(real_path);
         skills.push(SkillDir {
             dir,
             file,

@@ -13,8 +13,8 @@ use std::sync::Arc;
 
 use super::ignore_files::{Ignores, Present, Rules};
 use super::{
-    Listed, Options, SKILL_FILE_NAMES, absolute, clean, is_file_or_dangling, is_other_case,
-    skill_file_in,
+    Listed, Options, Real, SKILL_FILE_NAMES, Tier, absolute, clean, is_file_or_dangling,
+    is_other_case, skill_file_in, tier_of,
 };
 use crate::config::Settings;
 
@@ -51,7 +51,8 @@ pub struct Found {
     pub dir: Arc<Path>,
     pub file: Arc<Path>,
     /// Its real directory.
-    pub real: Arc<Path>,
+    pub real: Real,
+    pub tier: Tier,
     pub listed: Listed,
 }
 
@@ -98,6 +99,8 @@ struct Pending {
 struct Walker<'a> {
     settings: &'a Settings,
     cwd: &'a Path,
+    base: &'a Arc<Path>,
+    user_root: Option<&'a Path>,
     options: Options,
     ignores: Option<&'a Ignores>,
     root: &'a Path,
@@ -131,6 +134,10 @@ pub fn walk(
 pub struct Context<'a> {
     pub settings: &'a Settings,
     pub cwd: &'a Path,
+    /// The real current directory (see [`Real`]).
+    pub base: &'a Arc<Path>,
+    /// The user tier's skill folder, when there is one.
+    pub user_root: Option<&'a Path>,
     pub options: Options,
     pub ignores: Option<&'a Ignores>,
 }
@@ -146,6 +153,8 @@ fn walk_within(
     let Context {
         settings,
         cwd,
+        base,
+        user_root,
         options,
         ignores,
     } = *context;
@@ -173,6 +182,8 @@ fn walk_within(
     let mut walker = Walker {
         settings,
         cwd,
+        base,
+        user_root,
         options,
         ignores,
         root,
@@ -216,23 +227,15 @@ impl Walker<'_> {
             // A directory's skill file is seen in its own listing (no look of its own).
             let skill = dir.skill.unwrap_or_else(|| match listing.skill_file {
                 Some(name) => {
-                    self.record(Found {
-                        dir: clean(&dir.path).into(),
-                        file: clean(&dir.path.join(name)).into(),
-                        real: dir.real.as_path().into(),
-                        listed: listing.listed,
-                    });
+                    let file = clean(&dir.path.join(name));
+                    self.record(&dir.path, file, &dir.real, listing.listed);
                     true
                 }
                 None => false,
             });
             if !skill && let Some(name) = listing.other_case {
-                self.record(Found {
-                    dir: clean(&dir.path).into(),
-                    file: clean(&dir.path.join(name)).into(),
-                    real: dir.real.as_path().into(),
-                    listed: listing.listed,
-                });
+                let file = clean(&dir.path.join(name));
+                self.record(&dir.path, file, &dir.real, listing.listed);
             }
             // The root's and a link's `in_skill` counts their own skill file already.
             let in_skill = dir.in_skill || (dir.skill.is_none() && skill);
@@ -299,17 +302,20 @@ impl Walker<'_> {
         let Some(file) = skill_file_in(path) else {
             return false;
         };
-        self.record(Found {
-            dir: clean(path).into(),
-            file: file.into(),
-            real: real.into(),
-            listed: Listed::default(),
-        });
+        self.record(path, file, real, Listed::default());
         true
     }
 
-    /// Records a skill found, and hands it over at once.
-    fn record(&mut self, found: Found) {
+    /// Records the skill in `dir` (real path `real`), and hands it over at once.
+    fn record(&mut self, dir: &Path, file: PathBuf, real: &Path, listed: Listed) {
+        let dir = clean(dir);
+        let found = Found {
+            real: Real::of(real, &dir, self.base),
+            tier: tier_of(real, self.user_root),
+            dir: dir.into(),
+            file: file.into(),
+            listed,
+        };
         (self.on_found)(&found);
         self.found.push(found);
     }
@@ -498,9 +504,12 @@ mod tests {
             std::fs::write(dir.join("SKILL.md"), "---\nname: s\n---\n").unwrap();
         }
         let settings = Settings::default();
+        let base: Arc<Path> = tmp.path().into();
         let context = Context {
             settings: &settings,
             cwd: tmp.path(),
+            base: &base,
+            user_root: None,
             options: Options::default(),
             ignores: None,
         };

@@ -136,7 +136,7 @@ pub fn validate_skill(archive: &Archive) -> Result<(), String> {
     settings.targets = Some(crate::targets::Targets::all());
     let skill = crate::discover::SkillDir {
         file: crate::discover::skill_file_in(&dir).map(Into::into),
-        real: dir.canonicalize().unwrap_or_else(|_| dir.clone()).into(),
+        real: crate::discover::Real::At(dir.canonicalize().unwrap_or_else(|_| dir.clone()).into()),
         dir: dir.clone().into(),
         tier: crate::discover::Tier::Project,
         rare: None,

@@ -223,12 +223,13 @@ pub fn check(
     let body = file.slice(layout.body);
     length(file, layout, body, out);
     tokens(layout, body, settings, out);
+    let real = dir.real_path();
     let resolver = Resolver {
-        skill: &dir.real,
+        skill: &real,
         placeholders,
         installed_with,
     };
-    let linked = check_links(dir, &resolver, layout, tree, links, out);
+    let linked = check_links(&resolver, layout, tree, links, out);
     let skill_file = file.path.file_name().map_or_else(
         || "SKILL.md".to_string(),
         |n| n.to_string_lossy().into_owned(),
@@ -245,7 +246,6 @@ pub fn check(
 /// SK404, SK405 and SK407 on the body's links; returns the files and directories of the skill
 /// they lead to, in order.
 fn check_links(
-    dir: &SkillDir,
     resolver: &Resolver,
     layout: &Layout,
     tree: &SkillTree,
@@ -278,7 +278,7 @@ fn check_links(
             }
             Target::Inside(rel) if rel.is_empty() => {}
             Target::Inside(rel) => {
-                if tree.contains(&dir.real, &rel) {
+                if tree.contains(resolver.skill, &rel) {
                     linked.push(rel);
                     continue;
                 }

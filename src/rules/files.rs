@@ -101,7 +101,7 @@ fn check_entry(dir: &SkillDir, entry: &Entry, out: &mut Reporter) {
         out.emit_file(&SK411, path.clone(), format!("`{}` looks like a secret or version-control data", entry.rel))
             .help("remove it from the skill (and rotate it if it is a real secret): skills are shared and uploaded whole");
     }
-    if not_runnable(entry) && !starts_with_shebang(&dir.real.join(&entry.rel)) {
+    if not_runnable(entry) && !starts_with_shebang(&dir.real_path().join(&entry.rel)) {
         let known = SCRIPT_EXTENSIONS
             .iter()
             .map(|ext| format!(".{ext}"))

@@ -164,7 +164,7 @@ pub fn check(
                 direct
             })
         };
-        let mut reader = Reader::new(&dir.real, &index);
+        let mut reader = Reader::new(resolver.skill, &index);
         files = chains(dir, resolver, body, &index, direct, &mut reader, out);
     }
     if sk412 {
@@ -176,7 +176,7 @@ pub fn check(
         if reach.pending > 0 {
             reach.take(mentions(), "", TextKind::Prose);
         }
-        let mut reader = Reader::new(&dir.real, &index);
+        let mut reader = Reader::new(resolver.skill, &index);
         unreferenced(dir, resolver, reach, &mut reader, out);
     }
     files

@@ -35,13 +35,14 @@ pub fn check(
     settings: &Settings,
 ) -> Bundle {
     let mut bundle = Bundle::default();
+    let real = dir.real_path();
     for name in TOOL_FILES {
         if !tree.entries.iter().any(|e| e.rel == name && e.is_file()) {
             continue;
         }
         let path = dir.path_of(name);
         let mut out = Reporter::new(None, path.clone(), dir.dir.clone());
-        let text = match read_capped(&dir.real.join(name), settings.max_file_size, Links::Follow) {
+        let text = match read_capped(&real.join(name), settings.max_file_size, Links::Follow) {
             Ok(Read::Bytes(bytes)) => match String::from_utf8(bytes) {
                 Ok(text) => text,
                 Err(e) => {
