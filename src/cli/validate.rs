@@ -1,5 +1,6 @@
 //! `skillc validate [PATH]...` (alias `check`).
 
+use std::io::Write;
 use std::path::PathBuf;
 
 use super::skills::{Loaded, SkillArgs};
@@ -68,31 +69,38 @@ pub fn run(args: Args, color: ColorChoice) -> Outcome {
 
     let to_file = args.output_file.is_some();
     let color = color.enabled(!to_file && std::io::IsTerminal::is_terminal(&std::io::stdout()));
-    let text = if args.statistics {
-        render::statistics::render(&reports)
-    } else {
-        match args.format {
-            Format::Full => render::full::render(&reports, color),
-            Format::Concise => render::concise::render(&reports),
-            Format::Json => render::json::render(&reports),
-            Format::Sarif => render::sarif::render(&reports),
-            Format::Github => render::github::render(&reports),
+    // The output is written as it is rendered, never held whole.
+    let write = |sink: &mut dyn Write| -> std::io::Result<()> {
+        let mut sink = std::io::BufWriter::with_capacity(1 << 16, sink);
+        if args.statistics {
+            sink.write_all(render::statistics::render(&reports).as_bytes())?;
+        } else {
+            match args.format {
+                Format::Full => render::full::write(&reports, color, &mut sink)?,
+                Format::Concise => render::concise::write(&reports, &mut sink)?,
+                Format::Json => render::json::write(&reports, &mut sink)?,
+                Format::Sarif => sink.write_all(render::sarif::render(&reports).as_bytes())?,
+                Format::Github => render::github::write(&reports, &mut sink)?,
+            }
         }
+        sink.flush()
     };
     match &args.output_file {
         Some(path) => {
-            if let Err(e) = std::fs::write(path, &text) {
+            let written = std::fs::File::create(path).and_then(|mut file| write(&mut file));
+            if let Err(e) = written {
                 return fail(
                     Outcome::Failure,
                     format!("writing `{}`: {e}", path.display()),
                 );
             }
         }
-        None => {
-            if let Some(outcome) = super::emit(&text) {
-                return outcome;
-            }
-        }
+        None => match write(&mut std::io::stdout().lock()) {
+            Ok(()) => {}
+            // A reader that stopped early (`| head`) is not a failure.
+            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {}
+            Err(e) => return fail(Outcome::Failure, format!("writing to stdout: {e}")),
+        },
     }
     let summary = Summary::of(&reports);
     let machine = matches!(args.format, Format::Json | Format::Sarif);

@@ -2,12 +2,26 @@
 
 use std::fmt::Write;
 
-use super::{diagnostics, printable, slash_path};
+use super::{printable, slash_path};
 use crate::skill::SkillReport;
 
 pub fn render(reports: &[SkillReport]) -> String {
+    super::collect(|out| write(reports, out))
+}
+
+/// [`render`] to `sink`, a report at a time.
+pub fn write(reports: &[SkillReport], sink: &mut dyn std::io::Write) -> std::io::Result<()> {
     let mut out = String::new();
-    for d in diagnostics(reports) {
+    for report in reports {
+        out.clear();
+        render_report(report, &mut out);
+        sink.write_all(out.as_bytes())?;
+    }
+    Ok(())
+}
+
+fn render_report(report: &SkillReport, out: &mut String) {
+    for d in &report.diagnostics {
         let path = slash_path(&d.path);
         let path = printable(&path);
         let message = printable(&d.message);
@@ -30,5 +44,4 @@ pub fn render(reports: &[SkillReport]) -> String {
             ),
         };
     }
-    out
 }

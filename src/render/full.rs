@@ -57,15 +57,26 @@ impl Palette {
 /// Renders the reports' diagnostics with the source lines their skills kept
 /// ([`crate::skill::Keep::lines`]).
 pub fn render(reports: &[SkillReport], color: bool) -> String {
+    super::collect(|out| write(reports, color, out))
+}
+
+/// [`render`] to `sink`, a report at a time.
+pub fn write(
+    reports: &[SkillReport],
+    color: bool,
+    sink: &mut dyn std::io::Write,
+) -> std::io::Result<()> {
     let palette = Palette::new(color);
     let mut out = String::new();
     for report in reports {
+        out.clear();
         for d in &report.diagnostics {
             render_one(&mut out, d, report.excerpt(&d.path), &palette);
             out.push('\n');
         }
+        sink.write_all(out.as_bytes())?;
     }
-    out
+    Ok(())
 }
 
 fn render_one(out: &mut String, d: &Diagnostic, file: Option<&Excerpt>, p: &Palette) {

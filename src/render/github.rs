@@ -2,13 +2,27 @@
 
 use std::fmt::Write;
 
-use super::{diagnostics, printable, slash_path};
+use super::{printable, slash_path};
 use crate::diagnostic::Severity;
 use crate::skill::SkillReport;
 
 pub fn render(reports: &[SkillReport]) -> String {
+    super::collect(|out| write(reports, out))
+}
+
+/// [`render`] to `sink`, a report at a time.
+pub fn write(reports: &[SkillReport], sink: &mut dyn std::io::Write) -> std::io::Result<()> {
     let mut out = String::new();
-    for d in diagnostics(reports) {
+    for report in reports {
+        out.clear();
+        render_report(report, &mut out);
+        sink.write_all(out.as_bytes())?;
+    }
+    Ok(())
+}
+
+fn render_report(report: &SkillReport, out: &mut String) {
+    for d in &report.diagnostics {
         let command = match d.severity {
             Severity::Error => "error",
             Severity::Warning => "warning",
@@ -29,7 +43,6 @@ pub fn render(reports: &[SkillReport]) -> String {
         );
         let _ = writeln!(out, "::{command} {props}::{}", data(&printable(&d.message)));
     }
-    out
 }
 
 /// Escapes a command's message as the Actions toolkit does.

@@ -111,6 +111,11 @@ impl<'a> DiagnosticEntry<'a> {
 }
 
 pub fn render(reports: &[SkillReport]) -> String {
+    super::collect(|out| write(reports, out))
+}
+
+/// [`render`] to `sink`, as it is serialized.
+pub fn write(reports: &[SkillReport], sink: &mut dyn std::io::Write) -> std::io::Result<()> {
     let summary = Summary::of(reports);
     let doc = Document {
         version: 1,
@@ -127,7 +132,6 @@ pub fn render(reports: &[SkillReport]) -> String {
         skills: Skills(reports),
         diagnostics: Diagnostics(reports),
     };
-    let mut text = crate::render::json_text(&doc);
-    text.push('\n');
-    text
+    crate::render::json_to(sink, &doc)?;
+    sink.write_all(b"\n")
 }

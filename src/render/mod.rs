@@ -133,15 +133,30 @@ fn is_bidi(c: char) -> bool {
 /// characters that serde_json leaves raw but a terminal may act on (DEL, C1 controls,
 /// bidirectional overrides) written as `\uXXXX` escapes — the same JSON value, safe to print.
 pub fn json_text(value: &impl serde::Serialize) -> String {
-    let mut out = Vec::new();
+    collect(|out| json_to(out, value))
+}
+
+/// [`json_text`] to `sink`, as it is serialized.
+pub fn json_to(
+    sink: &mut dyn std::io::Write,
+    value: &impl serde::Serialize,
+) -> std::io::Result<()> {
     let mut serializer = serde_json::Serializer::with_formatter(
-        &mut out,
+        sink,
         SafeFormatter(serde_json::ser::PrettyFormatter::new()),
     );
-    if value.serialize(&mut serializer).is_err() {
-        return String::new();
+    value
+        .serialize(&mut serializer)
+        .map_err(std::io::Error::from)
+}
+
+/// The text a renderer writes (every renderer writes UTF-8); empty if it fails.
+pub fn collect(write: impl FnOnce(&mut dyn std::io::Write) -> std::io::Result<()>) -> String {
+    let mut out = Vec::new();
+    match write(&mut out) {
+        Ok(()) => String::from_utf8(out).unwrap_or_default(),
+        Err(_) => String::new(),
     }
-    String::from_utf8(out).unwrap_or_default()
 }
 
 /// serde_json's pretty formatter, escaping what [`json_text`] says.
