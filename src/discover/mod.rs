@@ -68,11 +68,29 @@ impl Real {
     /// `real`, the canonical path of the directory displayed as `dir`, given the real current
     /// directory `base`.
     pub fn of(real: &Path, dir: &Path, base: &Arc<Path>) -> Real {
-        if absolute(base, dir) == real {
+        if below(base, dir) == real {
             Real::Below(base.clone())
         } else {
             Real::At(real.into())
         }
+    }
+
+    /// The canonical path of the directory displayed as `dir`.
+    pub fn path(&self, dir: &Path) -> std::borrow::Cow<'_, Path> {
+        match self {
+            Real::At(real) => std::borrow::Cow::Borrowed(real),
+            Real::Below(base) => std::borrow::Cow::Owned(below(base, dir)),
+        }
+    }
+}
+
+/// `dir` made absolute against `base` (as [`absolute`], without its work for the plain
+/// relative paths most skills are displayed at).
+fn below(base: &Path, dir: &Path) -> PathBuf {
+    if dir.components().all(|c| matches!(c, Component::Normal(_))) {
+        base.join(dir)
+    } else {
+        absolute(base, dir)
     }
 }
 
@@ -162,10 +180,7 @@ impl SkillDir {
 
     /// The canonical directory.
     pub fn real_path(&self) -> std::borrow::Cow<'_, Path> {
-        match &self.real {
-            Real::At(real) => std::borrow::Cow::Borrowed(real),
-            Real::Below(base) => std::borrow::Cow::Owned(absolute(base, &self.dir)),
-        }
+        self.real.path(&self.dir)
     }
 
     /// The directory's own name (the real one for `.`).
@@ -454,10 +469,7 @@ fn dedup(mut found: Vec<Candidate>, cwd: &Path, base: &Arc<Path>) -> Vec<SkillDi
             Real::of(&real, &dir, base)
         });
         let is_direct = matches!(real, Real::Below(_));
-        let real_path = match &real {
-            Real::At(path) => std::borrow::Cow::Borrowed(&**path),
-            Real::Below(base) => std::borrow::Cow::Owned(absolute(base, &dir)),
-        };
+        let real_path = real.path(&dir);
         let hash = key(&real_path, file.is_some());
         let same = seen
             .get(&hash)
