@@ -206,18 +206,10 @@ const KEY: usize = 27;
 /// measurable.
 const SLOTS: usize = 16384;
 
-#[derive(Clone, Copy)]
-struct Memo {
-    key: [u8; KEY],
-    len: u8,
-    count: u32,
-}
-
-const EMPTY: Memo = Memo {
-    key: [0; KEY],
-    len: 0,
-    count: 0,
-};
+/// One memoised piece: its bytes (`KEY`), their length (one byte) and its count (four bytes,
+/// little-endian). All zeros is an empty slot, so a memo is allocated zeroed: pages a short
+/// run never touches cost nothing.
+type Memo = [u8; KEY + 5];
 
 /// What one thread keeps for one encoding: the regex's scratch space and the memo.
 struct State {
@@ -334,7 +326,7 @@ impl Bpe {
     fn state(&self) -> State {
         State {
             cache: self.regex.create_cache(),
-            memo: vec![EMPTY; SLOTS],
+            memo: vec![[0; KEY + 5]; SLOTS],
         }
     }
 
@@ -390,10 +382,12 @@ impl Bpe {
         }
         let index = (h >> 20) as usize & (SLOTS - 1);
         if let Some(m) = memo.get(index)
-            && usize::from(m.len) == piece.len()
-            && m.key.get(..piece.len()).is_some_and(|key| same(key, piece))
+            && usize::from(m[KEY]) == piece.len()
+            && same(&m[..piece.len()], piece)
         {
-            return m.count as usize;
+            let mut count = [0; 4];
+            count.copy_from_slice(&m[KEY + 1..]);
+            return u32::from_le_bytes(count) as usize;
         }
         let count = if self.table.rank_hashed(piece, h) != NONE {
             1
@@ -401,9 +395,9 @@ impl Bpe {
             self.table.merge(piece)
         };
         if let Some(m) = memo.get_mut(index) {
-            m.key[..piece.len()].copy_from_slice(piece);
-            m.len = piece.len() as u8;
-            m.count = count as u32;
+            m[..piece.len()].copy_from_slice(piece);
+            m[KEY] = piece.len() as u8;
+            m[KEY + 1..].copy_from_slice(&(count as u32).to_le_bytes());
         }
         count
     }
