@@ -222,6 +222,10 @@ impl Walker<'_> {
                 continue;
             }
             let Some(listing) = self.list(&dir.path) else {
+                // A directory that cannot be listed may still hold a skill file by its name.
+                if dir.skill.is_none() && !self.stopped {
+                    self.skill_at(&dir.path, &dir.real);
+                }
                 continue;
             };
             // A directory's skill file is seen in its own listing (no look of its own).
