@@ -11,13 +11,7 @@ pub fn render(reports: &[SkillReport]) -> String {
 
 /// [`render`] to `sink`, a report at a time.
 pub fn write(reports: &[SkillReport], sink: &mut dyn std::io::Write) -> std::io::Result<()> {
-    let mut out = String::new();
-    for report in reports {
-        out.clear();
-        render_report(report, &mut out);
-        sink.write_all(out.as_bytes())?;
-    }
-    Ok(())
+    super::by_report(reports, sink, render_report)
 }
 
 fn render_report(report: &SkillReport, out: &mut String) {

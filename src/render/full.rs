@@ -67,16 +67,12 @@ pub fn write(
     sink: &mut dyn std::io::Write,
 ) -> std::io::Result<()> {
     let palette = Palette::new(color);
-    let mut out = String::new();
-    for report in reports {
-        out.clear();
+    super::by_report(reports, sink, |report, out| {
         for d in &report.diagnostics {
-            render_one(&mut out, d, report.excerpt(&d.path), &palette);
+            render_one(out, d, report.excerpt(&d.path), &palette);
             out.push('\n');
         }
-        sink.write_all(out.as_bytes())?;
-    }
-    Ok(())
+    })
 }
 
 fn render_one(out: &mut String, d: &Diagnostic, file: Option<&Excerpt>, p: &Palette) {

@@ -150,6 +150,21 @@ pub fn json_to(
         .map_err(std::io::Error::from)
 }
 
+/// Writes each report's text, as `render` makes it, to `sink`: the output is never held whole.
+pub fn by_report(
+    reports: &[SkillReport],
+    sink: &mut dyn std::io::Write,
+    render: impl Fn(&SkillReport, &mut String),
+) -> std::io::Result<()> {
+    let mut out = String::new();
+    for report in reports {
+        out.clear();
+        render(report, &mut out);
+        sink.write_all(out.as_bytes())?;
+    }
+    Ok(())
+}
+
 /// The text a renderer writes (every renderer writes UTF-8); empty if it fails.
 pub fn collect(write: impl FnOnce(&mut dyn std::io::Write) -> std::io::Result<()>) -> String {
     let mut out = Vec::new();
