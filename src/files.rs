@@ -84,6 +84,9 @@ impl SkillTree {
                 .map(|e| (e.file_name().to_string_lossy().into_owned(), e))
                 .collect();
             children.sort_by(|a, b| a.0.cmp(&b.0));
+            // Whether a look at an entry succeeded: a directory that can be listed but not
+            // entered (no `x`) lists names that cannot be looked at, and they are skipped.
+            let mut entered = false;
             for (name, entry) in children {
                 if tree.entries.len() >= MAX_ENTRIES {
                     tree.truncated = true;
@@ -94,21 +97,28 @@ impl SkillTree {
                 } else {
                     format!("{prefix}/{name}")
                 };
-                // The listing gives the type; only a file's size and mode need a look.
+                // The listing gives the type; a file's size and mode need a look, and so does
+                // anything until a look inside this directory succeeded.
                 let Ok(file_type) = entry.file_type() else {
                     continue;
+                };
+                let meta = if file_type.is_file() || !entered {
+                    let Ok(meta) = entry.metadata() else {
+                        continue;
+                    };
+                    entered = true;
+                    Some(meta)
+                } else {
+                    None
                 };
                 let kind = if file_type.is_symlink() {
                     Kind::Symlink(classify_link(&entry.path(), root))
                 } else if file_type.is_dir() {
                     Kind::Dir
-                } else if file_type.is_file() {
-                    let Ok(meta) = entry.metadata() else {
-                        continue;
-                    };
+                } else if let (true, Some(meta)) = (file_type.is_file(), &meta) {
                     Kind::File {
                         size: meta.len(),
-                        executable: is_executable(&meta),
+                        executable: is_executable(meta),
                     }
                 } else {
                     Kind::Special

@@ -213,19 +213,21 @@ impl Walker<'_> {
     fn search(&mut self, start: Pending) {
         let mut stack = vec![start];
         while let Some(dir) = stack.pop() {
+            // A directory not listed — the search stopped, it was reached before (a bind
+            // mount), or it cannot be listed — is still a skill when its skill file is there by
+            // name, as its parent's listing promised.
             if self.stopped {
-                return;
+                self.skill_unlisted(&dir);
+                continue;
             }
             if let Some(key) = dir.key
                 && !self.visited.insert(key)
             {
+                self.skill_unlisted(&dir);
                 continue;
             }
             let Some(listing) = self.list(&dir.path) else {
-                // A directory that cannot be listed may still hold a skill file by its name.
-                if dir.skill.is_none() && !self.stopped {
-                    self.skill_at(&dir.path, &dir.real);
-                }
+                self.skill_unlisted(&dir);
                 continue;
             };
             // A directory's skill file is seen in its own listing (no look of its own).
@@ -298,6 +300,13 @@ impl Walker<'_> {
             }
             // Reversed, so the stack pops them in name order.
             stack.extend(children.into_iter().rev());
+        }
+    }
+
+    /// Records the skill of a directory that is not listed, unless it was settled already.
+    fn skill_unlisted(&mut self, dir: &Pending) {
+        if dir.skill.is_none() {
+            self.skill_at(&dir.path, &dir.real);
         }
     }
 
@@ -382,17 +391,21 @@ impl Walker<'_> {
             entries.push((entry, file_type));
         }
         entries.sort_by_key(|(entry, _)| entry.file_name());
-        // The first name that is a regular file, or a link to one or to nothing (SK408), as
-        // `skill_file_in` decides.
+        // The first name listed as a file or a link that `skill_file_in` takes: a regular file,
+        // or a link to one or to nothing (SK408). One look confirms it: a directory that can
+        // be listed but not entered (no `x`) lists names that cannot be reached.
         let skill_file = SKILL_FILE_NAMES
             .iter()
             .zip(exact)
-            .find(|(name, file_type)| match file_type {
-                Some(t) if t.is_symlink() => is_file_or_dangling(&dir.join(name)),
-                Some(t) => t.is_file(),
-                None => false,
+            .find(|(name, file_type)| {
+                file_type.is_some_and(|t| t.is_file() || t.is_symlink())
+                    && is_file_or_dangling(&dir.join(name))
             })
             .map(|(name, _)| *name);
+        // What the listing shows is reachable only when a look inside succeeded.
+        if skill_file.is_none() {
+            listed = Listed::default();
+        }
         Some(Listing {
             dirs: entries,
             present,
@@ -536,5 +549,44 @@ mod tests {
                 root.display()
             )]
         );
+    }
+
+    #[test]
+    fn a_search_stopped_by_the_budget_still_finds_the_skills_already_listed() {
+        // The root lists `aa`, `big` and `zz` (3 entries), `aa` its skill file (4); `big`'s
+        // listing passes the budget; `zz`, listed by the root but never searched, is a skill
+        // by its skill file's name, as it was before listings decided.
+        let tmp = tempfile::tempdir().unwrap();
+        for name in ["aa", "zz"] {
+            let dir = tmp.path().join(name);
+            std::fs::create_dir_all(&dir).unwrap();
+            std::fs::write(dir.join("SKILL.md"), "---\nname: s\n---\n").unwrap();
+        }
+        let big = tmp.path().join("big");
+        std::fs::create_dir_all(&big).unwrap();
+        for i in 0..5 {
+            std::fs::write(big.join(format!("f{i}")), "").unwrap();
+        }
+        let settings = Settings::default();
+        let base: Arc<Path> = tmp.path().into();
+        let context = Context {
+            settings: &settings,
+            cwd: tmp.path(),
+            base: &base,
+            user_root: None,
+            options: Options::default(),
+            ignores: None,
+        };
+        let mut warnings = Vec::new();
+        let root = tmp.path();
+        let found = walk_within(root, &context, 6, &mut |_| {}, &mut warnings);
+        assert_eq!(
+            found
+                .iter()
+                .map(|f| f.dir.strip_prefix(root).unwrap().to_path_buf())
+                .collect::<Vec<_>>(),
+            [PathBuf::from("aa"), PathBuf::from("zz")]
+        );
+        assert_eq!(warnings.len(), 1, "{warnings:?}");
     }
 }
