@@ -6,7 +6,8 @@
         time, of the CPU time (user + sys) and of the peak RSS, every exit code seen, and SKILLS
         (0 for a single skill: its times are shown in ms)
     measure.py summary JSON                              the counts of a `--format json` report
-    measure.py report RESULTS                            the Markdown table of RESULTS
+    measure.py report RESULTS                            the Markdown table of RESULTS (rows of
+        one label merged: the minimum of each number)
 
 CPU and peak RSS are the child's own rusage from os.wait4, which includes every process it
 waited for (find, xargs and cat for the floor): no GNU time, no hyperfine.
@@ -58,7 +59,17 @@ def summary(path):
 
 
 def report(results):
-    rows = [json.loads(line) for line in open(results)]
+    # Rows of one label (bench/compare.sh measures each RUNS times, interleaved) are merged:
+    # the minimum of each number, every exit code, in the order the labels first appear.
+    rows = {}
+    for line in open(results):
+        r = json.loads(line)
+        seen = rows.setdefault(r["label"], r)
+        if seen is not r:
+            for key in ("wall", "cpu", "rss"):
+                seen[key] = min(seen[key], r[key])
+            seen["exit"] = sorted(set(seen["exit"]) | set(r["exit"]))
+    rows = list(rows.values())
     print("| run | skills | wall | CPU | CPU/wall | peak RSS | skills/s | wall/floor | exit |")
     print("|---|--:|--:|--:|--:|--:|--:|--:|--:|")
     floor = None
