@@ -97,31 +97,31 @@ impl SkillTree {
                 } else {
                     format!("{prefix}/{name}")
                 };
-                // The listing gives the type; a file's size and mode need a look, and so does
-                // anything until a look inside this directory succeeded.
+                // A directory listed is one (only a directory can be mounted over it): it needs
+                // no look once a look inside this directory succeeded. Anything else is looked
+                // at, for its size and mode, and for its type (a file mounted over a name).
                 let Ok(file_type) = entry.file_type() else {
                     continue;
                 };
-                let meta = if file_type.is_file() || !entered {
+                let kind = if file_type.is_dir() && entered {
+                    Kind::Dir
+                } else {
                     let Ok(meta) = entry.metadata() else {
                         continue;
                     };
                     entered = true;
-                    Some(meta)
-                } else {
-                    None
-                };
-                let kind = if file_type.is_symlink() {
-                    Kind::Symlink(classify_link(&entry.path(), root))
-                } else if file_type.is_dir() {
-                    Kind::Dir
-                } else if let (true, Some(meta)) = (file_type.is_file(), &meta) {
-                    Kind::File {
-                        size: meta.len(),
-                        executable: is_executable(meta),
+                    if meta.is_symlink() {
+                        Kind::Symlink(classify_link(&entry.path(), root))
+                    } else if meta.is_dir() {
+                        Kind::Dir
+                    } else if meta.is_file() {
+                        Kind::File {
+                            size: meta.len(),
+                            executable: is_executable(&meta),
+                        }
+                    } else {
+                        Kind::Special
                     }
-                } else {
-                    Kind::Special
                 };
                 if kind == Kind::Dir && name != ".git" {
                     if depth + 1 < MAX_DEPTH {

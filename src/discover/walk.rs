@@ -391,15 +391,15 @@ impl Walker<'_> {
             entries.push((entry, file_type));
         }
         entries.sort_by_key(|(entry, _)| entry.file_name());
-        // The first name listed as a file or a link that `skill_file_in` takes: a regular file,
-        // or a link to one or to nothing (SK408). One look confirms it: a directory that can
-        // be listed but not entered (no `x`) lists names that cannot be reached.
+        // The first name listed that `skill_file_in` takes: a regular file, or a link to one or
+        // to nothing (SK408). One look decides it: a directory that can be listed but not
+        // entered (no `x`) lists names that cannot be reached, and a name's listed type is not
+        // always what a look sees (a file mounted over it). Only a directory stays one.
         let skill_file = SKILL_FILE_NAMES
             .iter()
             .zip(exact)
             .find(|(name, file_type)| {
-                file_type.is_some_and(|t| t.is_file() || t.is_symlink())
-                    && is_file_or_dangling(&dir.join(name))
+                file_type.is_some_and(|t| !t.is_dir()) && is_file_or_dangling(&dir.join(name))
             })
             .map(|(name, _)| *name);
         // What the listing shows is reachable only when a look inside succeeded.
