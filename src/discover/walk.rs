@@ -512,6 +512,28 @@ fn shown(path: &Path) -> String {
 mod tests {
     use super::*;
 
+    /// The skills a walk of `root` listing at most `budget` entries finds (relative to `root`),
+    /// and its warnings.
+    fn walk_with_budget(root: &Path, budget: usize) -> (Vec<PathBuf>, Vec<String>) {
+        let settings = Settings::default();
+        let base: Arc<Path> = root.into();
+        let context = Context {
+            settings: &settings,
+            cwd: root,
+            base: &base,
+            user_root: None,
+            options: Options::default(),
+            ignores: None,
+        };
+        let mut warnings = Vec::new();
+        let found = walk_within(root, &context, budget, &mut |_| {}, &mut warnings);
+        let found = found
+            .iter()
+            .map(|f| f.dir.strip_prefix(root).unwrap().to_path_buf())
+            .collect();
+        (found, warnings)
+    }
+
     #[test]
     fn the_entry_budget_stops_the_walk_with_a_warning() {
         let tmp = tempfile::tempdir().unwrap();
@@ -520,28 +542,11 @@ mod tests {
             std::fs::create_dir_all(&dir).unwrap();
             std::fs::write(dir.join("SKILL.md"), "---\nname: s\n---\n").unwrap();
         }
-        let settings = Settings::default();
-        let base: Arc<Path> = tmp.path().into();
-        let context = Context {
-            settings: &settings,
-            cwd: tmp.path(),
-            base: &base,
-            user_root: None,
-            options: Options::default(),
-            ignores: None,
-        };
-        let mut warnings = Vec::new();
         let root = tmp.path();
-        let found = walk_within(root, &context, 8, &mut |_| {}, &mut warnings);
+        let (found, warnings) = walk_with_budget(root, 8);
         // The root lists 4 entries, `a` and `b` one each (their skill), and each skill one (its
         // skill file: skills are searched for nested ones); `c`'s would be the 9th.
-        assert_eq!(
-            found
-                .iter()
-                .map(|f| f.dir.strip_prefix(root).unwrap().to_path_buf())
-                .collect::<Vec<_>>(),
-            [PathBuf::from("a/s"), PathBuf::from("b/s")]
-        );
+        assert_eq!(found, [PathBuf::from("a/s"), PathBuf::from("b/s")]);
         assert_eq!(
             warnings,
             [format!(
@@ -567,26 +572,8 @@ mod tests {
         for i in 0..5 {
             std::fs::write(big.join(format!("f{i}")), "").unwrap();
         }
-        let settings = Settings::default();
-        let base: Arc<Path> = tmp.path().into();
-        let context = Context {
-            settings: &settings,
-            cwd: tmp.path(),
-            base: &base,
-            user_root: None,
-            options: Options::default(),
-            ignores: None,
-        };
-        let mut warnings = Vec::new();
-        let root = tmp.path();
-        let found = walk_within(root, &context, 6, &mut |_| {}, &mut warnings);
-        assert_eq!(
-            found
-                .iter()
-                .map(|f| f.dir.strip_prefix(root).unwrap().to_path_buf())
-                .collect::<Vec<_>>(),
-            [PathBuf::from("aa"), PathBuf::from("zz")]
-        );
+        let (found, warnings) = walk_with_budget(tmp.path(), 6);
+        assert_eq!(found, [PathBuf::from("aa"), PathBuf::from("zz")]);
         assert_eq!(warnings.len(), 1, "{warnings:?}");
     }
 }
