@@ -97,7 +97,7 @@ fn below(base: &Path, dir: &Path) -> PathBuf {
 /// What a directory's listing showed of the names that a skill's placement looks for, so that
 /// they need no look of their own: `Some` when the listing settles it, `None` when it does not
 /// (the name is a symbolic link, or the directory was not listed).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord)]
 pub struct Listed {
     /// `.git` exists: the directory is a repository's root.
     pub git: Option<bool>,
