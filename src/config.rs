@@ -81,6 +81,10 @@ struct RulesTable {
     select: Option<Vec<Spanned<String>>>,
     ignore: Option<Vec<Spanned<String>>>,
     severity: Option<BTreeMap<Spanned<String>, Spanned<String>>>,
+    /// The rules whose fixes are applied (default: all).
+    fixable: Option<Vec<Spanned<String>>>,
+    /// The rules whose fixes are never applied.
+    unfixable: Option<Vec<Spanned<String>>>,
 }
 
 /// `dialect` in the config and on the command line.
@@ -163,6 +167,8 @@ pub struct Settings {
     pub exclude: GlobSet,
     pub max_file_size: u64,
     enabled: HashSet<&'static str>,
+    /// The rules whose fixes are applied (`fixable` minus `unfixable`).
+    fixable: HashSet<&'static str>,
     severity: HashMap<&'static str, Severity>,
     per_file_ignores: Vec<(GlobSet, Vec<&'static Rule>)>,
 }
@@ -184,6 +190,7 @@ impl Default for Settings {
             exclude: GlobSet::empty(),
             max_file_size: 1024 * 1024,
             enabled: rule::RULES.iter().map(|r| r.code).collect(),
+            fixable: rule::RULES.iter().map(|r| r.code).collect(),
             severity: HashMap::new(),
             per_file_ignores: Vec::new(),
         }
@@ -335,6 +342,18 @@ impl Settings {
         for rule in ignore {
             settings.enabled.remove(rule.code);
         }
+        if let Some(fixable) = &rules_table.fixable {
+            settings.fixable = resolve(fixable, "`rules.fixable`")?
+                .iter()
+                .map(|r| r.code)
+                .collect();
+        }
+        for rule in resolve(
+            rules_table.unfixable.as_deref().unwrap_or_default(),
+            "`rules.unfixable`",
+        )? {
+            settings.fixable.remove(rule.code);
+        }
         for (selector, severity) in rules_table.severity.iter().flatten() {
             let level = Severity::parse(severity.get_ref()).ok_or_else(|| {
                 error(
@@ -466,6 +485,11 @@ impl Settings {
     /// Whether a rule is selected (before per-file ignores and suppressions).
     pub fn enabled(&self, rule: &Rule) -> bool {
         self.enabled.contains(rule.code)
+    }
+
+    /// Whether the fixes of the rule with `code` may be applied (`fixable`, `unfixable`).
+    pub fn fixable(&self, code: &str) -> bool {
+        self.fixable.contains(code)
     }
 
     /// The severity a rule's diagnostics get.

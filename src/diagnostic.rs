@@ -3,6 +3,7 @@
 use std::path::Path;
 use std::sync::Arc;
 
+use crate::fix::Fix;
 use crate::rule::Rule;
 pub use crate::rule::Severity;
 
@@ -67,6 +68,8 @@ pub struct Diagnostic {
     /// How many problems this diagnostic stands for: 1, or, for the one that closes a rule's
     /// run at the per-skill cap, the problems it counts (summaries and statistics add them).
     pub count: usize,
+    /// What repairs it, when a tool can.
+    pub fix: Option<Box<Fix>>,
 }
 
 impl Diagnostic {
@@ -87,6 +90,12 @@ impl Diagnostic {
     /// Sets the label under the primary span.
     pub fn label(&mut self, text: impl Into<String>) -> &mut Self {
         self.label = Some(text.into());
+        self
+    }
+
+    /// Attaches a fix.
+    pub fn fix(&mut self, fix: Fix) -> &mut Self {
+        self.fix = Some(Box::new(fix));
         self
     }
 

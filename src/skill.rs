@@ -43,6 +43,11 @@ impl<'a> Reporter<'a> {
         self.file.map(|f| f.region(span))
     }
 
+    /// The skill file's text at `span`, when there is a skill file and `span` is in it.
+    pub fn text(&self, span: Span) -> Option<&'a str> {
+        self.file?.text.get(span.start..span.end)
+    }
+
     /// Reports a diagnostic of `rule` at `span` (`None`: the whole file).
     pub fn emit(
         &mut self,
@@ -84,6 +89,7 @@ impl<'a> Reporter<'a> {
             region,
             secondary: Vec::new(),
             count: 1,
+            fix: None,
         });
         let last = self.diagnostics.len() - 1;
         &mut self.diagnostics[last]

@@ -77,6 +77,13 @@ impl SkillArgs {
     /// Discovers and checks the skills, with the command's own `extra` settings on top of
     /// these flags and the config file, keeping of each skill what the command's output needs.
     pub fn load(&self, extra: Overrides, quiet: bool, keep: Keep) -> Result<Loaded, Outcome> {
+        let (settings, cwd) = self.settings(extra)?;
+        self.load_with(settings, cwd, quiet, keep)
+    }
+
+    /// The settings in force for these flags and the config file, with the command's own
+    /// `extra` settings on top, and the current directory.
+    pub fn settings(&self, extra: Overrides) -> Result<(Settings, PathBuf), Outcome> {
         let cwd = current_dir()?;
         let source = match (&self.config, self.no_config) {
             (_, true) => Source::None,
@@ -92,6 +99,17 @@ impl SkillArgs {
         };
         let settings =
             Settings::load(&source, &cwd, &overrides).map_err(|e| fail(Outcome::Usage, e))?;
+        Ok((settings, cwd))
+    }
+
+    /// [`SkillArgs::load`] with the settings given.
+    pub fn load_with(
+        &self,
+        settings: Settings,
+        cwd: PathBuf,
+        quiet: bool,
+        keep: Keep,
+    ) -> Result<Loaded, Outcome> {
         let options = discover::Options {
             no_ignore: self.no_ignore,
             follow_links: self.follow_links,

@@ -1,13 +1,15 @@
 //! `skillc validate [PATH]...` (alias `check`).
 
-use std::io::Write;
-use std::path::PathBuf;
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
 
 use super::skills::{Loaded, SkillArgs};
 use super::{ColorChoice, Outcome, fail};
-use crate::config::Overrides;
+use crate::config::{Overrides, Settings};
+use crate::discover::NotFound;
+use crate::fix::{self, Failure, Mode};
 use crate::render::{self, Format, Summary};
-use crate::skill::Keep;
+use crate::skill::{Keep, SkillReport};
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -41,9 +43,29 @@ pub struct Args {
     /// No summary line.
     #[arg(short, long)]
     quiet: bool,
+    /// Apply the safe fixes, then print what remains.
+    #[arg(long)]
+    fix: bool,
+    /// Apply the unsafe fixes too (with `--fix` or `--diff`), and mark them fixable.
+    #[arg(long)]
+    unsafe_fixes: bool,
+    /// Print a unified diff of what `--fix` would change, and change nothing (exit 1 when
+    /// there is something to fix).
+    #[arg(long)]
+    diff: bool,
+    /// With `--fix`: list what was fixed, per file.
+    #[arg(long)]
+    show_fixes: bool,
+    /// Lint standard input (PATH `-`) as if it were the skill file at this path; with `--fix`,
+    /// print the fixed text.
+    #[arg(long, value_name = "PATH")]
+    stdin_filename: Option<PathBuf>,
 }
 
 pub fn run(args: Args, color: ColorChoice) -> Outcome {
+    let mode = Mode {
+        unsafe_fixes: args.unsafe_fixes,
+    };
     let extra = Overrides {
         strict: args.strict,
         select: args.select.clone(),
@@ -51,63 +73,244 @@ pub fn run(args: Args, color: ColorChoice) -> Outcome {
         extra_fields: args.extra_fields.clone(),
         ..Overrides::default()
     };
-    // Only the full format shows source lines.
-    let keep = Keep {
+    let dash = |p: &PathBuf| p.as_os_str() == "-";
+    let stdin = args.skills.paths.iter().any(dash);
+    match (&args.stdin_filename, stdin) {
+        (Some(path), true) if args.skills.paths.iter().all(dash) => {
+            run_stdin(&args, extra, path, mode, color)
+        }
+        (Some(_), _) => fail(
+            Outcome::Usage,
+            "--stdin-filename lints standard input: pass `-` as the only PATH",
+        ),
+        (None, true) => fail(
+            Outcome::Usage,
+            "linting standard input (`-`) needs --stdin-filename PATH, the skill file it stands for",
+        ),
+        (None, false) => run_paths(&args, extra, mode, color),
+    }
+}
+
+/// What the run keeps of each skill: only the full format shows source lines.
+fn keep(args: &Args) -> Keep {
+    Keep {
         details: !args.statistics,
         lines: args.format == Format::Full && !args.statistics,
         ..Keep::default()
+    }
+}
+
+/// Validates (and with `--fix`/`--diff` fixes) the skills the PATHs name.
+fn run_paths(args: &Args, extra: Overrides, mode: Mode, color: ColorChoice) -> Outcome {
+    let (settings, cwd) = match args.skills.settings(extra) {
+        Ok(found) => found,
+        Err(outcome) => return outcome,
+    };
+    let load = |settings, keep| {
+        args.skills
+            .load_with(settings, cwd.clone(), args.quiet, keep)
+    };
+    let mut fixing = None;
+    let loaded = if args.fix || args.diff {
+        let loaded = match load(settings, Keep::default()) {
+            Ok(loaded) => loaded,
+            Err(outcome) => return outcome,
+        };
+        let done = fix_all(&loaded.reports, &loaded.settings, &cwd, mode, !args.diff);
+        if args.diff {
+            return diff(&done);
+        }
+        if args.show_fixes {
+            show_fixes(&done);
+        }
+        fixing = Some((done.count, done.failed));
+        load(loaded.settings, keep(args))
+    } else {
+        load(settings, keep(args))
     };
     let Loaded {
         settings,
-        reports,
+        mut reports,
         io_failed,
         ..
-    } = match args.skills.load(extra, args.quiet, keep) {
+    } = match loaded {
         Ok(loaded) => loaded,
         Err(outcome) => return outcome,
     };
+    for report in &mut reports {
+        mode.settle(&settings, &mut report.diagnostics);
+    }
+    let failed = io_failed || fixing.is_some_and(|(_, failed)| failed);
+    let output = match &args.output_file {
+        Some(path) => Sink::File(path),
+        None => Sink::Stdout,
+    };
+    finish(
+        args,
+        &settings,
+        &reports,
+        fixing.map(|(n, _)| n),
+        failed,
+        output,
+        color,
+    )
+}
 
-    let to_file = args.output_file.is_some();
-    let color = color.enabled(!to_file && std::io::IsTerminal::is_terminal(&std::io::stdout()));
+/// `--stdin-filename PATH -`: lints standard input as the skill file at PATH; with `--fix`,
+/// prints the fixed text on stdout and the remaining diagnostics on stderr.
+fn run_stdin(
+    args: &Args,
+    extra: Overrides,
+    path: &Path,
+    mode: Mode,
+    color: ColorChoice,
+) -> Outcome {
+    let (settings, cwd) = match args.skills.settings(extra) {
+        Ok(found) => found,
+        Err(outcome) => return outcome,
+    };
+    let mut text = Vec::new();
+    let limit = settings.max_file_size;
+    if let Err(e) = std::io::stdin()
+        .lock()
+        .take(limit.saturating_add(1))
+        .read_to_end(&mut text)
+    {
+        return fail(Outcome::Failure, format!("reading standard input: {e}"));
+    }
+    let dir = match crate::discover::skill_of_file(path, &cwd) {
+        Ok(dir) => dir,
+        Err(NotFound(missing)) => {
+            return fail(
+                Outcome::Usage,
+                format!("path not found: {}", missing.display()),
+            );
+        }
+    };
+    let fixing = args.fix || args.diff;
+    let (reports, count) = if fixing {
+        match fix::fix_text(&dir, text.clone(), &settings, &cwd, mode) {
+            Ok(fixed) => {
+                let mut out = std::io::stdout().lock();
+                let written = if args.diff {
+                    out.write_all(unified(path, &text, &fixed.text).as_bytes())
+                } else {
+                    out.write_all(&fixed.text)
+                };
+                if let Err(e) = written.and_then(|()| out.flush()) {
+                    return fail(Outcome::Failure, format!("writing to stdout: {e}"));
+                }
+                if args.diff {
+                    let count = fixed.count();
+                    eprintln!("Would fix {count} {}.", plural(count));
+                    return if count > 0 {
+                        Outcome::Problems
+                    } else {
+                        Outcome::Success
+                    };
+                }
+                let count = fixed.count();
+                (vec![fixed.report], Some(count))
+            }
+            Err(failure) => {
+                // The text goes back unchanged: an editor's buffer is never emptied.
+                let mut out = std::io::stdout().lock();
+                if !args.diff {
+                    let _ = out.write_all(&text).and_then(|()| out.flush());
+                }
+                return fail(Outcome::Failure, failure.to_string());
+            }
+        }
+    } else {
+        let report = crate::lint::lint_buffer(dir, text, &settings, &cwd, keep(args));
+        (vec![report], None)
+    };
+    let mut reports = reports;
+    for report in &mut reports {
+        mode.settle(&settings, &mut report.diagnostics);
+    }
+    // With `--fix`, stdout holds the fixed text: the diagnostics go to stderr.
+    let output = if fixing { Sink::Stderr } else { Sink::Stdout };
+    finish(args, &settings, &reports, count, false, output, color)
+}
+
+/// Where the diagnostics go.
+enum Sink<'a> {
+    Stdout,
+    Stderr,
+    File(&'a Path),
+}
+
+/// Prints the diagnostics, the fix count and the summary; the exit code.
+fn finish(
+    args: &Args,
+    settings: &Settings,
+    reports: &[SkillReport],
+    fixed: Option<usize>,
+    failed: bool,
+    output: Sink,
+    color: ColorChoice,
+) -> Outcome {
+    let terminal = match output {
+        Sink::Stdout => std::io::IsTerminal::is_terminal(&std::io::stdout()),
+        Sink::Stderr => std::io::IsTerminal::is_terminal(&std::io::stderr()),
+        Sink::File(_) => false,
+    };
+    let color = color.enabled(terminal);
     // The output is written as it is rendered, never held whole.
     let write = |sink: &mut dyn Write| -> std::io::Result<()> {
         let mut sink = std::io::BufWriter::with_capacity(1 << 16, sink);
         if args.statistics {
-            sink.write_all(render::statistics::render(&reports).as_bytes())?;
+            sink.write_all(render::statistics::render(reports).as_bytes())?;
         } else {
             match args.format {
-                Format::Full => render::full::write(&reports, color, &mut sink)?,
-                Format::Concise => render::concise::write(&reports, &mut sink)?,
-                Format::Json => render::json::write(&reports, &mut sink)?,
-                Format::Sarif => sink.write_all(render::sarif::render(&reports).as_bytes())?,
-                Format::Github => render::github::write(&reports, &mut sink)?,
+                Format::Full => render::full::write(reports, color, &mut sink)?,
+                Format::Concise => render::concise::write(reports, &mut sink)?,
+                Format::Json => render::json::write(reports, &mut sink)?,
+                Format::Sarif => sink.write_all(render::sarif::render(reports).as_bytes())?,
+                Format::Github => render::github::write(reports, &mut sink)?,
             }
         }
         sink.flush()
     };
-    match &args.output_file {
-        Some(path) => {
-            let written = std::fs::File::create(path).and_then(|mut file| write(&mut file));
-            if let Err(e) = written {
-                return fail(
-                    Outcome::Failure,
-                    format!("writing `{}`: {e}", path.display()),
-                );
-            }
-        }
-        None => match write(&mut std::io::stdout().lock()) {
-            Ok(()) => {}
+    let written = match output {
+        Sink::File(path) => std::fs::File::create(path)
+            .and_then(|mut file| write(&mut file))
+            .map_err(|e| format!("writing `{}`: {e}", path.display())),
+        Sink::Stdout => write(&mut std::io::stdout().lock())
+            .map_err(|e| (e.kind(), format!("writing to stdout: {e}")))
             // A reader that stopped early (`| head`) is not a failure.
-            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {}
-            Err(e) => return fail(Outcome::Failure, format!("writing to stdout: {e}")),
-        },
+            .or_else(|(kind, e)| {
+                if kind == std::io::ErrorKind::BrokenPipe {
+                    Ok(())
+                } else {
+                    Err(e)
+                }
+            }),
+        Sink::Stderr => {
+            write(&mut std::io::stderr().lock()).map_err(|e| format!("writing to stderr: {e}"))
+        }
+    };
+    if let Err(e) = written {
+        return fail(Outcome::Failure, e);
     }
-    let summary = Summary::of(&reports);
+    let summary = Summary::of(reports);
     let machine = matches!(args.format, Format::Json | Format::Sarif);
+    if let Some(count) = fixed {
+        let remaining: usize = reports
+            .iter()
+            .flat_map(|r| &r.diagnostics)
+            .map(|d| d.count)
+            .sum();
+        eprintln!("Fixed {count} {} ({remaining} remaining).", plural(count));
+    }
     if !args.quiet && (!machine || args.statistics) {
         eprintln!("{}", summary.line());
+        if let Some(hint) = fixable_hint(reports) {
+            eprintln!("{hint}");
+        }
     }
-    if io_failed {
+    if failed {
         return Outcome::Failure;
     }
     let failing = summary.errors > 0 || (settings.strict && summary.warnings > 0);
@@ -115,5 +318,134 @@ pub fn run(args: Args, color: ColorChoice) -> Outcome {
         Outcome::Problems
     } else {
         Outcome::Success
+    }
+}
+
+fn plural(count: usize) -> &'static str {
+    if count == 1 { "problem" } else { "problems" }
+}
+
+/// `[*] N fixable with --fix` under the summary, when there is anything to fix.
+pub(super) fn fixable_hint(reports: &[SkillReport]) -> Option<String> {
+    let (on, hidden) = reports
+        .iter()
+        .map(|r| fix::counts(&r.diagnostics))
+        .fold((0, 0), |(a, b), (c, d)| (a + c, b + d));
+    let more = match hidden {
+        0 => String::new(),
+        1 => " (1 more with `--fix --unsafe-fixes`)".to_string(),
+        n => format!(" ({n} more with `--fix --unsafe-fixes`)"),
+    };
+    match (on, hidden) {
+        (0, 0) => None,
+        (0, _) => Some(format!(
+            "No fixes available with `--fix`{}",
+            more.replace(" more", "")
+        )),
+        (n, _) => Some(format!("[*] {n} fixable with `--fix`{more}.")),
+    }
+}
+
+/// What fixing the skills of a run did.
+struct Done {
+    /// Per skill file fixed (or that would be): its path, the text before and after, and the
+    /// fixes applied.
+    files: Vec<(PathBuf, Vec<u8>, fix::Fixed)>,
+    count: usize,
+    /// A file could not be fixed (said on stderr).
+    failed: bool,
+}
+
+/// Fixes every skill of `reports` that has a fix `mode` applies (writing them when `write`).
+fn fix_all(
+    reports: &[SkillReport],
+    settings: &Settings,
+    cwd: &Path,
+    mode: Mode,
+    write: bool,
+) -> Done {
+    let mut done = Done {
+        files: Vec::new(),
+        count: 0,
+        failed: false,
+    };
+    for report in reports {
+        let fixable = report.diagnostics.iter().any(|d| {
+            Some(&d.path) == report.dir.file.as_ref()
+                && d.fix
+                    .as_deref()
+                    .is_some_and(|f| mode.applies(settings, d.rule.code, f))
+        });
+        if !fixable {
+            continue;
+        }
+        match fix::fix_file(&report.dir, settings, cwd, mode, write) {
+            Ok((before, fixed)) => {
+                if fixed.count() > 0 && fixed.text != before {
+                    done.count += fixed.count();
+                    let path = report.path().to_path_buf();
+                    done.files.push((path, before, fixed));
+                }
+            }
+            Err(failure) => {
+                let level = match failure {
+                    Failure::Worse { .. } => "error",
+                    Failure::Refused(_) => "warning",
+                };
+                eprintln!(
+                    "{level}: {}: {}",
+                    render::escaped(&report.path().display().to_string()),
+                    render::escaped(&failure.to_string())
+                );
+                done.failed |= matches!(failure, Failure::Worse { .. });
+            }
+        }
+    }
+    done
+}
+
+/// `--diff`: the unified diff of every file fixing would change; exit 1 when there is one.
+fn diff(done: &Done) -> Outcome {
+    let mut out = std::io::stdout().lock();
+    for (path, before, fixed) in &done.files {
+        let _ = out.write_all(unified(path, before, &fixed.text).as_bytes());
+    }
+    let _ = out.flush();
+    eprintln!("Would fix {} {}.", done.count, plural(done.count));
+    if done.failed {
+        Outcome::Failure
+    } else if done.count > 0 {
+        Outcome::Problems
+    } else {
+        Outcome::Success
+    }
+}
+
+/// The unified diff of `path` from `before` to `after`.
+pub(super) fn unified(path: &Path, before: &[u8], after: &[u8]) -> String {
+    let shown = render::slash_path(path);
+    let (before, after) = (
+        String::from_utf8_lossy(before),
+        String::from_utf8_lossy(after),
+    );
+    similar::TextDiff::from_lines(before.as_ref(), after.as_ref())
+        .unified_diff()
+        .context_radius(3)
+        .header(&format!("a/{shown}"), &format!("b/{shown}"))
+        .to_string()
+}
+
+/// `--show-fixes`: what was fixed, per file, on stderr.
+fn show_fixes(done: &Done) {
+    if done.files.is_empty() {
+        return;
+    }
+    eprintln!("Fixed {} {}:", done.count, plural(done.count));
+    for (path, _, fixed) in &done.files {
+        eprintln!("- {}:", render::escaped(&render::slash_path(path)));
+        for (code, n) in &fixed.applied {
+            let name = crate::rule::find(code).map_or("", |r| r.name);
+            eprintln!("    {n} × {code} ({name})");
+        }
     }
 }

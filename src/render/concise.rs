@@ -22,18 +22,20 @@ fn render_report(report: &SkillReport, out: &mut String) {
         let _ = match d.region {
             Some(r) => writeln!(
                 out,
-                "{path}:{}:{}: {}[{}] {}",
+                "{path}:{}:{}: {}[{}]{} {}",
                 r.line,
                 r.column,
                 d.severity.as_str(),
                 d.rule.code,
+                super::fix_marker(d),
                 message
             ),
             None => writeln!(
                 out,
-                "{path}: {}[{}] {}",
+                "{path}: {}[{}]{} {}",
                 d.severity.as_str(),
                 d.rule.code,
+                super::fix_marker(d),
                 message
             ),
         };

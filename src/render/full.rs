@@ -79,9 +79,10 @@ fn render_one(out: &mut String, d: &Diagnostic, file: Option<&Excerpt>, p: &Pale
     let sev = p.severity(d.severity);
     let _ = writeln!(
         out,
-        "{sev}{}[{}]{sev:#}{bold}: {}{bold:#}",
+        "{sev}{}[{}]{sev:#}{}{bold}: {}{bold:#}",
         d.severity.as_str(),
         d.rule.code,
+        super::fix_marker(d),
         printable(&d.message),
         bold = p.bold
     );

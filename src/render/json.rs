@@ -86,6 +86,24 @@ struct DiagnosticEntry<'a> {
     offset: Option<usize>,
     length: Option<usize>,
     url: Option<&'static str>,
+    fix: Option<FixEntry<'a>>,
+}
+
+/// A diagnostic's fix: its edits in bytes of the file, as `offset`/`length` are.
+#[derive(Serialize)]
+struct FixEntry<'a> {
+    applicability: &'static str,
+    /// Whether this run applies it (`--fix`, `--unsafe-fixes`, `fixable`).
+    available: bool,
+    message: &'a str,
+    edits: Vec<EditEntry<'a>>,
+}
+
+#[derive(Serialize)]
+struct EditEntry<'a> {
+    offset: usize,
+    length: usize,
+    content: &'a str,
 }
 
 impl<'a> DiagnosticEntry<'a> {
@@ -106,6 +124,20 @@ impl<'a> DiagnosticEntry<'a> {
             offset: r.map(|r| r.offset),
             length: r.map(|r| r.length),
             url: None,
+            fix: d.fix.as_deref().map(|f| FixEntry {
+                applicability: f.applicability.as_str(),
+                available: f.available,
+                message: &f.message,
+                edits: f
+                    .edits
+                    .iter()
+                    .map(|e| EditEntry {
+                        offset: e.span.start,
+                        length: e.span.len(),
+                        content: &e.content,
+                    })
+                    .collect(),
+            }),
         }
     }
 }

@@ -112,6 +112,15 @@ pub fn printable(text: &str) -> std::borrow::Cow<'_, str> {
 /// bidirectional overrides are written as Rust escapes, so a name cannot forge an output line
 /// or drive the terminal. Quotes and backslashes stay as they are, so text that was already
 /// escaped is not escaped twice.
+/// ` [*]` after the code of a diagnostic whose fix this run applies (ruff's marker).
+pub fn fix_marker(d: &crate::diagnostic::Diagnostic) -> &'static str {
+    if d.fix.as_deref().is_some_and(|f| f.available) {
+        " [*]"
+    } else {
+        ""
+    }
+}
+
 pub fn escaped(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {

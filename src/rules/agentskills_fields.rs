@@ -1,6 +1,8 @@
 //! Agent Skills field rules: SK301–SK304.
 
 use super::{SK301, SK302, SK303, SK304};
+use crate::diagnostic::Span;
+use crate::fix::{Applicability, Fix};
 use crate::skill::{Reporter, Skill};
 use crate::yaml::Value;
 
@@ -75,6 +77,20 @@ fn metadata(skill: &Skill, out: &mut Reporter) {
             d.help(format!(
                 "quote it: `{name}: \"{written}\"` (numbers lose digits: 1.10 becomes 1.1)"
             ));
+            // The digits written are the text meant; a boolean or null as text is a guess.
+            let applicability = if matches!(value.value, Value::Int(_) | Value::Float(_)) {
+                Applicability::Safe
+            } else {
+                Applicability::Unsafe
+            };
+            if !written.contains(['"', '\\', '\n']) {
+                d.fix(Fix::replace(
+                    applicability,
+                    "quote it",
+                    value.span,
+                    format!("\"{written}\""),
+                ));
+            }
         } else {
             d.help("metadata maps strings to strings; encode structured values as a string");
         }
@@ -89,17 +105,20 @@ fn allowed_tools(skill: &Skill, out: &mut Reporter) {
         Value::Seq(items) => {
             let tools: Option<Vec<&str>> =
                 items.iter().map(|i| skill.resolve(i).as_str()).collect();
-            let help = match tools {
-                Some(tools) => string_help(&tools),
+            let help = match &tools {
+                Some(tools) => string_help(tools),
                 None => "write the tools as one space-separated string of tool names".to_string(),
             };
-            out.emit(
+            let fix = tools.and_then(|tools| tools_fix(skill, &tools));
+            let d = out.emit(
                 &SK304,
                 Some(node.span),
                 "`allowed-tools` is a YAML list; the format is one space-separated string",
-            )
-            .label("a list")
-            .help(help);
+            );
+            d.label("a list").help(help);
+            if let Some(fix) = fix {
+                d.fix(fix);
+            }
         }
         Value::Str(text) => {
             let tools = top_level(text, |c| c == ',');
@@ -109,16 +128,51 @@ fn allowed_tools(skill: &Skill, out: &mut Reporter) {
             if tools.len() < 2 || commas_read {
                 return;
             }
-            out.emit(
+            let fix = tools_fix(skill, &tools);
+            let d = out.emit(
                 &SK304,
                 Some(node.span),
                 "`allowed-tools` separates tools with commas; the format is space-separated",
-            )
-            .label("commas")
-            .help(string_help(&tools));
+            );
+            d.label("commas").help(string_help(&tools));
+            if let Some(fix) = fix {
+                d.fix(fix);
+            }
         }
         _ => {}
     }
+}
+
+/// SK304's fix: `allowed-tools` written as the one space-separated string of `tools`, when no
+/// tool needs its commas or holds a space (`Bash(git log, git diff)`), and nothing but spaces
+/// lies between the key and its value (a comment there is kept, so no fix). Unsafe: a runtime
+/// that reads lists or commas may not read spaces.
+fn tools_fix(skill: &Skill, tools: &[&str]) -> Option<Fix> {
+    let (key, value) = skill.entry("allowed-tools")?;
+    let tools: Vec<&str> = tools.iter().map(|t| t.trim()).collect();
+    if tools.is_empty()
+        || tools
+            .iter()
+            .any(|t| t.is_empty() || t.contains(|c: char| c == ',' || c.is_whitespace()))
+    {
+        return None;
+    }
+    let between = Span::new(key.span.end, value.span.start);
+    let gap = out_text(skill, between)?;
+    if !gap.starts_with(':') || !gap[1..].chars().all(|c| matches!(c, ' ' | '\n' | '\r')) {
+        return None;
+    }
+    Some(Fix::replace(
+        Applicability::Unsafe,
+        "write the tools as one space-separated string",
+        Span::new(key.span.end, value.span.end),
+        format!(": {}", super::structure::plain_or_quoted(&tools.join(" "))),
+    ))
+}
+
+/// The skill file's text at `span`.
+fn out_text<'a>(skill: &Skill<'a>, span: Span) -> Option<&'a str> {
+    skill.file.text.get(span.start..span.end)
 }
 
 /// SK304's help: the one space-separated string that holds `tools`, each written as it was

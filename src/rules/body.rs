@@ -8,6 +8,7 @@ use crate::config::Settings;
 use crate::diagnostic::Span;
 use crate::discover::SkillDir;
 use crate::files::{Entry, SkillTree};
+use crate::fix::{Applicability, Fix};
 use crate::markdown::Link;
 use crate::skill::Reporter;
 use crate::source::{Layout, SkillFile};
@@ -243,6 +244,19 @@ pub fn check(
     super::references::check(dir, &resolver, tree, &body, settings, out)
 }
 
+/// SK407's fix: every `\\` of the destination written at `span` as `/`, when what is written
+/// is the destination itself (no Markdown escapes, not the whole link).
+fn slash_fix(written: Option<&str>, dest: &str, span: Span) -> Option<Fix> {
+    (written? == dest).then(|| {
+        Fix::replace(
+            Applicability::Safe,
+            "use `/`",
+            span,
+            dest.replace('\\', "/"),
+        )
+    })
+}
+
 /// SK404, SK405 and SK407 on the body's links; returns the files and directories of the skill
 /// they lead to, in order.
 fn check_links(
@@ -261,13 +275,18 @@ fn check_links(
         );
         let dest = shown(&link.dest);
         if link.dest.contains('\\') {
-            out.emit(
-                &SK407,
-                Some(span),
-                format!("link `{dest}` uses `\\` as a path separator"),
-            )
-            .label("backslash")
-            .help(format!("use `/`: `{}`", dest.replace('\\', "/")));
+            let fix = slash_fix(out.text(span), &link.dest, span);
+            let d = out
+                .emit(
+                    &SK407,
+                    Some(span),
+                    format!("link `{dest}` uses `\\` as a path separator"),
+                )
+                .label("backslash")
+                .help(format!("use `/`: `{}`", dest.replace('\\', "/")));
+            if let Some(fix) = fix {
+                d.fix(fix);
+            }
         }
         match resolver.resolve(&link.dest, "") {
             Target::Unchecked => {}
@@ -283,6 +302,18 @@ fn check_links(
                     continue;
                 }
                 let hint = near.find(&rel);
+                // The near match replaces a destination written as a plain path from the
+                // skill's root; whether it is the file meant is a guess.
+                let fix = hint.as_ref().and_then(|near| {
+                    (out.text(span)? == link.dest && link.dest == rel).then(|| {
+                        Fix::replace(
+                            Applicability::Unsafe,
+                            format!("link `{near}`"),
+                            span,
+                            near.to_string(),
+                        )
+                    })
+                });
                 let d = out
                     .emit(
                         &SK404,
@@ -294,6 +325,9 @@ fn check_links(
                     Some(near) => d.help(format!("did you mean `{near}`?")),
                     None => d.help(format!("create `{rel}` or fix the link")),
                 };
+                if let Some(fix) = fix {
+                    d.fix(fix);
+                }
             }
             Target::Outside { path, plugin } => outside(resolver, span, dest, &path, plugin, out),
         }

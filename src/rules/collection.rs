@@ -125,6 +125,7 @@ fn tools_across_skills(reports: &[SkillReport], found: &mut Vec<(usize, Diagnost
                         region: Some(tool.region),
                         secondary: Vec::new(),
                         count: 1,
+                        fix: None,
                     }));
                 }
                 Some(_) => {}
@@ -153,6 +154,7 @@ fn diagnostic(
         region: report.key_region,
         secondary: Vec::new(),
         count: 1,
+        fix: None,
     }
 }
 

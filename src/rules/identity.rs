@@ -10,6 +10,7 @@ use super::{SK101, SK102, SK103, SK104, SK105, SK106, SK107, SK110, SK111, SK112
 use crate::diagnostic::Span;
 use crate::dialect::Dialect;
 use crate::discover::SkillDir;
+use crate::fix::{Applicability, Fix};
 use crate::skill::{Reporter, Skill};
 
 /// Whether text is empty or only whitespace — Unicode whitespace and the separators U+001C to
@@ -94,8 +95,12 @@ fn agentskills_name(skill: &Skill, out: &mut Reporter) {
     let name: String = raw.nfkc().collect();
     if let Some(message) = name_problem(raw) {
         let suggestion = suggest_name(raw);
+        let fix = name_fix(skill, node.span);
         let d = out.emit(&SK101, Some(node.span), message);
         d.label("invalid name");
+        if let Some(fix) = fix {
+            d.fix(fix);
+        }
         if !suggestion.is_empty() {
             d.help(format!(
                 "use `name: {suggestion}` (and name the directory `{suggestion}`)"
@@ -156,12 +161,16 @@ fn directory_mismatch(skill: &Skill, raw: &str, name: &str, span: Span, out: &mu
     if dir.is_empty() || name == dir_name {
         return;
     }
+    let fix = name_fix(skill, span);
     let d = out.emit(
         &SK103,
         Some(span),
         format!("the name `{raw}` does not match the directory name `{dir}`"),
     );
     d.label("differs from the directory name");
+    if let Some(fix) = fix {
+        d.fix(fix);
+    }
     // The name is valid (SK101 did not fire); the directory name may not be: never offer it.
     if name_problem(&dir).is_none() {
         d.help(format!(
@@ -170,6 +179,25 @@ fn directory_mismatch(skill: &Skill, raw: &str, name: &str, span: Span, out: &mu
     } else {
         d.help(format!("rename the directory to `{name}`"));
     }
+}
+
+/// The fix that sets `name` (written at `span`) to the directory's name, when that is a valid
+/// name (not for a nested skill file, whose directory no runtime lists). Unsafe: the skill's
+/// key changes for every runtime that reads `name`.
+fn name_fix(skill: &Skill, span: Span) -> Option<Fix> {
+    if skill.dir.nested_in().is_some() {
+        return None;
+    }
+    let dir = nfkc(&listed_name(skill.dir));
+    if dir.is_empty() || name_problem(&dir).is_some() {
+        return None;
+    }
+    Some(Fix::replace(
+        Applicability::Unsafe,
+        format!("set `name: {dir}`"),
+        span,
+        super::structure::plain_or_quoted(&dir),
+    ))
 }
 
 fn nfkc(text: &str) -> String {

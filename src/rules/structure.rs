@@ -8,6 +8,7 @@ use crate::diagnostic::{Region, Span};
 use crate::dialect::Dialect;
 use crate::dialect::schema::{self, Violation};
 use crate::discover::SkillDir;
+use crate::fix::{Applicability, Fix};
 use crate::skill::{Reporter, Skill};
 use crate::source::{LayoutError, MissingHint, SkillFile};
 use crate::yaml::{self, Finding, Node, Value};
@@ -75,7 +76,13 @@ pub fn byte_order_mark(out: &mut Reporter) {
         "the file begins with a UTF-8 byte-order mark",
     )
     .label("byte-order mark")
-    .help("save the file as UTF-8 without a BOM; several parsers then see no frontmatter");
+    .help("save the file as UTF-8 without a BOM; several parsers then see no frontmatter")
+    .fix(Fix::replace(
+        Applicability::Safe,
+        "remove the byte-order mark",
+        Span::new(0, 3),
+        "",
+    ));
 }
 
 /// SK003 and SK005: no frontmatter, or no end to it.
@@ -131,15 +138,18 @@ pub fn layout_error(file: &SkillFile, err: LayoutError, out: &mut Reporter) {
 
 /// SK006: the frontmatter is not valid YAML.
 pub fn yaml_syntax(file: &SkillFile, err: &yaml::SyntaxError, out: &mut Reporter) {
-    let help = yaml_hint(file, err);
+    let hint = yaml_hint(file, err);
     let d = out.emit(
         &SK006,
         Some(err.span),
         format!("invalid YAML: {}", err.message),
     );
     d.label("here");
-    if let Some(help) = help {
+    if let Some((help, fix)) = hint {
         d.help(help);
+        if let Some(fix) = fix {
+            d.fix(fix);
+        }
     }
 }
 
@@ -150,19 +160,24 @@ const VALUE_INDICATORS: [char; 13] = [
 ];
 
 /// SK006's hint for the line the parser stopped on: tabs, a plain value that begins with an
-/// indicator, or a value holding `: `.
-fn yaml_hint(file: &SkillFile, err: &yaml::SyntaxError) -> Option<String> {
+/// indicator, or a value holding `: `; with the fix that quotes the value, when quoting it
+/// certainly gives the text written.
+fn yaml_hint(file: &SkillFile, err: &yaml::SyntaxError) -> Option<(String, Option<Fix>)> {
     let line_no = file.line_of(err.span.start);
-    let line = file
-        .slice(file.line_span(line_no))
-        .trim_end_matches(['\r', '\n']);
+    let line_span = file.line_span(line_no);
+    let line = file.slice(line_span).trim_end_matches(['\r', '\n']);
     let body = line.trim_start();
     let indent = &line[..line.len() - body.len()];
     if indent.contains('\t') || err.message.contains("tab") {
-        return Some("indent with spaces: YAML does not allow tabs for indentation".to_string());
+        return Some((
+            "indent with spaces: YAML does not allow tabs for indentation".to_string(),
+            None,
+        ));
     }
-    let (key, value) = body.split_once(": ")?;
-    let value = value.trim();
+    let (key, rest) = body.split_once(": ")?;
+    let value = rest.trim();
+    let value_start =
+        line_span.start + indent.len() + key.len() + 2 + (rest.len() - rest.trim_start().len());
     let indicator = value.starts_with(VALUE_INDICATORS);
     let colon = err.message.contains("mapping values are not allowed");
     if key.is_empty() || value.is_empty() || !(indicator || colon) {
@@ -170,7 +185,12 @@ fn yaml_hint(file: &SkillFile, err: &yaml::SyntaxError) -> Option<String> {
     }
     if let Some(start) = continued_from(file, line_no, indent.len()) {
         return colon.then(|| {
-            format!("quote the value that begins on line {start}: a plain value cannot hold `: `")
+            (
+                format!(
+                    "quote the value that begins on line {start}: a plain value cannot hold `: `"
+                ),
+                None,
+            )
         });
     }
     // `key: a: b` is the value's own `: `; without one, the error is about something else
@@ -179,14 +199,37 @@ fn yaml_hint(file: &SkillFile, err: &yaml::SyntaxError) -> Option<String> {
         return None;
     }
     let fixed = format!("`{key}: {}`", quoted(value));
-    Some(if value.starts_with(['|', '>']) {
+    if value.starts_with(['|', '>']) {
+        // A block of text may be what was meant: no fix can tell.
         let block = &value[..1];
-        format!(
-            "quote the value: {fixed} (or, for a block of text, write `{key}: {block}` and the text on the lines below it, indented)"
-        )
-    } else {
-        format!("quote the value: {fixed}")
-    })
+        return Some((
+            format!(
+                "quote the value: {fixed} (or, for a block of text, write `{key}: {block}` and the text on the lines below it, indented)"
+            ),
+            None,
+        ));
+    }
+    let fix = quote_fix(Span::new(value_start, value_start + value.len()), value);
+    Some((format!("quote the value: {fixed}"), fix))
+}
+
+/// The safe fix that writes the plain value `value` (at `span`) quoted, when the quoted form
+/// reads back as exactly the text written: not when a ` #` in it may start a comment that the
+/// author meant to keep out of the value.
+fn quote_fix(span: Span, value: &str) -> Option<Fix> {
+    if value.contains(" #") || value.contains('\t') {
+        return None;
+    }
+    let quoted = quoted(value);
+    let reads_back = yaml::parse(&format!("k: {quoted}\n"), 0)
+        .ok()
+        .and_then(|doc| doc.root)
+        .and_then(|root| match root.get("k").map(|(_, v)| &v.value) {
+            Some(Value::Str(text)) => Some(text == value),
+            _ => None,
+        })
+        .unwrap_or(false);
+    reads_back.then(|| Fix::replace(Applicability::Safe, "quote the value", span, quoted))
 }
 
 /// The line a multi-line plain value began on, when line `line_no` (indented by `indent`)
@@ -365,9 +408,17 @@ fn yaml11_scalar(span: Span, text: &str, out: &mut Reporter) {
             )
         }
     };
-    out.emit(&SK010, Some(span), message)
-        .label(label)
-        .help(help);
+    let d = out.emit(&SK010, Some(span), message);
+    d.label(label).help(help);
+    // Text or a boolean: which was meant is a guess.
+    if text != "~" {
+        d.fix(Fix::replace(
+            Applicability::Unsafe,
+            "quote it",
+            span,
+            format!("\"{text}\""),
+        ));
+    }
 }
 
 /// SK010 for a number written with digits that its value drops (`1.10`, `010`).
@@ -394,7 +445,13 @@ fn yaml11_number(span: Span, text: &str, out: &mut Reporter) {
     };
     out.emit(&SK010, Some(span), message)
         .label("loses digits as a number")
-        .help(format!("quote it: \"{text}\""));
+        .help(format!("quote it: \"{text}\""))
+        .fix(Fix::replace(
+            Applicability::Safe,
+            "quote it",
+            span,
+            format!("\"{text}\""),
+        ));
 }
 
 /// SK007: the frontmatter is not a mapping.
@@ -528,11 +585,28 @@ fn schema_rules(skill: &Skill, out: &mut Reporter) {
                     && matches!(node.value, Value::Int(_) | Value::Float(_) | Value::Bool(_))
                 {
                     d.help(format!("quote it: `{field}: \"{written}\"`"));
+                    // The field takes text: the text written is what was meant.
+                    if !written.contains(['"', '\\', '\n']) {
+                        d.fix(Fix::replace(
+                            Applicability::Safe,
+                            "quote it",
+                            node.span,
+                            format!("\"{written}\""),
+                        ));
+                    }
                 } else if expected == "an integer" {
                     let digits = written.trim_matches(['"', '\'']);
                     let whole = digits.parse::<f64>().ok().filter(|f| f.fract() == 0.0);
                     if let Some(n) = whole {
                         d.help(format!("write it as a plain integer: `{field}: {n}`"));
+                        if matches!(node.value, Value::Str(_)) && n.abs() < 1e15 {
+                            d.fix(Fix::replace(
+                                Applicability::Safe,
+                                "write it as an integer",
+                                node.span,
+                                format!("{n}"),
+                            ));
+                        }
                     }
                 }
             }

@@ -1,0 +1,219 @@
+//! Fixing one skill file: its fixes are applied round after round, the text linted again after
+//! each, until none is left to apply; the result is kept only when it is no worse than the
+//! file was, and written only when it differs, atomically, and only when the file did not
+//! change on disk meanwhile.
+
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use super::{Mode, apply};
+use crate::config::Settings;
+use crate::discover::SkillDir;
+use crate::input::{Links, Read, read_capped};
+use crate::lint::lint_buffer;
+use crate::skill::{Keep, SkillReport};
+
+/// At most this many rounds of fixes (each lints the text again).
+const MAX_ROUNDS: usize = 10;
+
+/// What fixing a skill file's text did.
+#[derive(Debug)]
+pub struct Fixed {
+    /// The text fixed (the same bytes when nothing applied).
+    pub text: Vec<u8>,
+    /// The fixes applied, as rule codes and how many of each, in code order.
+    pub applied: BTreeMap<&'static str, usize>,
+    /// The skill's report for the fixed text.
+    pub report: SkillReport,
+}
+
+impl Fixed {
+    pub fn count(&self) -> usize {
+        self.applied.values().sum()
+    }
+}
+
+/// Why a file was not fixed.
+#[derive(Debug)]
+pub enum Failure {
+    /// The fixes would leave the skill worse: a bug of these rules' fixes.
+    Worse {
+        rules: Vec<&'static str>,
+        new: Vec<&'static str>,
+    },
+    /// The file cannot be read or written as it is (a link out of the skill, changed on disk,
+    /// an I/O error).
+    Refused(String),
+}
+
+impl std::fmt::Display for Failure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Failure::Worse { rules, new } => write!(
+                f,
+                "internal error: the fixes of {} would add {}; the file is left as it was (this is a bug: please report it)",
+                rules.join(", "),
+                new.join(", ")
+            ),
+            Failure::Refused(why) => f.write_str(why),
+        }
+    }
+}
+
+/// Applies the fixes `mode` allows to `text`, the skill file of `dir`, until none is left (at
+/// most [`MAX_ROUNDS`] rounds). Fails when the result has a problem the text did not have.
+pub fn fix_text(
+    dir: &SkillDir,
+    text: Vec<u8>,
+    settings: &Settings,
+    cwd: &Path,
+    mode: Mode,
+) -> Result<Fixed, Failure> {
+    let lint =
+        |text: &[u8]| lint_buffer(dir.clone(), text.to_vec(), settings, cwd, Keep::default());
+    let before = lint(&text);
+    let baseline = codes(&before);
+    let mut report = before;
+    let mut text = text;
+    let mut applied: BTreeMap<&'static str, usize> = BTreeMap::new();
+    for _ in 0..MAX_ROUNDS {
+        mode.settle(settings, &mut report.diagnostics);
+        let file = report.dir.file.clone();
+        let fixes: Vec<(&'static str, &super::Fix)> = report
+            .diagnostics
+            .iter()
+            .filter(|d| Some(&d.path) == file.as_ref())
+            .filter_map(|d| Some((d.rule.code, d.fix.as_deref().filter(|f| f.available)?)))
+            .collect();
+        if fixes.is_empty() {
+            break;
+        }
+        let only: Vec<&super::Fix> = fixes.iter().map(|(_, f)| *f).collect();
+        let (next, done) = apply(&text, &only);
+        if done.is_empty() || next == text {
+            break;
+        }
+        for i in done {
+            *applied.entry(fixes[i].0).or_default() += 1;
+        }
+        text = next;
+        report = lint(&text);
+    }
+    let after = codes(&report);
+    // A file whose frontmatter could not be read had its frontmatter rules unable to run:
+    // what they report once it can be read is not new. Otherwise no rule may report more.
+    let unreadable = |codes: &BTreeMap<&'static str, usize>| codes.contains_key("SK006");
+    let new: Vec<&'static str> = after
+        .iter()
+        .filter(|(code, n)| {
+            let was = baseline.get(*code).copied().unwrap_or(0);
+            **n > was && (!unreadable(&baseline) || **code == "SK006")
+        })
+        .map(|(code, _)| *code)
+        .collect();
+    if !new.is_empty() && !applied.is_empty() {
+        return Err(Failure::Worse {
+            rules: applied.keys().copied().collect(),
+            new,
+        });
+    }
+    Ok(Fixed {
+        text,
+        applied,
+        report,
+    })
+}
+
+/// How many diagnostics of each rule a report holds.
+fn codes(report: &SkillReport) -> BTreeMap<&'static str, usize> {
+    let mut counts = BTreeMap::new();
+    for d in &report.diagnostics {
+        *counts.entry(d.rule.code).or_default() += d.count;
+    }
+    counts
+}
+
+/// Fixes the skill file of `dir` on disk (with `write`; else only says what would change):
+/// returns the text as read and what fixing it did.
+pub fn fix_file(
+    dir: &SkillDir,
+    settings: &Settings,
+    cwd: &Path,
+    mode: Mode,
+    write: bool,
+) -> Result<(Vec<u8>, Fixed), Failure> {
+    let Some(shown) = dir.file.clone() else {
+        return Err(Failure::Refused(format!(
+            "`{}` has no skill file to fix",
+            dir.dir.display()
+        )));
+    };
+    let target = writable(&shown, dir)?;
+    let original = read(&target, settings)?;
+    let fixed = fix_text(dir, original.clone(), settings, cwd, mode)?;
+    if write && fixed.text != original {
+        // The file may have changed since it was read: then it is not written.
+        if read(&target, settings)? != original {
+            return Err(Failure::Refused(format!(
+                "not fixing `{}`: it changed on disk while it was being fixed",
+                shown.display()
+            )));
+        }
+        replace(&target, &fixed.text)
+            .map_err(|e| Failure::Refused(format!("writing `{}`: {e}", shown.display())))?;
+    }
+    Ok((original, fixed))
+}
+
+/// The file to write for the skill file `shown`: itself, or, when it is a symbolic link, the
+/// file it leads to when that lies inside the skill.
+fn writable(shown: &Path, dir: &SkillDir) -> Result<PathBuf, Failure> {
+    let meta = std::fs::symlink_metadata(shown)
+        .map_err(|e| Failure::Refused(format!("reading `{}`: {e}", shown.display())))?;
+    if !meta.file_type().is_symlink() {
+        return Ok(shown.to_path_buf());
+    }
+    let target = std::fs::canonicalize(shown).ok();
+    let root = std::fs::canonicalize(dir.real_path()).ok();
+    match (target, root) {
+        (Some(target), Some(root)) if target.starts_with(&root) => Ok(target),
+        _ => Err(Failure::Refused(format!(
+            "not fixing `{}`: it is a symbolic link to a file outside the skill",
+            shown.display()
+        ))),
+    }
+}
+
+fn read(path: &Path, settings: &Settings) -> Result<Vec<u8>, Failure> {
+    match read_capped(path, settings.max_file_size, Links::Refuse) {
+        Ok(Read::Bytes(bytes)) => Ok(bytes),
+        Ok(Read::TooLarge(size)) => Err(Failure::Refused(format!(
+            "not fixing `{}`: it is {size} bytes, over the limit of {}",
+            path.display(),
+            settings.max_file_size
+        ))),
+        Err(e) => Err(Failure::Refused(format!(
+            "reading `{}`: {e}",
+            path.display()
+        ))),
+    }
+}
+
+/// Replaces the file at `path` with `bytes` atomically: a temporary file beside it, with its
+/// permissions, renamed over it.
+fn replace(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let parent = match path.parent() {
+        Some(parent) if !parent.as_os_str().is_empty() => parent,
+        _ => Path::new("."),
+    };
+    let permissions = std::fs::metadata(path)?.permissions();
+    let mut temp = tempfile::Builder::new()
+        .prefix(".skillc-fix-")
+        .tempfile_in(parent)?;
+    temp.write_all(bytes)?;
+    temp.as_file().sync_all()?;
+    std::fs::set_permissions(temp.path(), permissions)?;
+    temp.persist(path).map_err(|e| e.error)?;
+    Ok(())
+}

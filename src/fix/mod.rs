@@ -1,0 +1,187 @@
+//! Fixes: what a diagnostic may carry to repair what it reports — edits of the skill file's
+//! bytes — and applying them. Which fixes a run applies is the run's choice (`--fix`,
+//! `--unsafe-fixes`, `fixable`/`unfixable` in skillc.toml): see [`Mode`].
+
+mod file;
+
+pub use file::{Failure, Fixed, fix_file, fix_text};
+
+use crate::diagnostic::{Diagnostic, Span};
+
+/// Whether applying a fix is safe.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Applicability {
+    /// Every runtime then reads what the author evidently meant (`--fix`).
+    Safe,
+    /// It changes what a runtime sees, or guesses (`--unsafe-fixes`).
+    Unsafe,
+}
+
+impl Applicability {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Applicability::Safe => "safe",
+            Applicability::Unsafe => "unsafe",
+        }
+    }
+}
+
+/// One replacement of a byte range of the skill file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Edit {
+    pub span: Span,
+    pub content: String,
+}
+
+/// A repair of what a diagnostic reports: edits of the skill file, applied together.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Fix {
+    pub applicability: Applicability,
+    /// What it does, imperative: "quote the value".
+    pub message: String,
+    /// Sorted, not overlapping.
+    pub edits: Vec<Edit>,
+    /// Whether this run applies it (its rule is fixable and, when unsafe, unsafe fixes are on):
+    /// set by [`Mode::settle`]; the renderers mark such diagnostics `[*]`.
+    pub available: bool,
+}
+
+impl Fix {
+    /// A fix of one edit.
+    pub fn replace(
+        applicability: Applicability,
+        message: impl Into<String>,
+        span: Span,
+        content: impl Into<String>,
+    ) -> Fix {
+        Fix {
+            applicability,
+            message: message.into(),
+            edits: vec![Edit {
+                span,
+                content: content.into(),
+            }],
+            available: false,
+        }
+    }
+
+    fn start(&self) -> usize {
+        self.edits.first().map_or(0, |e| e.span.start)
+    }
+}
+
+/// Which fixes a run applies.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Mode {
+    pub unsafe_fixes: bool,
+}
+
+impl Mode {
+    /// Whether this run applies `fix` of `rule`.
+    pub fn applies(self, settings: &crate::config::Settings, code: &str, fix: &Fix) -> bool {
+        settings.fixable(code) && (fix.applicability == Applicability::Safe || self.unsafe_fixes)
+    }
+
+    /// Marks each fix of `diagnostics` that this run applies; drops those of rules that are
+    /// not fixable.
+    pub fn settle(self, settings: &crate::config::Settings, diagnostics: &mut [Diagnostic]) {
+        for d in diagnostics {
+            if !settings.fixable(d.rule.code) {
+                d.fix = None;
+            } else if let Some(fix) = &mut d.fix {
+                fix.available = self.applies(settings, d.rule.code, fix);
+            }
+        }
+    }
+}
+
+/// How many fixes of `diagnostics` this run applies, and how many more `--unsafe-fixes` would.
+pub fn counts(diagnostics: &[Diagnostic]) -> (usize, usize) {
+    diagnostics
+        .iter()
+        .filter_map(|d| d.fix.as_deref())
+        .fold((0, 0), |(on, hidden), fix| {
+            if fix.available {
+                (on + 1, hidden)
+            } else if fix.applicability == Applicability::Unsafe {
+                (on, hidden + 1)
+            } else {
+                (on, hidden)
+            }
+        })
+}
+
+/// `text` with `fixes` applied, in order of position; a fix that overlaps one applied before
+/// it waits for the next round. Returns the new text and the indices of the fixes applied.
+pub fn apply(text: &[u8], fixes: &[&Fix]) -> (Vec<u8>, Vec<usize>) {
+    let mut order: Vec<usize> = (0..fixes.len()).collect();
+    order.sort_by_key(|&i| (fixes[i].start(), i));
+    let mut out = Vec::with_capacity(text.len());
+    let mut at = 0;
+    let mut applied = Vec::new();
+    // Where the last edit applied ends, and whether it was an insertion there (two insertions
+    // at one place would be ordered by chance).
+    let mut last_insert_at: Option<usize> = None;
+    for i in order {
+        let fix = fixes[i];
+        let fits = fix.edits.iter().all(|e| {
+            e.span.end <= text.len()
+                && e.span.start >= at
+                && !(e.span.is_empty() && last_insert_at == Some(e.span.start))
+        }) && fix
+            .edits
+            .windows(2)
+            .all(|w| w[0].span.end <= w[1].span.start);
+        if !fits {
+            continue;
+        }
+        for edit in &fix.edits {
+            out.extend_from_slice(&text[at..edit.span.start]);
+            out.extend_from_slice(edit.content.as_bytes());
+            at = edit.span.end;
+            last_insert_at = edit.span.is_empty().then_some(edit.span.start);
+        }
+        applied.push(i);
+    }
+    out.extend_from_slice(&text[at..]);
+    (out, applied)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fix(start: usize, end: usize, content: &str) -> Fix {
+        Fix::replace(Applicability::Safe, "x", Span::new(start, end), content)
+    }
+
+    #[test]
+    fn fixes_apply_in_order_and_overlapping_ones_wait() {
+        let text = b"abcdefgh";
+        let (a, b, c, d) = (
+            fix(6, 7, "G"),
+            fix(0, 2, ""),
+            fix(1, 3, "X"),
+            fix(8, 8, "!"),
+        );
+        let (out, applied) = apply(text, &[&a, &b, &c, &d]);
+        assert_eq!(out, b"cdefGh!");
+        assert_eq!(applied, vec![1, 0, 3]);
+    }
+
+    #[test]
+    fn two_insertions_at_one_place_are_not_both_applied() {
+        let (a, b) = (fix(2, 2, "1"), fix(2, 2, "2"));
+        let (out, applied) = apply(b"abcd", &[&a, &b]);
+        assert_eq!(out, b"ab1cd");
+        assert_eq!(applied, vec![0]);
+    }
+
+    #[test]
+    fn an_edit_past_the_end_is_not_applied() {
+        let a = fix(3, 9, "");
+        let (out, applied) = apply(b"abcd", &[&a]);
+        assert_eq!(out, b"abcd");
+        assert!(applied.is_empty());
+    }
+}
