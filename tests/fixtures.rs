@@ -112,15 +112,21 @@ static GITHUB_LINE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"^::(error|warning|notice) file=([^,]*)(?:,line=(\d+),col=(\d+),endLine=\d+,endColumn=\d+)?,title=skillc \((SK\d+)\)::(.*)$").unwrap()
 });
 static FULL_HEADER: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"^(error|warning|info)\[(SK\d+)\]: (.*)\n *--> (.*?)(?::(\d+):(\d+))?$").unwrap()
+    Regex::new(r"^(error|warning|info)\[(SK\d+)\](?: \[\*\])?: (.*)\n *--> (.*?)(?::(\d+):(\d+))?$")
+        .unwrap()
 });
+
+static FULL_HEADER_LINE: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"^(error|warning|info)\[SK\d+\]").unwrap());
 
 /// One diagnostic as every format must agree on it: path, line, column, severity, code, message.
 type Row = (String, Option<(u64, u64)>, String, String, String);
 
 fn concise_rows(stdout: &str) -> Vec<Row> {
-    let re = regex::Regex::new(r"^(.*?)(?::(\d+):(\d+))?: (error|warning|info)\[(SK\d+)\] (.*)$")
-        .unwrap();
+    let re = regex::Regex::new(
+        r"^(.*?)(?::(\d+):(\d+))?: (error|warning|info)\[(SK\d+)\](?: \[\*\])? (.*)$",
+    )
+    .unwrap();
     stdout
         .lines()
         .map(|line| {
@@ -177,6 +183,27 @@ fn err_fixtures_render_in_every_format() {
         };
         let (concise, code) = run("concise");
         let rows = concise_rows(&concise);
+        // Which diagnostics this run can fix: `[*]` in concise and full, `available` in JSON.
+        let marked: Vec<bool> = concise.lines().map(|l| l.contains("] [*] ")).collect();
+        let (full, _) = run("full");
+        let full_marked: Vec<bool> = full
+            .lines()
+            .filter(|l| FULL_HEADER_LINE.is_match(l))
+            .map(|l| l.contains("] [*]: "))
+            .collect();
+        let (json, _) = run("json");
+        let doc: serde_json::Value = serde_json::from_str(&json).unwrap();
+        let json_marked: Vec<bool> = doc["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|d| d["fix"]["available"] == serde_json::Value::Bool(true))
+            .collect();
+        if marked != full_marked || marked != json_marked {
+            failures.push(format!(
+                "{name}: fixable marks differ: concise {marked:?}, full {full_marked:?}, json {json_marked:?}"
+            ));
+        }
         for format in ["full", "json", "sarif", "github"] {
             let (stdout, format_code) = run(format);
             if format_code != code {
@@ -290,4 +317,149 @@ fn err_fixtures_render_in_every_format() {
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// The files of a tree (relative path → bytes; a symbolic link → its target, marked), without
+/// the case's own expectations.
+fn files(root: &Path) -> std::collections::BTreeMap<String, Vec<u8>> {
+    let mut out = std::collections::BTreeMap::new();
+    let mut stack = vec![root.to_path_buf()];
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            let rel = path
+                .strip_prefix(root)
+                .unwrap()
+                .to_string_lossy()
+                .replace('\\', "/");
+            if ["expected.txt", "args.txt"].contains(&rel.as_str()) {
+                continue;
+            }
+            let meta = std::fs::symlink_metadata(&path).unwrap();
+            if meta.file_type().is_symlink() {
+                let target = std::fs::read_link(&path).unwrap();
+                let marked = format!("-> {}", target.display());
+                out.insert(rel, marked.into_bytes());
+            } else if meta.is_dir() {
+                stack.push(path);
+            } else {
+                out.insert(rel, std::fs::read(&path).unwrap());
+            }
+        }
+    }
+    out
+}
+
+/// A copy of a case's tree (symbolic links as links) in a scratch directory.
+fn scratch_copy(case: &Path) -> tempfile::TempDir {
+    let tmp = tempfile::tempdir().unwrap();
+    for (rel, bytes) in files(case) {
+        let to = tmp.path().join(&rel);
+        std::fs::create_dir_all(to.parent().unwrap()).unwrap();
+        match bytes.strip_prefix(b"-> ") {
+            Some(target)
+                if std::fs::symlink_metadata(case.join(&rel))
+                    .unwrap()
+                    .is_symlink() =>
+            {
+                std::os::unix::fs::symlink(String::from_utf8_lossy(target).as_ref(), &to).unwrap();
+            }
+            _ => std::fs::write(&to, &bytes).unwrap(),
+        }
+    }
+    tmp
+}
+
+/// Every `err` case, fixed in a scratch copy with `--fix`, then with `--fix --unsafe-fixes`:
+/// the files that change are exactly the case's copies in `fixtures/fixed/<case>/`
+/// (`fixtures/fixed-unsafe/<case>/`, when the unsafe fixes change more), byte for byte; every other file keeps its bytes; and fixing
+/// again changes nothing, with `--diff` printing nothing and exiting 0.
+#[test]
+fn err_fixtures_fix_to_their_fixed_copies() {
+    let bless = std::env::var_os("SKILLC_BLESS").is_some();
+    let mut failures = Vec::new();
+    let mut fixed_cases = 0;
+    for (case, args) in err_cases() {
+        let name = case.file_name().unwrap().to_string_lossy().into_owned();
+        let original = files(&case);
+        let mut safe_changed = None;
+        for (flags, dir) in [
+            (&["--fix"][..], "fixed"),
+            (&["--fix", "--unsafe-fixes"][..], "fixed-unsafe"),
+        ] {
+            let tmp = scratch_copy(&case);
+            let run = |extra: &[&str]| {
+                skillc(tmp.path())
+                    .args(["validate", "--quiet", "--format", "concise"])
+                    .args(extra)
+                    .args(&args)
+                    .output()
+                    .unwrap()
+            };
+            run(flags);
+            let after = files(tmp.path());
+            let changed: std::collections::BTreeMap<String, Vec<u8>> = after
+                .iter()
+                .filter(|(rel, bytes)| original.get(*rel) != Some(bytes))
+                .map(|(rel, bytes)| (rel.clone(), bytes.clone()))
+                .collect();
+            if after.keys().ne(original.keys()) {
+                failures.push(format!("{name} {flags:?}: files appeared or vanished"));
+            }
+            let expected_dir = root().join(dir).join(&name);
+            if bless {
+                let _ = std::fs::remove_dir_all(&expected_dir);
+                let same_as_safe = dir == "fixed-unsafe" && safe_changed.as_ref() == Some(&changed);
+                if !changed.is_empty() && !same_as_safe {
+                    for (rel, bytes) in &changed {
+                        let to = expected_dir.join(rel);
+                        std::fs::create_dir_all(to.parent().unwrap()).unwrap();
+                        std::fs::write(to, bytes).unwrap();
+                    }
+                }
+            }
+            let expected = if expected_dir.is_dir() {
+                files(&expected_dir)
+            } else if dir == "fixed-unsafe" {
+                safe_changed.clone().unwrap_or_default()
+            } else {
+                Default::default()
+            };
+            if changed != expected {
+                let show = |m: &std::collections::BTreeMap<String, Vec<u8>>| {
+                    m.iter()
+                        .map(|(k, v)| format!("{k}:\n{}", String::from_utf8_lossy(v)))
+                        .collect::<String>()
+                };
+                failures.push(format!(
+                    "{name} {flags:?}:\n--- expected\n{}--- actual\n{}",
+                    show(&expected),
+                    show(&changed)
+                ));
+            }
+            if !changed.is_empty() {
+                fixed_cases += 1;
+                run(flags);
+                if files(tmp.path()) != after {
+                    failures.push(format!("{name} {flags:?}: a second run changed files"));
+                }
+                let mut diff_flags = vec!["--diff"];
+                diff_flags.extend(flags.iter().filter(|f| **f == "--unsafe-fixes"));
+                let diff = run(&diff_flags);
+                if !diff.stdout.is_empty() || diff.status.code() != Some(0) {
+                    failures.push(format!(
+                        "{name} {flags:?}: --diff after fixing printed {:?}, exit {:?}",
+                        String::from_utf8_lossy(&diff.stdout),
+                        diff.status.code()
+                    ));
+                }
+            }
+            if dir == "fixed" {
+                safe_changed = Some(changed);
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    // The test proves nothing unless fixes apply to many cases.
+    assert!(fixed_cases >= 15, "only {fixed_cases} cases fixed");
 }

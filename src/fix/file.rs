@@ -73,8 +73,9 @@ pub fn fix_text(
     let lint =
         |text: &[u8]| lint_buffer(dir.clone(), text.to_vec(), settings, cwd, Keep::default());
     let before = lint(&text);
-    let baseline = codes(&before);
+    let baseline = codes(&before, &[]);
     let mut report = before;
+    let original = text.clone();
     let mut text = text;
     let mut applied: BTreeMap<&'static str, usize> = BTreeMap::new();
     for _ in 0..MAX_ROUNDS {
@@ -100,15 +101,22 @@ pub fn fix_text(
         text = next;
         report = lint(&text);
     }
-    let after = codes(&report);
-    // A file whose frontmatter could not be read had its frontmatter rules unable to run:
-    // what they report once it can be read is not new. Otherwise no rule may report more.
-    let unreadable = |codes: &BTreeMap<&'static str, usize>| codes.contains_key("SK006");
+    // What the rules could not judge before is not new: a frontmatter that did not parse kept
+    // every frontmatter rule from running, and a value of the wrong type (`description: 42`)
+    // kept the rules on its text from running, until a fix gave it its type. Their diagnostics
+    // on the lines such a fix wrote are unmasked, not made. Otherwise no rule may report more.
+    let unmasked = if applied.keys().any(|code| TYPE_FIXES.contains(code)) {
+        changed_lines(&original, &text)
+    } else {
+        Vec::new()
+    };
+    let after = codes(&report, &unmasked);
+    let unparsed = baseline.contains_key("SK006");
     let new: Vec<&'static str> = after
         .iter()
         .filter(|(code, n)| {
             let was = baseline.get(*code).copied().unwrap_or(0);
-            **n > was && (!unreadable(&baseline) || **code == "SK006")
+            **n > was && (!unparsed || **code == "SK006")
         })
         .map(|(code, _)| *code)
         .collect();
@@ -125,13 +133,33 @@ pub fn fix_text(
     })
 }
 
-/// How many diagnostics of each rule a report holds.
-fn codes(report: &SkillReport) -> BTreeMap<&'static str, usize> {
+/// The rules whose fixes change a value's YAML type (a number, a boolean or a list becomes
+/// text).
+const TYPE_FIXES: [&str; 4] = ["SK010", "SK014", "SK303", "SK304"];
+
+/// How many diagnostics of each rule a report holds, but for those on the `skipped` lines.
+fn codes(report: &SkillReport, skipped: &[usize]) -> BTreeMap<&'static str, usize> {
     let mut counts = BTreeMap::new();
     for d in &report.diagnostics {
+        if d.region.is_some_and(|r| skipped.contains(&r.line)) {
+            continue;
+        }
         *counts.entry(d.rule.code).or_default() += d.count;
     }
     counts
+}
+
+/// The lines (1-based) of `after` that are not lines of `before`.
+fn changed_lines(before: &[u8], after: &[u8]) -> Vec<usize> {
+    let (before, after) = (
+        String::from_utf8_lossy(before),
+        String::from_utf8_lossy(after),
+    );
+    similar::TextDiff::from_lines(before.as_ref(), after.as_ref())
+        .iter_all_changes()
+        .filter(|c| c.tag() == similar::ChangeTag::Insert)
+        .filter_map(|c| c.new_index().map(|i| i + 1))
+        .collect()
 }
 
 /// Fixes the skill file of `dir` on disk (with `write`; else only says what would change):

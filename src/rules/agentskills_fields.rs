@@ -162,10 +162,20 @@ fn tools_fix(skill: &Skill, tools: &[&str]) -> Option<Fix> {
     if !gap.starts_with(':') || !gap[1..].chars().all(|c| matches!(c, ' ' | '\n' | '\r')) {
         return None;
     }
+    // A flow list (`[Read, Grep]`) ends at its bracket.
+    let mut end = value.span.end;
+    if out_text(skill, value.span)?.starts_with('[') {
+        let rest = skill.file.text.get(end..)?;
+        let close = rest.find(|c: char| c != ' ')?;
+        if !rest[close..].starts_with(']') {
+            return None;
+        }
+        end += close + 1;
+    }
     Some(Fix::replace(
         Applicability::Unsafe,
         "write the tools as one space-separated string",
-        Span::new(key.span.end, value.span.end),
+        Span::new(key.span.end, end),
         format!(": {}", super::structure::plain_or_quoted(&tools.join(" "))),
     ))
 }
