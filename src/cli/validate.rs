@@ -193,7 +193,7 @@ fn run_stdin(
             Ok(fixed) => {
                 let mut out = std::io::stdout().lock();
                 let written = if args.diff {
-                    out.write_all(unified(path, &text, &fixed.text).as_bytes())
+                    out.write_all(unified(path, path, &text, &fixed.text).as_bytes())
                 } else {
                     out.write_all(&fixed.text)
                 };
@@ -338,9 +338,8 @@ pub(super) fn fixable_hint(reports: &[SkillReport]) -> Option<String> {
     };
     match (on, hidden) {
         (0, 0) => None,
-        (0, _) => Some(format!(
-            "No fixes available with `--fix`{}",
-            more.replace(" more", "")
+        (0, n) => Some(format!(
+            "No fixes available with `--fix` ({n} with `--fix --unsafe-fixes`)."
         )),
         (n, _) => Some(format!("[*] {n} fixable with `--fix`{more}.")),
     }
@@ -381,7 +380,7 @@ fn fix_all(
         }
         match fix::fix_file(&report.dir, settings, cwd, mode, write) {
             Ok((before, fixed)) => {
-                if fixed.count() > 0 && fixed.text != before {
+                if fixed.count() > 0 && (fixed.text != before || fixed.rename.is_some()) {
                     done.count += fixed.count();
                     let path = report.path().to_path_buf();
                     done.files.push((path, before, fixed));
@@ -408,7 +407,14 @@ fn fix_all(
 fn diff(done: &Done) -> Outcome {
     let mut out = std::io::stdout().lock();
     for (path, before, fixed) in &done.files {
-        let _ = out.write_all(unified(path, before, &fixed.text).as_bytes());
+        let renamed = fixed.rename.as_ref().map(|name| path.with_file_name(name));
+        let diff = unified(
+            path,
+            renamed.as_deref().unwrap_or(path),
+            before,
+            &fixed.text,
+        );
+        let _ = out.write_all(diff.as_bytes());
     }
     let _ = out.flush();
     eprintln!("Would fix {} {}.", done.count, plural(done.count));
@@ -421,18 +427,24 @@ fn diff(done: &Done) -> Outcome {
     }
 }
 
-/// The unified diff of `path` from `before` to `after`.
-pub(super) fn unified(path: &Path, before: &[u8], after: &[u8]) -> String {
-    let shown = render::slash_path(path);
+/// The unified diff of the file `from` (renamed to `to`, or not) from `before` to `after`; a
+/// rename alone is its two header lines.
+pub(super) fn unified(from: &Path, to: &Path, before: &[u8], after: &[u8]) -> String {
+    let (from, to) = (render::slash_path(from), render::slash_path(to));
     let (before, after) = (
         String::from_utf8_lossy(before),
         String::from_utf8_lossy(after),
     );
-    similar::TextDiff::from_lines(before.as_ref(), after.as_ref())
+    let diff = similar::TextDiff::from_lines(before.as_ref(), after.as_ref())
         .unified_diff()
         .context_radius(3)
-        .header(&format!("a/{shown}"), &format!("b/{shown}"))
-        .to_string()
+        .header(&format!("a/{from}"), &format!("b/{to}"))
+        .to_string();
+    if diff.is_empty() && from != to {
+        format!("--- a/{from}\n+++ b/{to}\n")
+    } else {
+        diff
+    }
 }
 
 /// `--show-fixes`: what was fixed, per file, on stderr.

@@ -26,6 +26,9 @@ pub struct Fixed {
     pub applied: BTreeMap<&'static str, usize>,
     /// The skill's report for the fixed text.
     pub report: SkillReport,
+    /// The name the skill file is to get (a fix of [`fix_text`]'s text cannot rename it;
+    /// [`fix_file`] does, and counts it in `applied`).
+    pub rename: Option<String>,
 }
 
 impl Fixed {
@@ -86,6 +89,7 @@ pub fn fix_text(
             .iter()
             .filter(|d| Some(&d.path) == file.as_ref())
             .filter_map(|d| Some((d.rule.code, d.fix.as_deref().filter(|f| f.available)?)))
+            .filter(|(_, f)| !f.edits.is_empty())
             .collect();
         if fixes.is_empty() {
             break;
@@ -126,10 +130,17 @@ pub fn fix_text(
             new,
         });
     }
+    mode.settle(settings, &mut report.diagnostics);
+    let rename = report
+        .diagnostics
+        .iter()
+        .filter_map(|d| d.fix.as_deref().filter(|f| f.available)?.rename.clone())
+        .next();
     Ok(Fixed {
         text,
         applied,
         report,
+        rename,
     })
 }
 
@@ -179,7 +190,7 @@ pub fn fix_file(
     };
     let target = writable(&shown, dir)?;
     let original = read(&target, settings)?;
-    let fixed = fix_text(dir, original.clone(), settings, cwd, mode)?;
+    let mut fixed = fix_text(dir, original.clone(), settings, cwd, mode)?;
     if write && fixed.text != original {
         // The file may have changed since it was read: then it is not written.
         if read(&target, settings)? != original {
@@ -191,7 +202,62 @@ pub fn fix_file(
         replace(&target, &fixed.text)
             .map_err(|e| Failure::Refused(format!("writing `{}`: {e}", shown.display())))?;
     }
+    if let Some(name) = fixed.rename.clone() {
+        // The name itself is renamed (a link stays a link), never over another file.
+        let to = shown.with_file_name(&name);
+        if write {
+            rename_no_replace(&shown, &to).map_err(|e| {
+                Failure::Refused(format!(
+                    "not renaming `{}` to `{name}`: {e}",
+                    shown.display()
+                ))
+            })?;
+        } else if std::fs::symlink_metadata(&to).is_ok() && !same_file(&shown, &to) {
+            fixed.rename = None;
+            return Ok((original, fixed));
+        }
+        *fixed.applied.entry("SK012").or_default() += 1;
+    }
     Ok((original, fixed))
+}
+
+/// Whether two paths name one file (a rename that changes only the case of a name, on a file
+/// system that ignores case).
+fn same_file(a: &Path, b: &Path) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        match (std::fs::symlink_metadata(a), std::fs::symlink_metadata(b)) {
+            (Ok(a), Ok(b)) => a.dev() == b.dev() && a.ino() == b.ino(),
+            _ => false,
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        a.to_string_lossy()
+            .eq_ignore_ascii_case(&b.to_string_lossy())
+    }
+}
+
+/// Renames `from` to `to` unless `to` is another, existing file.
+fn rename_no_replace(from: &Path, to: &Path) -> std::io::Result<()> {
+    if std::fs::symlink_metadata(to).is_ok() {
+        if same_file(from, to) {
+            // Only the case of the name changes, on a file system that ignores it.
+            return std::fs::rename(from, to);
+        }
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::AlreadyExists,
+            "a file of that name exists",
+        ));
+    }
+    // A hard link fails rather than replace a file created meanwhile; then the old name goes.
+    match std::fs::hard_link(from, to) {
+        Ok(()) => std::fs::remove_file(from),
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Err(e),
+        // A file system without hard links: a plain rename, the target checked just above.
+        Err(_) => std::fs::rename(from, to),
+    }
 }
 
 /// The file to write for the skill file `shown`: itself, or, when it is a symbolic link, the

@@ -41,6 +41,9 @@ pub struct Fix {
     pub message: String,
     /// Sorted, not overlapping.
     pub edits: Vec<Edit>,
+    /// The new name of the skill file (in its directory), applied after the edits; never over
+    /// an existing file.
+    pub rename: Option<String>,
     /// Whether this run applies it (its rule is fixable and, when unsafe, unsafe fixes are on):
     /// set by [`Mode::settle`]; the renderers mark such diagnostics `[*]`.
     pub available: bool,
@@ -61,6 +64,18 @@ impl Fix {
                 span,
                 content: content.into(),
             }],
+            rename: None,
+            available: false,
+        }
+    }
+
+    /// A fix that renames the skill file to `name`.
+    pub fn rename(applicability: Applicability, message: impl Into<String>, name: &str) -> Fix {
+        Fix {
+            applicability,
+            message: message.into(),
+            edits: Vec::new(),
+            rename: Some(name.to_string()),
             available: false,
         }
     }

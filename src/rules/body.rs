@@ -245,14 +245,16 @@ pub fn check(
 }
 
 /// SK407's fix: every `\\` of the destination written at `span` as `/`, when what is written
-/// is the destination itself (no Markdown escapes, not the whole link).
+/// is the destination itself, its backslashes escaped (`\\\\`) or not, with no other escape (not
+/// the whole link either).
 fn slash_fix(written: Option<&str>, dest: &str, span: Span) -> Option<Fix> {
-    (written? == dest).then(|| {
+    let written = written?;
+    (written == dest || written.replace("\\\\", "\\") == dest).then(|| {
         Fix::replace(
             Applicability::Safe,
             "use `/`",
             span,
-            dest.replace('\\', "/"),
+            written.replace("\\\\", "/").replace('\\', "/"),
         )
     })
 }

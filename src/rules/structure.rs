@@ -8,7 +8,7 @@ use crate::diagnostic::{Region, Span};
 use crate::dialect::Dialect;
 use crate::dialect::schema::{self, Violation};
 use crate::discover::SkillDir;
-use crate::fix::{Applicability, Fix};
+use crate::fix::{Applicability, Edit, Fix};
 use crate::skill::{Reporter, Skill};
 use crate::source::{LayoutError, MissingHint, SkillFile};
 use crate::yaml::{self, Finding, Node, Value};
@@ -497,7 +497,13 @@ fn file_name(skill: &Skill, out: &mut Reporter) {
             skill.dialect.as_str()
         ),
     )
-    .help(format!("rename the file to `{expected}`"));
+    .help(format!("rename the file to `{expected}`"))
+    // Unsafe: the runtimes that read the other name no longer find the skill.
+    .fix(Fix::rename(
+        Applicability::Unsafe,
+        format!("rename the file to `{expected}`"),
+        expected,
+    ));
 }
 
 fn schema_rules(skill: &Skill, out: &mut Reporter) {
@@ -539,9 +545,14 @@ fn schema_rules(skill: &Skill, out: &mut Reporter) {
                 match (closest(name, &known), runtime) {
                     (_, Some(help)) if skill.dialect == Dialect::AgentSkills => d.help(help),
                     (Some(near), _) => d.help(format!("did you mean `{near}`? {allow}")),
-                    (None, _) if skill.dialect == Dialect::AgentSkills && scalar => d.help(format!(
-                        "move it under `metadata:` as a string (`metadata:` / `  {name}: \"...\"`), {allow}"
-                    )),
+                    (None, _) if skill.dialect == Dialect::AgentSkills && scalar => {
+                        if let Some(fix) = to_metadata(skill, root, key) {
+                            d.fix(fix);
+                        }
+                        d.help(format!(
+                            "move it under `metadata:` as a string (`metadata:` / `  {name}: \"...\"`), {allow}"
+                        ))
+                    }
                     (None, _) if skill.dialect == Dialect::AgentSkills => d.help(format!(
                         "no runtime reads `{name}`: remove it, write it in the body, or {}",
                         allow.trim_start_matches("or ")
@@ -612,6 +623,90 @@ fn schema_rules(skill: &Skill, out: &mut Reporter) {
             }
         }
     }
+}
+
+/// SK013's fix for an unknown top-level `key: value` on one line, a scalar: the line moves to
+/// the end of the `metadata:` block (created at the end of the frontmatter when there is
+/// none), its value as a string. Unsafe: a runtime that read the key at the top no longer does.
+fn to_metadata(skill: &Skill, root: &Node, key: &Node) -> Option<Fix> {
+    let text = skill.file.text.as_str();
+    let name = key.key_text()?;
+    let (found, value) = root.get(&name)?;
+    if found.span != key.span {
+        return None;
+    }
+    // The entry's own line, and nothing after the value but spaces (a comment stays put).
+    let start = text.get(..key.span.start)?.rfind('\n').map_or(0, |i| i + 1);
+    let end = text.get(value.span.end..)?.find('\n')? + value.span.end;
+    let line = text.get(start..end)?;
+    let after = text.get(value.span.end..end)?;
+    if !text.get(start..key.span.start)?.is_empty()
+        || !after.trim_end_matches('\r').trim().is_empty()
+    {
+        return None;
+    }
+    let eol = if line.ends_with('\r') { "\r\n" } else { "\n" };
+    let written = skill.source(value);
+    let string = match &value.value {
+        Value::Str(_) => written.to_string(),
+        Value::Int(_) | Value::Float(_) | Value::Bool(_) | Value::Null
+            if !written.is_empty() && !written.contains(['"', '\\']) =>
+        {
+            format!("\"{written}\"")
+        }
+        _ => return None,
+    };
+    if string.contains('\n') {
+        return None;
+    }
+    let delete = Edit {
+        span: Span::new(start, end + 1),
+        content: String::new(),
+    };
+    let insert = match root.get("metadata").map(|(_, v)| v) {
+        None => Edit {
+            span: Span::new(skill.layout.close.start, skill.layout.close.start),
+            content: format!("metadata:{eol}  {name}: {string}{eol}"),
+        },
+        Some(metadata) => {
+            let Value::Map(entries) = &metadata.value else {
+                return None;
+            };
+            let (first, _) = entries.first()?;
+            let (_, last) = entries.last()?;
+            let first_line = text
+                .get(..first.span.start)?
+                .rfind('\n')
+                .map_or(0, |i| i + 1);
+            let indent = text.get(first_line..first.span.start)?;
+            if indent.is_empty() || !indent.chars().all(|c| c == ' ') {
+                return None;
+            }
+            // After the line the block's last value ends on.
+            let at = text.get(last.span.end.saturating_sub(1)..)?.find('\n')?
+                + last.span.end.saturating_sub(1)
+                + 1;
+            if at > skill.layout.close.start {
+                return None;
+            }
+            Edit {
+                span: Span::new(at, at),
+                content: format!("{indent}{name}: {string}{eol}"),
+            }
+        }
+    };
+    let mut edits = vec![insert, delete];
+    edits.sort_by_key(|e| (e.span.start, e.span.end));
+    if edits[0].span.end > edits[1].span.start {
+        return None;
+    }
+    Some(Fix {
+        applicability: Applicability::Unsafe,
+        message: format!("move `{name}` under `metadata:`"),
+        edits,
+        rename: None,
+        available: false,
+    })
 }
 
 /// The rule a type error of `field` (a dotted path) belongs to; `None` for fields whose types
