@@ -56,6 +56,10 @@ fn sarif_is_valid_against_the_sarif_2_1_0_schema() {
         "sk011-file-too-large",
         "sk602-across-skills",
         "sk008-duplicate-key",
+        // Fixes: safe ones, an unsafe multi-edit move, an unsafe name.
+        "fix-keeps-bom-crlf-comments",
+        "sk013-unknown-agentskills",
+        "sk103-mismatch",
     ] {
         let (code, stdout, stderr) = skillc(
             &repo().join("fixtures/err").join(case),
@@ -70,6 +74,18 @@ fn sarif_is_valid_against_the_sarif_2_1_0_schema() {
             .collect();
         assert!(errors.is_empty(), "{case}: {errors:#?}");
         let run = &doc["runs"][0];
+        let fixes: Vec<&serde_json::Value> = run["results"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(|r| r.get("fixes"))
+            .collect();
+        let expected_fixes = match case {
+            "fix-keeps-bom-crlf-comments" => 2,
+            "sk013-unknown-agentskills" | "sk103-mismatch" => 1,
+            _ => 0,
+        };
+        assert_eq!(fixes.len(), expected_fixes, "{case}: {fixes:?}");
         assert_eq!(run["columnKind"], "unicodeCodePoints");
         assert_eq!(run["tool"]["driver"]["name"], "skillc");
         let rules = run["tool"]["driver"]["rules"].as_array().unwrap();

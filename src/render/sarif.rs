@@ -4,8 +4,32 @@ use serde_json::{Value, json};
 
 use super::{diagnostics, slash_path};
 use crate::diagnostic::Severity;
+use crate::fix::Fix;
 use crate::rule::{RULES, Rule};
 use crate::skill::SkillReport;
+
+/// A SARIF `fix`: the edits as byte-range replacements of the file; whether the fix is safe in
+/// `properties`. A rename has no SARIF form (a change's replacements may not be empty).
+fn fix_object(fix: &Fix, path: &str) -> Option<Value> {
+    if fix.edits.is_empty() {
+        return None;
+    }
+    let replacements: Vec<Value> = fix
+        .edits
+        .iter()
+        .map(|e| {
+            json!({
+                "deletedRegion": {"byteOffset": e.span.start, "byteLength": e.span.len()},
+                "insertedContent": {"text": e.content},
+            })
+        })
+        .collect();
+    Some(json!({
+        "description": {"text": fix.message},
+        "artifactChanges": [{"artifactLocation": {"uri": uri(path)}, "replacements": replacements}],
+        "properties": {"applicability": fix.applicability.as_str(), "available": fix.available},
+    }))
+}
 
 pub fn render(reports: &[SkillReport]) -> String {
     let rules: Vec<Value> = RULES.iter().map(|rule| rule_descriptor(rule)).collect();
@@ -24,13 +48,17 @@ pub fn render(reports: &[SkillReport]) -> String {
                 Some(help) => format!("{} (help: {help})", d.message),
                 None => d.message.clone(),
             };
-            json!({
+            let mut result = json!({
                 "ruleId": d.rule.code,
                 "ruleIndex": RULES.iter().position(|r| r.code == d.rule.code),
                 "level": level(d.severity),
                 "message": {"text": text},
                 "locations": [location],
-            })
+            });
+            if let Some(fix) = d.fix.as_deref().and_then(|f| fix_object(f, &slash_path(&d.path))) {
+                result["fixes"] = json!([fix]);
+            }
+            result
         })
         .collect();
     let doc = json!({

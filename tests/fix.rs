@@ -1,0 +1,346 @@
+//! `validate --fix`, `--unsafe-fixes`, `--diff` and `--stdin-filename` end to end: what is
+//! written, what is never written, exit codes and messages.
+
+use std::io::Write;
+use std::os::unix::fs::PermissionsExt;
+use std::path::Path;
+use std::process::{Command, Stdio};
+
+mod common;
+use common::{Run, skillc, write};
+
+/// A skill whose description holds `: ` (SK006, a safe fix) and whose link names a near match
+/// (SK404, an unsafe fix).
+const BROKEN: &str = "---\nname: pdf\ndescription: Use when: the user asks for forms.\n---\n\n# PDF\n\nRead [the guide](reference/guide.md).\n";
+const QUOTED: &str = "---\nname: pdf\ndescription: 'Use when: the user asks for forms.'\n---\n\n# PDF\n\nRead [the guide](reference/guide.md).\n";
+const LINKED: &str = "---\nname: pdf\ndescription: 'Use when: the user asks for forms.'\n---\n\n# PDF\n\nRead [the guide](references/guide.md).\n";
+
+fn pdf_skill(root: &Path, text: &str) -> std::path::PathBuf {
+    let dir = root.join("pdf");
+    write(&dir.join("SKILL.md"), text);
+    write(&dir.join("references/guide.md"), "# Guide\n");
+    dir
+}
+
+fn read(path: &Path) -> String {
+    std::fs::read_to_string(path).unwrap()
+}
+
+fn mtime(path: &Path) -> std::time::SystemTime {
+    std::fs::metadata(path).unwrap().modified().unwrap()
+}
+
+/// Runs `skillc ARGS` in `dir` with `input` on standard input.
+fn skillc_stdin(dir: &Path, args: &[&str], input: &str) -> Run {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_skillc"))
+        .current_dir(dir)
+        .env("HOME", dir.join("home"))
+        .env_remove("SKILLC_FORMAT")
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // A run that refuses its arguments exits without reading: a broken pipe is no failure.
+    let _ = child.stdin.take().unwrap().write_all(input.as_bytes());
+    let out = child.wait_with_output().unwrap();
+    Run {
+        code: out.status.code(),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+        max_rss_kib: 0,
+    }
+}
+
+#[test]
+fn fix_applies_the_safe_fixes_and_unsafe_fixes_the_rest() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = pdf_skill(tmp.path(), BROKEN);
+    let file = dir.join("SKILL.md");
+    std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o640)).unwrap();
+
+    let run = skillc(tmp.path(), &["validate", "--format", "concise", "pdf"]);
+    assert_eq!(
+        run.stdout,
+        "pdf/SKILL.md:3:22: error[SK006] [*] invalid YAML: mapping values are not allowed in this context\n\
+         pdf/SKILL.md:8:18: error[SK404] link `reference/guide.md` names a file that does not exist in the skill\n"
+    );
+    assert_eq!(
+        run.stderr,
+        "Checked 1 skill: 2 errors, 0 warnings, 0 infos.\n\
+         [*] 1 fixable with `--fix` (1 more with `--fix --unsafe-fixes`).\n"
+    );
+
+    let run = skillc(
+        tmp.path(),
+        &["validate", "--fix", "--format", "concise", "pdf"],
+    );
+    assert_eq!(read(&file), QUOTED);
+    assert_eq!(
+        run.stdout,
+        "pdf/SKILL.md:8:18: error[SK404] link `reference/guide.md` names a file that does not exist in the skill\n"
+    );
+    assert_eq!(
+        run.stderr,
+        "Fixed 1 problem (1 remaining).\nChecked 1 skill: 1 error, 0 warnings, 0 infos.\nNo fixes available with `--fix` (1 with `--fix --unsafe-fixes`).\n"
+    );
+    assert_eq!(run.code, Some(1));
+    // The rewritten file keeps its permissions.
+    let mode = std::fs::metadata(&file).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode, 0o640);
+
+    let run = skillc(
+        tmp.path(),
+        &["validate", "--fix", "--unsafe-fixes", "--show-fixes", "pdf"],
+    );
+    assert_eq!(read(&file), LINKED);
+    assert_eq!(run.stdout, "");
+    assert_eq!(
+        run.stderr,
+        "Fixed 1 problem:\n- pdf/SKILL.md:\n    1 × SK404 (broken-link)\nFixed 1 problem (0 remaining).\nChecked 1 skill: 0 errors, 0 warnings, 0 infos.\n"
+    );
+    assert_eq!(run.code, Some(0));
+}
+
+#[test]
+fn a_file_with_nothing_to_fix_is_never_written() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = pdf_skill(tmp.path(), LINKED);
+    let file = dir.join("SKILL.md");
+    let before = mtime(&file);
+    std::thread::sleep(std::time::Duration::from_millis(20));
+    let run = skillc(tmp.path(), &["validate", "--fix", "--unsafe-fixes", "pdf"]);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    assert_eq!(read(&file), LINKED);
+    assert_eq!(mtime(&file), before);
+    assert!(run.stderr.starts_with("Fixed 0 problems (0 remaining).\n"));
+}
+
+#[test]
+fn diff_prints_what_fix_would_change_and_writes_nothing() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = pdf_skill(tmp.path(), BROKEN);
+    let file = dir.join("SKILL.md");
+    let before = mtime(&file);
+    let run = skillc(tmp.path(), &["validate", "--diff", "pdf"]);
+    assert_eq!(
+        run.stdout,
+        "--- a/pdf/SKILL.md\n+++ b/pdf/SKILL.md\n@@ -1,6 +1,6 @@\n ---\n name: pdf\n-description: Use when: the user asks for forms.\n+description: 'Use when: the user asks for forms.'\n ---\n \n # PDF\n"
+    );
+    assert_eq!(run.stderr, "Would fix 1 problem.\n");
+    assert_eq!(run.code, Some(1));
+    assert_eq!(read(&file), BROKEN);
+    assert_eq!(mtime(&file), before);
+
+    // Once fixed, there is nothing to show.
+    skillc(tmp.path(), &["validate", "--fix", "--unsafe-fixes", "pdf"]);
+    let run = skillc(tmp.path(), &["validate", "--diff", "--unsafe-fixes", "pdf"]);
+    assert_eq!(run.stdout, "");
+    assert_eq!(run.stderr, "Would fix 0 problems.\n");
+    assert_eq!(run.code, Some(0));
+}
+
+#[test]
+fn a_skill_file_linked_from_outside_the_skill_is_not_written_through() {
+    let tmp = tempfile::tempdir().unwrap();
+    let outside = tmp.path().join("shared/SKILL.md");
+    write(&outside, BROKEN);
+    let dir = tmp.path().join("repo/pdf");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::os::unix::fs::symlink(&outside, dir.join("SKILL.md")).unwrap();
+    // The linter does not read through it (SK408), so nothing of it is fixed.
+    let run = skillc(
+        &tmp.path().join("repo"),
+        &[
+            "validate",
+            "--fix",
+            "--unsafe-fixes",
+            "--format",
+            "concise",
+            "pdf",
+        ],
+    );
+    assert_eq!(read(&outside), BROKEN);
+    assert!(run.stdout.contains("error[SK408]"), "{}", run.stdout);
+    assert!(
+        run.stderr.starts_with("Fixed 0 problems (1 remaining).\n"),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
+fn a_skill_file_linked_inside_the_skill_is_fixed_in_its_target() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = pdf_skill(tmp.path(), BROKEN);
+    std::fs::rename(dir.join("SKILL.md"), dir.join("real.md")).unwrap();
+    std::os::unix::fs::symlink("real.md", dir.join("SKILL.md")).unwrap();
+    let run = skillc(tmp.path(), &["validate", "--fix", "pdf"]);
+    assert_eq!(read(&dir.join("real.md")), QUOTED, "{}", run.stderr);
+    let link = std::fs::symlink_metadata(dir.join("SKILL.md")).unwrap();
+    assert!(link.file_type().is_symlink(), "the link stays a link");
+}
+
+#[test]
+fn unfixable_rules_are_neither_marked_nor_fixed() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = pdf_skill(tmp.path(), BROKEN);
+    write(
+        &tmp.path().join("skillc.toml"),
+        "[rules]\nunfixable = [\"yaml-syntax\"]\n",
+    );
+    let run = skillc(
+        tmp.path(),
+        &["validate", "--fix", "--format", "concise", "pdf"],
+    );
+    assert_eq!(read(&dir.join("SKILL.md")), BROKEN);
+    assert!(
+        run.stdout.contains("error[SK006] invalid YAML"),
+        "{}",
+        run.stdout
+    );
+    assert!(run.stderr.starts_with("Fixed 0 problems (2 remaining).\n"));
+    // An unknown rule in the list is a configuration error with its place.
+    write(
+        &tmp.path().join("skillc.toml"),
+        "[rules]\nfixable = [\"SK999\"]\n",
+    );
+    let run = skillc(tmp.path(), &["validate", "pdf"]);
+    assert_eq!(run.code, Some(2));
+    assert!(
+        run.stderr
+            .contains("unknown rule `SK999` in `rules.fixable`"),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
+fn a_rename_never_replaces_an_existing_file() {
+    let tmp = tempfile::tempdir().unwrap();
+    // A PAR skill in `SKILL.md` (SK012: PAR loads `skill.md`), beside an unrelated `skill.md`.
+    let par = "---\nschema_version: 1\nid: notes\nname: Notes\ndescription: Use when taking notes.\n---\n\n# Notes\n\nTake notes.\n";
+    write(&tmp.path().join("notes/SKILL.md"), par);
+    let run = skillc(
+        tmp.path(),
+        &[
+            "validate",
+            "--fix",
+            "--unsafe-fixes",
+            "--format",
+            "concise",
+            "notes",
+        ],
+    );
+    assert!(tmp.path().join("notes/skill.md").exists(), "{}", run.stderr);
+    assert!(!tmp.path().join("notes/SKILL.md").exists());
+    assert!(
+        run.stderr.starts_with("Fixed 1 problem (0 remaining).\n"),
+        "{}",
+        run.stderr
+    );
+
+    write(
+        &tmp.path().join("other/SKILL.md"),
+        par.replace("notes", "other"),
+    );
+    write(&tmp.path().join("other/skill.md"), "kept\n");
+    let run = skillc(
+        tmp.path(),
+        &[
+            "validate",
+            "--fix",
+            "--unsafe-fixes",
+            "--format",
+            "concise",
+            "other",
+        ],
+    );
+    assert_eq!(read(&tmp.path().join("other/skill.md")), "kept\n");
+    assert!(tmp.path().join("other/SKILL.md").exists());
+    assert!(
+        run.stderr.starts_with(
+            "warning: other/SKILL.md: not renaming `other/SKILL.md` to `skill.md`: a file of that name exists\n"
+        ),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
+fn stdin_is_linted_as_the_file_it_stands_for() {
+    let tmp = tempfile::tempdir().unwrap();
+    pdf_skill(tmp.path(), LINKED);
+    let args = [
+        "validate",
+        "--format",
+        "concise",
+        "--stdin-filename",
+        "pdf/SKILL.md",
+        "-",
+    ];
+    // The buffer, not the file on disk, is linted; the files beside it are read from disk.
+    let run = skillc_stdin(tmp.path(), &args, BROKEN);
+    assert_eq!(
+        run.stdout,
+        "pdf/SKILL.md:3:22: error[SK006] [*] invalid YAML: mapping values are not allowed in this context\n\
+         pdf/SKILL.md:8:18: error[SK404] link `reference/guide.md` names a file that does not exist in the skill\n"
+    );
+    assert_eq!(run.code, Some(1));
+
+    // With --fix, stdout is the fixed text and the diagnostics go to stderr.
+    let mut fix = args.to_vec();
+    fix.insert(1, "--fix");
+    let run = skillc_stdin(tmp.path(), &fix, BROKEN);
+    assert_eq!(run.stdout, QUOTED);
+    assert_eq!(
+        run.stderr,
+        "pdf/SKILL.md:8:18: error[SK404] link `reference/guide.md` names a file that does not exist in the skill\nFixed 1 problem (1 remaining).\nChecked 1 skill: 1 error, 0 warnings, 0 infos.\nNo fixes available with `--fix` (1 with `--fix --unsafe-fixes`).\n"
+    );
+    assert_eq!(run.code, Some(1));
+    // The file on disk is untouched.
+    assert_eq!(read(&tmp.path().join("pdf/SKILL.md")), LINKED);
+
+    // A skill file that does not exist yet is linted in its directory's context.
+    std::fs::create_dir(tmp.path().join("new-skill")).unwrap();
+    let run = skillc_stdin(
+        tmp.path(),
+        &[
+            "validate",
+            "--stdin-filename",
+            "new-skill/SKILL.md",
+            "-",
+            "--format",
+            "concise",
+        ],
+        "---\nname: other\ndescription: Use when testing.\n---\n\nBody.\n",
+    );
+    assert_eq!(
+        run.stdout,
+        "new-skill/SKILL.md:2:7: error[SK103] the name `other` does not match the directory name `new-skill`\n",
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
+fn stdin_needs_its_file_name_and_no_other_path() {
+    let tmp = tempfile::tempdir().unwrap();
+    let run = skillc_stdin(tmp.path(), &["validate", "-"], BROKEN);
+    assert_eq!(run.code, Some(2));
+    assert_eq!(
+        run.stderr,
+        "error: linting standard input (`-`) needs --stdin-filename PATH, the skill file it stands for\n"
+    );
+    let run = skillc_stdin(
+        tmp.path(),
+        &["validate", "--stdin-filename", "x/SKILL.md", "-", "other"],
+        BROKEN,
+    );
+    assert_eq!(run.code, Some(2));
+    assert_eq!(
+        run.stderr,
+        "error: --stdin-filename lints standard input: pass `-` as the only PATH\n"
+    );
+}
