@@ -344,3 +344,35 @@ fn stdin_needs_its_file_name_and_no_other_path() {
         "error: --stdin-filename lints standard input: pass `-` as the only PATH\n"
     );
 }
+
+#[test]
+fn a_fix_that_makes_another_skill_collide_is_put_back() {
+    let tmp = tempfile::tempdir().unwrap();
+    write(
+        &tmp.path().join("a/pdf/SKILL.md"),
+        "---\nname: pdf\ndescription: Use when reading PDFs.\n---\n\nBody.\n",
+    );
+    let other = "---\nname: pdf-tools\ndescription: Use when writing PDFs.\n---\n\nBody.\n";
+    write(&tmp.path().join("b/pdf/SKILL.md"), other);
+    // SK103's fix names b/pdf `pdf`, which a/pdf is already: SK501 would report it.
+    let run = skillc(
+        tmp.path(),
+        &[
+            "validate",
+            "--fix",
+            "--unsafe-fixes",
+            "--format",
+            "concise",
+            ".",
+        ],
+    );
+    assert_eq!(read(&tmp.path().join("b/pdf/SKILL.md")), other);
+    assert_eq!(
+        run.stderr,
+        "error: b/pdf/SKILL.md: internal error: the fixes of SK103 would add SK501; the file is left as it was (this is a bug: please report it)\n\
+         Fixed 0 problems (1 remaining).\n\
+         Checked 2 skills: 1 error, 0 warnings, 0 infos.\n\
+         [*] 1 fixable with `--fix --unsafe-fixes`.\n"
+    );
+    assert_eq!(run.code, Some(3));
+}

@@ -1,5 +1,6 @@
 //! `skillc validate [PATH]...` (alias `check`).
 
+use std::collections::BTreeMap;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
@@ -116,15 +117,28 @@ fn run_paths(args: &Args, extra: Overrides, mode: Mode, color: ColorChoice) -> O
             Ok(loaded) => loaded,
             Err(outcome) => return outcome,
         };
-        let done = fix_all(&loaded.reports, &loaded.settings, &cwd, mode, !args.diff);
+        let mut done = fix_all(&loaded.reports, &loaded.settings, &cwd, mode, !args.diff);
         if args.diff {
             return diff(&done);
         }
+        let settings = if done.files.is_empty() {
+            loaded.settings
+        } else {
+            // The collection rules see every skill: a fix may add what they report (a name
+            // that another skill has). Such a file goes back to what it was.
+            let before = loaded.reports;
+            let after = match load(loaded.settings, Keep::default()) {
+                Ok(after) => after,
+                Err(outcome) => return outcome,
+            };
+            undo_worse_across_skills(&mut done, &before, &after.reports);
+            after.settings
+        };
         if args.show_fixes {
             show_fixes(&done);
         }
         fixing = Some((done.count, done.failed));
-        load(loaded.settings, keep(args))
+        load(settings, keep(args))
     } else {
         load(settings, keep(args))
     };
@@ -306,7 +320,10 @@ fn finish(
     }
     if !args.quiet && (!machine || args.statistics) {
         eprintln!("{}", summary.line());
-        if let Some(hint) = fixable_hint(reports) {
+        let mode = Mode {
+            unsafe_fixes: args.unsafe_fixes,
+        };
+        if let Some(hint) = fixable_hint(reports, mode) {
             eprintln!("{hint}");
         }
     }
@@ -326,7 +343,7 @@ fn plural(count: usize) -> &'static str {
 }
 
 /// `[*] N fixable with --fix` under the summary, when there is anything to fix.
-pub(super) fn fixable_hint(reports: &[SkillReport]) -> Option<String> {
+pub(super) fn fixable_hint(reports: &[SkillReport], mode: Mode) -> Option<String> {
     let (on, hidden) = reports
         .iter()
         .map(|r| fix::counts(&r.diagnostics))
@@ -341,18 +358,28 @@ pub(super) fn fixable_hint(reports: &[SkillReport]) -> Option<String> {
         (0, n) => Some(format!(
             "No fixes available with `--fix` ({n} with `--fix --unsafe-fixes`)."
         )),
+        (n, _) if mode.unsafe_fixes => {
+            Some(format!("[*] {n} fixable with `--fix --unsafe-fixes`."))
+        }
         (n, _) => Some(format!("[*] {n} fixable with `--fix`{more}.")),
     }
 }
 
 /// What fixing the skills of a run did.
 struct Done {
-    /// Per skill file fixed (or that would be): its path, the text before and after, and the
-    /// fixes applied.
-    files: Vec<(PathBuf, Vec<u8>, fix::Fixed)>,
+    /// Per skill file fixed (or that would be).
+    files: Vec<FileFix>,
     count: usize,
     /// A file could not be fixed (said on stderr).
     failed: bool,
+}
+
+/// One skill file fixed: its skill's directory, its path, its text before, and what fixing did.
+struct FileFix {
+    dir: PathBuf,
+    path: PathBuf,
+    original: Vec<u8>,
+    fixed: fix::Fixed,
 }
 
 /// Fixes every skill of `reports` that has a fix `mode` applies (writing them when `write`).
@@ -382,8 +409,12 @@ fn fix_all(
             Ok((before, fixed)) => {
                 if fixed.count() > 0 && (fixed.text != before || fixed.rename.is_some()) {
                     done.count += fixed.count();
-                    let path = report.path().to_path_buf();
-                    done.files.push((path, before, fixed));
+                    done.files.push(FileFix {
+                        dir: report.dir.dir.to_path_buf(),
+                        path: report.path().to_path_buf(),
+                        original: before,
+                        fixed,
+                    });
                 }
             }
             Err(failure) => {
@@ -403,15 +434,72 @@ fn fix_all(
     done
 }
 
+/// Puts back the skill files whose fixes made the collection rules (SK5xx) report more of
+/// their skill than before, saying so; they leave the fix count. A skill whose frontmatter did
+/// not parse before had nothing for those rules to judge (what they report now is unmasked).
+fn undo_worse_across_skills(done: &mut Done, before: &[SkillReport], after: &[SkillReport]) {
+    // The collection rules' diagnostics of the skill in `dir`, per rule, and SK006's.
+    let collection = |reports: &[SkillReport], dir: &Path| -> BTreeMap<&'static str, usize> {
+        let mut counts = BTreeMap::new();
+        for d in reports
+            .iter()
+            .filter(|r| *r.dir.dir == *dir)
+            .flat_map(|r| &r.diagnostics)
+        {
+            if d.rule.code.starts_with("SK5") || d.rule.code == "SK006" {
+                *counts.entry(d.rule.code).or_default() += d.count;
+            }
+        }
+        counts
+    };
+    let mut kept = Vec::new();
+    for file in std::mem::take(&mut done.files) {
+        let was = collection(before, &file.dir);
+        let now = collection(after, &file.dir);
+        let new: Vec<&'static str> = now
+            .iter()
+            .filter(|(code, n)| **n > was.get(*code).copied().unwrap_or(0))
+            .map(|(code, _)| *code)
+            .collect();
+        if new.is_empty() || was.contains_key("SK006") {
+            kept.push(file);
+            continue;
+        }
+        let failure = Failure::Worse {
+            rules: file.fixed.applied.keys().copied().collect(),
+            new,
+        };
+        let undone = fix::revert(&file.fixed, &file.original);
+        eprintln!(
+            "error: {}: {}{}",
+            render::escaped(&file.path.display().to_string()),
+            render::escaped(&failure.to_string()),
+            match undone {
+                Ok(()) => String::new(),
+                Err(e) => format!(" (putting it back failed: {e})"),
+            }
+        );
+        done.count -= file.fixed.count();
+        done.failed = true;
+    }
+    done.files = kept;
+}
+
 /// `--diff`: the unified diff of every file fixing would change; exit 1 when there is one.
 fn diff(done: &Done) -> Outcome {
     let mut out = std::io::stdout().lock();
-    for (path, before, fixed) in &done.files {
+    for FileFix {
+        path,
+        original,
+        fixed,
+        ..
+    } in &done.files
+    {
         let renamed = fixed.rename.as_ref().map(|name| path.with_file_name(name));
         let diff = unified(
             path,
             renamed.as_deref().unwrap_or(path),
-            before,
+            original,
             &fixed.text,
         );
         let _ = out.write_all(diff.as_bytes());
@@ -453,7 +541,7 @@ fn show_fixes(done: &Done) {
         return;
     }
     eprintln!("Fixed {} {}:", done.count, plural(done.count));
-    for (path, _, fixed) in &done.files {
+    for FileFix { path, fixed, .. } in &done.files {
         eprintln!("- {}:", render::escaped(&render::slash_path(path)));
         for (code, n) in &fixed.applied {
             let name = crate::rule::find(code).map_or("", |r| r.name);

@@ -29,6 +29,10 @@ pub struct Fixed {
     /// The name the skill file is to get (a fix of [`fix_text`]'s text cannot rename it;
     /// [`fix_file`] does, and counts it in `applied`).
     pub rename: Option<String>,
+    /// What [`fix_file`] changed on disk: the file it wrote (the skill file, or the file a link
+    /// leads to), and the skill file's path before a rename.
+    pub written: Option<PathBuf>,
+    pub renamed_from: Option<PathBuf>,
 }
 
 impl Fixed {
@@ -141,6 +145,8 @@ pub fn fix_text(
         applied,
         report,
         rename,
+        written: None,
+        renamed_from: None,
     })
 }
 
@@ -201,6 +207,7 @@ pub fn fix_file(
         }
         replace(&target, &fixed.text)
             .map_err(|e| Failure::Refused(format!("writing `{}`: {e}", shown.display())))?;
+        fixed.written = Some(target.clone());
     }
     if let Some(name) = fixed.rename.clone() {
         // The name itself is renamed (a link stays a link), never over another file.
@@ -212,6 +219,7 @@ pub fn fix_file(
                     shown.display()
                 ))
             })?;
+            fixed.renamed_from = Some(shown.to_path_buf());
         } else if std::fs::symlink_metadata(&to).is_ok() && !same_file(&shown, &to) {
             fixed.rename = None;
             return Ok((original, fixed));
@@ -219,6 +227,18 @@ pub fn fix_file(
         *fixed.applied.entry("SK012").or_default() += 1;
     }
     Ok((original, fixed))
+}
+
+/// Undoes what [`fix_file`] did to a skill file whose text was `original`: the rename, then
+/// the text.
+pub fn revert(fixed: &Fixed, original: &[u8]) -> std::io::Result<()> {
+    if let (Some(from), Some(name)) = (&fixed.renamed_from, &fixed.rename) {
+        rename_no_replace(&from.with_file_name(name), from)?;
+    }
+    if let Some(written) = &fixed.written {
+        replace(written, original)?;
+    }
+    Ok(())
 }
 
 /// Whether two paths name one file (a rename that changes only the case of a name, on a file

@@ -4,7 +4,7 @@
 
 mod file;
 
-pub use file::{Failure, Fixed, fix_file, fix_text};
+pub use file::{Failure, Fixed, fix_file, fix_text, revert};
 
 use crate::diagnostic::{Diagnostic, Span};
 
