@@ -329,6 +329,53 @@ fn pre_commit_rust_hook_builds_skillc() {
     pre_commit_hook("skillc");
 }
 
+#[test]
+fn pre_commit_fix_hook_fixes_the_changed_skills() {
+    // Builds skillc from this repository's committed HEAD, as pre-commit users get it.
+    if std::env::var_os("CI").is_none() && std::env::var_os("SKILLC_SLOW_TESTS").is_none() {
+        eprintln!("skipping: set SKILLC_SLOW_TESTS=1 (CI runs it)");
+        return;
+    }
+    let Some(pre_commit) = tool("pre-commit", "SKILLC_PRE_COMMIT") else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let work = tmp.path().join("work");
+    fs::create_dir(&work).unwrap();
+    git(&work, &["init", "-q"]);
+    let file = work.join("skills/forms/SKILL.md");
+    write(
+        &file,
+        "---\nname: forms\ndescription: Use when: the user fills forms.\n---\n\nBody.\n",
+    );
+    git(&work, &["add", "-A"]);
+    let out = Command::new(&pre_commit)
+        .current_dir(&work)
+        .env("PRE_COMMIT_HOME", tmp.path().join("cache"))
+        .env("CARGO_TARGET_DIR", install_target())
+        .args([
+            "try-repo",
+            repo().to_str().unwrap(),
+            "skillc-fix",
+            "--files",
+        ])
+        .arg("skills/forms/SKILL.md")
+        .output()
+        .unwrap();
+    let output =
+        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
+    // pre-commit fails a hook that changed files, so that they are reviewed and staged.
+    assert_eq!(out.status.code(), Some(1), "{output}");
+    assert!(
+        output.contains("files were modified by this hook"),
+        "{output}"
+    );
+    assert_eq!(
+        fs::read_to_string(&file).unwrap(),
+        "---\nname: forms\ndescription: 'Use when: the user fills forms.'\n---\n\nBody.\n"
+    );
+}
+
 /// Where the slow tests' `cargo install`s build: one directory, so the release build of the
 /// dependencies is made once.
 fn install_target() -> PathBuf {
