@@ -118,16 +118,7 @@ pub fn fix_text(
     } else {
         Vec::new()
     };
-    let after = codes(&report, &unmasked);
-    let unparsed = baseline.contains_key("SK006");
-    let new: Vec<&'static str> = after
-        .iter()
-        .filter(|(code, n)| {
-            let was = baseline.get(*code).copied().unwrap_or(0);
-            **n > was && (!unparsed || **code == "SK006")
-        })
-        .map(|(code, _)| *code)
-        .collect();
+    let new = new_problems(&baseline, &codes(&report, &unmasked));
     if !new.is_empty() && !applied.is_empty() {
         return Err(Failure::Worse {
             rules: applied.keys().copied().collect(),
@@ -148,6 +139,24 @@ pub fn fix_text(
         written: None,
         renamed_from: None,
     })
+}
+
+/// The rules that report more in `after` than in `baseline` (diagnostic counts per rule). When
+/// the frontmatter did not parse before (SK006), only SK006 counts: no frontmatter rule could
+/// run before.
+fn new_problems(
+    baseline: &BTreeMap<&'static str, usize>,
+    after: &BTreeMap<&'static str, usize>,
+) -> Vec<&'static str> {
+    let unparsed = baseline.contains_key("SK006");
+    after
+        .iter()
+        .filter(|(code, n)| {
+            let was = baseline.get(*code).copied().unwrap_or(0);
+            **n > was && (!unparsed || **code == "SK006")
+        })
+        .map(|(code, _)| *code)
+        .collect()
 }
 
 /// The rules whose fixes change a value's YAML type (a number, a boolean or a list becomes
@@ -198,15 +207,7 @@ pub fn fix_file(
     let original = read(&target, settings)?;
     let mut fixed = fix_text(dir, original.clone(), settings, cwd, mode)?;
     if write && fixed.text != original {
-        // The file may have changed since it was read: then it is not written.
-        if read(&target, settings)? != original {
-            return Err(Failure::Refused(format!(
-                "not fixing `{}`: it changed on disk while it was being fixed",
-                shown.display()
-            )));
-        }
-        replace(&target, &fixed.text)
-            .map_err(|e| Failure::Refused(format!("writing `{}`: {e}", shown.display())))?;
+        write_unchanged(&target, &shown, &original, &fixed.text, settings)?;
         fixed.written = Some(target.clone());
     }
     if let Some(name) = fixed.rename.clone() {
@@ -227,6 +228,25 @@ pub fn fix_file(
         *fixed.applied.entry("SK012").or_default() += 1;
     }
     Ok((original, fixed))
+}
+
+/// Replaces the file at `target` (shown as `shown`) with `text`, unless it no longer holds
+/// `original`: a file that changed on disk since it was read is not written.
+fn write_unchanged(
+    target: &Path,
+    shown: &Path,
+    original: &[u8],
+    text: &[u8],
+    settings: &Settings,
+) -> Result<(), Failure> {
+    if read(target, settings)? != original {
+        return Err(Failure::Refused(format!(
+            "not fixing `{}`: it changed on disk while it was being fixed",
+            shown.display()
+        )));
+    }
+    replace(target, text)
+        .map_err(|e| Failure::Refused(format!("writing `{}`: {e}", shown.display())))
 }
 
 /// Undoes what [`fix_file`] did to a skill file whose text was `original`: the rename, then
@@ -330,4 +350,44 @@ fn replace(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     std::fs::set_permissions(temp.path(), permissions)?;
     temp.persist(path).map_err(|e| e.error)?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_rule_reporting_more_is_new_unless_the_frontmatter_did_not_parse() {
+        let counts = |pairs: &[(&'static str, usize)]| pairs.iter().copied().collect();
+        let before = counts(&[("SK013", 1), ("SK402", 1)]);
+        assert_eq!(
+            new_problems(&before, &counts(&[("SK013", 2), ("SK101", 1)])),
+            vec!["SK013", "SK101"]
+        );
+        assert!(new_problems(&before, &counts(&[("SK402", 1)])).is_empty());
+        let unparsed = counts(&[("SK006", 1)]);
+        assert!(new_problems(&unparsed, &counts(&[("SK101", 1), ("SK006", 1)])).is_empty());
+        assert_eq!(
+            new_problems(&unparsed, &counts(&[("SK006", 2)])),
+            vec!["SK006"]
+        );
+    }
+
+    #[test]
+    fn a_file_changed_since_it_was_read_is_not_written() {
+        let tmp = tempfile::tempdir().unwrap();
+        let file = tmp.path().join("SKILL.md");
+        std::fs::write(&file, "changed meanwhile\n").unwrap();
+        let settings = Settings::default();
+        let refused = write_unchanged(&file, &file, b"as read\n", b"fixed\n", &settings);
+        assert!(
+            matches!(&refused, Err(Failure::Refused(why)) if why.ends_with("it changed on disk while it was being fixed")),
+            "{refused:?}"
+        );
+        assert_eq!(std::fs::read(&file).unwrap(), b"changed meanwhile\n");
+        write_unchanged(&file, &file, b"changed meanwhile\n", b"fixed\n", &settings).unwrap();
+        assert_eq!(std::fs::read(&file).unwrap(), b"fixed\n");
+        // No temporary file is left beside it.
+        assert_eq!(std::fs::read_dir(tmp.path()).unwrap().count(), 1);
+    }
 }
