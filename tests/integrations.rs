@@ -258,16 +258,23 @@ fn write(path: &Path, text: &str) {
     fs::write(path, text).unwrap();
 }
 
-/// Runs `pre-commit try-repo` with one of this repository's hooks in a fresh git repository:
-/// a good skill passes, then a bad one fails with skillc's diagnostics.
-fn pre_commit_hook(hook: &str) {
-    let Some(pre_commit) = tool("pre-commit", "SKILLC_PRE_COMMIT") else {
-        return;
-    };
+/// pre-commit, and a fresh git repository `work` in a scratch directory (`None`: no pre-commit
+/// on this machine, outside CI).
+fn pre_commit_repository() -> Option<(PathBuf, tempfile::TempDir, PathBuf)> {
+    let pre_commit = tool("pre-commit", "SKILLC_PRE_COMMIT")?;
     let tmp = tempfile::tempdir().unwrap();
     let work = tmp.path().join("work");
     fs::create_dir(&work).unwrap();
     git(&work, &["init", "-q"]);
+    Some((pre_commit, tmp, work))
+}
+
+/// Runs `pre-commit try-repo` with one of this repository's hooks in a fresh git repository:
+/// a good skill passes, then a bad one fails with skillc's diagnostics.
+fn pre_commit_hook(hook: &str) {
+    let Some((pre_commit, tmp, work)) = pre_commit_repository() else {
+        return;
+    };
     write(
         &work.join("skills/good/SKILL.md"),
         "---\nname: good\ndescription: Use when testing hooks.\n---\n\nRun [the script](scripts/run.py).\n",
@@ -336,13 +343,9 @@ fn pre_commit_fix_hook_fixes_the_changed_skills() {
         eprintln!("skipping: set SKILLC_SLOW_TESTS=1 (CI runs it)");
         return;
     }
-    let Some(pre_commit) = tool("pre-commit", "SKILLC_PRE_COMMIT") else {
+    let Some((pre_commit, tmp, work)) = pre_commit_repository() else {
         return;
     };
-    let tmp = tempfile::tempdir().unwrap();
-    let work = tmp.path().join("work");
-    fs::create_dir(&work).unwrap();
-    git(&work, &["init", "-q"]);
     let file = work.join("skills/forms/SKILL.md");
     write(
         &file,
