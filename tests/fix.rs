@@ -376,3 +376,21 @@ fn a_fix_that_makes_another_skill_collide_is_put_back() {
     );
     assert_eq!(run.code, Some(3));
 }
+
+#[test]
+fn stdin_over_the_size_limit_is_not_fixed_nor_echoed_in_part() {
+    let tmp = tempfile::tempdir().unwrap();
+    pdf_skill(tmp.path(), LINKED);
+    let big = format!("{LINKED}{}", "word ".repeat(300_000));
+    let run = skillc_stdin(
+        tmp.path(),
+        &["validate", "--fix", "--stdin-filename", "pdf/SKILL.md", "-"],
+        &big,
+    );
+    assert_eq!(run.stdout, "");
+    assert_eq!(
+        run.stderr,
+        "error: standard input is over the limit of 1048576 bytes (SK011): nothing fixed\n"
+    );
+    assert_eq!(run.code, Some(3));
+}

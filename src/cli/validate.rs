@@ -202,6 +202,13 @@ fn run_stdin(
         }
     };
     let fixing = args.fix || args.diff;
+    if fixing && text.len() as u64 > limit {
+        // Not all of it was read: nothing can be given back in its place.
+        return fail(
+            Outcome::Failure,
+            format!("standard input is over the limit of {limit} bytes (SK011): nothing fixed"),
+        );
+    }
     let (reports, count) = if fixing {
         match fix::fix_text(&dir, text.clone(), &settings, &cwd, mode) {
             Ok(fixed) => {
