@@ -145,7 +145,7 @@ pub enum Source {
 }
 
 /// Everything a run needs to know, resolved from defaults, the file and the flags.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct Settings {
     /// The config file in force, if any.
     pub file: Option<PathBuf>,
@@ -485,6 +485,15 @@ impl Settings {
     /// Whether a rule is selected (before per-file ignores and suppressions).
     pub fn enabled(&self, rule: &Rule) -> bool {
         self.enabled.contains(rule.code)
+    }
+
+    /// These settings with every rule selected (what a fix may not make worse is judged by
+    /// every rule, not only those a run selects).
+    pub fn with_every_rule(&self) -> Settings {
+        Settings {
+            enabled: rule::RULES.iter().map(|r| r.code).collect(),
+            ..self.clone()
+        }
     }
 
     /// Whether the fixes of the rule with `code` may be applied (`fixable`, `unfixable`).

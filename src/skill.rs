@@ -43,6 +43,11 @@ impl<'a> Reporter<'a> {
         self.file.map(|f| f.region(span))
     }
 
+    /// The skill file's text, when there is a skill file.
+    pub fn file_text(&self) -> Option<&'a str> {
+        Some(self.file?.text.as_str())
+    }
+
     /// The skill file's text at `span`, when there is a skill file and `span` is in it.
     pub fn text(&self, span: Span) -> Option<&'a str> {
         self.file?.text.get(span.start..span.end)

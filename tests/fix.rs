@@ -259,12 +259,41 @@ fn a_rename_never_replaces_an_existing_file() {
     );
     assert_eq!(read(&tmp.path().join("other/skill.md")), "kept\n");
     assert!(tmp.path().join("other/SKILL.md").exists());
+    // No fix is offered for it: no `[*]`, nothing renamed.
+    assert_eq!(
+        run.stdout,
+        "other/SKILL.md: warning[SK012] PAR loads `skill.md`, but this par skill is in `SKILL.md`\n"
+    );
     assert!(
-        run.stderr.starts_with(
-            "warning: other/SKILL.md: not renaming `other/SKILL.md` to `skill.md`: a file of that name exists\n"
-        ),
+        run.stderr.starts_with("Fixed 0 problems (1 remaining).\n"),
         "{}",
         run.stderr
+    );
+
+    // No rename is offered when a link in the skill leads to the file (it would dangle); the
+    // text fixes are made all the same.
+    write(
+        &tmp.path().join("third/SKILL.md"),
+        par.replace("Use when taking notes.", "Use when: jotting.")
+            .replace("notes", "third"),
+    );
+    std::os::unix::fs::symlink("SKILL.md", tmp.path().join("third/alias.md")).unwrap();
+    let run = skillc(
+        tmp.path(),
+        &[
+            "validate",
+            "--fix",
+            "--unsafe-fixes",
+            "--format",
+            "concise",
+            "third",
+        ],
+    );
+    assert!(tmp.path().join("third/SKILL.md").exists());
+    assert!(read(&tmp.path().join("third/SKILL.md")).contains("description: 'Use when: jotting.'"));
+    assert_eq!(
+        run.stderr,
+        "Fixed 1 problem (1 remaining).\nChecked 1 skill: 0 errors, 1 warning, 0 infos.\n"
     );
 }
 
@@ -346,7 +375,7 @@ fn stdin_needs_its_file_name_and_no_other_path() {
 }
 
 #[test]
-fn a_fix_that_makes_another_skill_collide_is_put_back() {
+fn a_name_fix_that_would_collide_with_another_skill_is_not_offered() {
     let tmp = tempfile::tempdir().unwrap();
     write(
         &tmp.path().join("a/pdf/SKILL.md"),
@@ -354,7 +383,7 @@ fn a_fix_that_makes_another_skill_collide_is_put_back() {
     );
     let other = "---\nname: pdf-tools\ndescription: Use when writing PDFs.\n---\n\nBody.\n";
     write(&tmp.path().join("b/pdf/SKILL.md"), other);
-    // SK103's fix names b/pdf `pdf`, which a/pdf is already: SK501 would report it.
+    // SK103's fix would name b/pdf `pdf`, which a/pdf is already (SK501).
     let run = skillc(
         tmp.path(),
         &[
@@ -368,13 +397,14 @@ fn a_fix_that_makes_another_skill_collide_is_put_back() {
     );
     assert_eq!(read(&tmp.path().join("b/pdf/SKILL.md")), other);
     assert_eq!(
-        run.stderr,
-        "error: b/pdf/SKILL.md: internal error: the fixes of SK103 would add SK501; the file is left as it was (this is a bug: please report it)\n\
-         Fixed 0 problems (1 remaining).\n\
-         Checked 2 skills: 1 error, 0 warnings, 0 infos.\n\
-         [*] 1 fixable with `--fix --unsafe-fixes`.\n"
+        run.stdout,
+        "b/pdf/SKILL.md:2:7: error[SK103] the name `pdf-tools` does not match the directory name `pdf`\n"
     );
-    assert_eq!(run.code, Some(3));
+    assert_eq!(
+        run.stderr,
+        "Fixed 0 problems (1 remaining).\nChecked 2 skills: 1 error, 0 warnings, 0 infos.\n"
+    );
+    assert_eq!(run.code, Some(1));
 }
 
 #[test]
@@ -393,4 +423,57 @@ fn stdin_over_the_size_limit_is_not_fixed_nor_echoed_in_part() {
         "error: standard input is over the limit of 1048576 bytes (SK011): nothing fixed\n"
     );
     assert_eq!(run.code, Some(3));
+}
+
+#[test]
+fn read_only_and_hard_linked_files_are_not_fixed() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = pdf_skill(tmp.path(), BROKEN);
+    let file = dir.join("SKILL.md");
+    std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o444)).unwrap();
+    let run = skillc(
+        tmp.path(),
+        &["validate", "--fix", "--format", "concise", "pdf"],
+    );
+    assert_eq!(read(&file), BROKEN);
+    assert!(
+        run.stderr
+            .starts_with("error: pdf/SKILL.md: not fixing `pdf/SKILL.md`: it is read-only\n"),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(run.code, Some(3));
+
+    std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o644)).unwrap();
+    std::fs::hard_link(&file, tmp.path().join("copy.md")).unwrap();
+    let run = skillc(
+        tmp.path(),
+        &["validate", "--fix", "--format", "concise", "pdf"],
+    );
+    assert_eq!(read(&file), BROKEN);
+    assert!(
+        run.stderr.starts_with(
+            "error: pdf/SKILL.md: not fixing `pdf/SKILL.md`: it has 2 hard links, which writing a fixed copy would split\n"
+        ),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(run.code, Some(3));
+}
+
+#[test]
+fn a_fixed_file_keeps_its_owner() {
+    use std::os::unix::fs::MetadataExt;
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = pdf_skill(tmp.path(), BROKEN);
+    let file = dir.join("SKILL.md");
+    // Only root can give a file away; elsewhere there is nothing to check.
+    if std::os::unix::fs::chown(&file, Some(65534), Some(65534)).is_err() {
+        eprintln!("skipped: not root");
+        return;
+    }
+    skillc(tmp.path(), &["validate", "--fix", "pdf"]);
+    assert_eq!(read(&file), QUOTED);
+    let meta = std::fs::metadata(&file).unwrap();
+    assert_eq!((meta.uid(), meta.gid()), (65534, 65534));
 }

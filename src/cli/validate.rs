@@ -1,6 +1,6 @@
 //! `skillc validate [PATH]...` (alias `check`).
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
@@ -210,7 +210,8 @@ fn run_stdin(
         );
     }
     let (reports, count) = if fixing {
-        match fix::fix_text(&dir, text.clone(), &settings, &cwd, mode) {
+        // Another skill's key is not known here; the name fixes stay as the rule made them.
+        match fix::fix_text(&dir, text.clone(), &settings, &cwd, mode, &HashSet::new()) {
             Ok(fixed) => {
                 let mut out = std::io::stdout().lock();
                 let written = if args.diff {
@@ -230,8 +231,10 @@ fn run_stdin(
                         Outcome::Success
                     };
                 }
+                // The diagnostics of the fixed text, with what the format shows of it.
                 let count = fixed.count();
-                (vec![fixed.report], Some(count))
+                let report = crate::lint::lint_buffer(dir, fixed.text, &settings, &cwd, keep(args));
+                (vec![report], Some(count))
             }
             Err(failure) => {
                 // The text goes back unchanged: an editor's buffer is never emptied.
@@ -248,6 +251,12 @@ fn run_stdin(
     };
     let mut reports = reports;
     for report in &mut reports {
+        // Standard input cannot be renamed.
+        for d in &mut report.diagnostics {
+            if d.fix.as_deref().is_some_and(|f| f.rename.is_some()) {
+                d.fix = None;
+            }
+        }
         mode.settle(&settings, &mut report.diagnostics);
     }
     // With `--fix`, stdout holds the fixed text: the diagnostics go to stderr.
@@ -402,6 +411,8 @@ fn fix_all(
         count: 0,
         failed: false,
     };
+    // A name fix may not give a skill another skill's key.
+    let taken: HashSet<String> = reports.iter().filter_map(|r| r.key.clone()).collect();
     for report in reports {
         let fixable = report.diagnostics.iter().any(|d| {
             Some(&d.path) == report.dir.file.as_ref()
@@ -412,8 +423,11 @@ fn fix_all(
         if !fixable {
             continue;
         }
-        match fix::fix_file(&report.dir, settings, cwd, mode, write) {
+        match fix::fix_file(&report.dir, settings, cwd, mode, write, &taken) {
             Ok((before, fixed)) => {
+                for note in &fixed.notes {
+                    eprintln!("warning: {}", render::escaped(note));
+                }
                 if fixed.count() > 0 && (fixed.text != before || fixed.rename.is_some()) {
                     done.count += fixed.count();
                     done.files.push(FileFix {
@@ -425,16 +439,13 @@ fn fix_all(
                 }
             }
             Err(failure) => {
-                let level = match failure {
-                    Failure::Worse { .. } => "error",
-                    Failure::Refused(_) => "warning",
-                };
                 eprintln!(
-                    "{level}: {}: {}",
+                    "error: {}: {}",
                     render::escaped(&report.path().display().to_string()),
                     render::escaped(&failure.to_string())
                 );
-                done.failed |= matches!(failure, Failure::Worse { .. });
+                // Not fixing what was asked is a failure (exit 3) either way.
+                done.failed = true;
             }
         }
     }

@@ -3,7 +3,7 @@
 //! file was, and written only when it differs, atomically, and only when the file did not
 //! change on disk meanwhile.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -33,6 +33,8 @@ pub struct Fixed {
     /// leads to), and the skill file's path before a rename.
     pub written: Option<PathBuf>,
     pub renamed_from: Option<PathBuf>,
+    /// What [`fix_file`] did not do, and why (a rename refused).
+    pub notes: Vec<String>,
 }
 
 impl Fixed {
@@ -69,19 +71,24 @@ impl std::fmt::Display for Failure {
 }
 
 /// Applies the fixes `mode` allows to `text`, the skill file of `dir`, until none is left (at
-/// most [`MAX_ROUNDS`] rounds). Fails when the result has a problem the text did not have.
+/// most [`MAX_ROUNDS`] rounds). A fix that would give the skill a name in `taken` (another
+/// skill's key) is not applied. Fails when the result has a problem the text did not have,
+/// judged by every rule (not only those the run selects).
 pub fn fix_text(
     dir: &SkillDir,
     text: Vec<u8>,
     settings: &Settings,
     cwd: &Path,
     mode: Mode,
+    taken: &HashSet<String>,
 ) -> Result<Fixed, Failure> {
-    let lint =
-        |text: &[u8]| lint_buffer(dir.clone(), text.to_vec(), settings, cwd, Keep::default());
-    let before = lint(&text);
-    let baseline = codes(&before, &[]);
-    let mut report = before;
+    let lint_with = |settings: &Settings, text: &[u8]| {
+        let mut report = lint_buffer(dir.clone(), text.to_vec(), settings, cwd, Keep::default());
+        super::drop_taken_names(&mut report.diagnostics, taken);
+        report
+    };
+    let every_rule = settings.with_every_rule();
+    let mut report = lint_with(settings, &text);
     let original = text.clone();
     let mut text = text;
     let mut applied: BTreeMap<&'static str, usize> = BTreeMap::new();
@@ -107,23 +114,16 @@ pub fn fix_text(
             *applied.entry(fixes[i].0).or_default() += 1;
         }
         text = next;
-        report = lint(&text);
+        report = lint_with(settings, &text);
     }
-    // What the rules could not judge before is not new: a frontmatter that did not parse kept
-    // every frontmatter rule from running, and a value of the wrong type (`description: 42`)
-    // kept the rules on its text from running, until a fix gave it its type. Their diagnostics
-    // on the lines such a fix wrote are unmasked, not made. Otherwise no rule may report more.
-    let unmasked = if applied.keys().any(|code| TYPE_FIXES.contains(code)) {
-        changed_lines(&original, &text)
-    } else {
-        Vec::new()
-    };
-    let new = new_problems(&baseline, &codes(&report, &unmasked));
-    if !new.is_empty() && !applied.is_empty() {
-        return Err(Failure::Worse {
-            rules: applied.keys().copied().collect(),
-            new,
-        });
+    if !applied.is_empty() {
+        check_no_worse(
+            &lint_with(&every_rule, &original),
+            &lint_with(&every_rule, &text),
+            &original,
+            &text,
+            &applied,
+        )?;
     }
     mode.settle(settings, &mut report.diagnostics);
     let rename = report
@@ -138,22 +138,69 @@ pub fn fix_text(
         rename,
         written: None,
         renamed_from: None,
+        notes: Vec::new(),
     })
 }
 
+/// Fails when `after` (the report of the fixed text) has a problem `before` did not.
+///
+/// What the rules could not judge before is not new: a frontmatter that could not be read
+/// kept every frontmatter rule from running, and a value of the wrong type (`description: 42`)
+/// kept the rules on its text from running until a fix gave it its type — their diagnostics
+/// on the lines such a fix wrote are unmasked, not made, unless they are about the value's
+/// form again. And a syntax error may stay only when the fixes moved it further down.
+fn check_no_worse(
+    before: &SkillReport,
+    after: &SkillReport,
+    original: &[u8],
+    text: &[u8],
+    applied: &BTreeMap<&'static str, usize>,
+) -> Result<(), Failure> {
+    let unmasked = if applied.keys().any(|code| TYPE_FIXES.contains(code)) {
+        changed_lines(original, text)
+    } else {
+        Vec::new()
+    };
+    let mut new = new_problems(&codes(before, &[]), &codes(after, &unmasked));
+    let first_error = |report: &SkillReport| {
+        report
+            .diagnostics
+            .iter()
+            .filter(|d| d.rule.code == "SK006")
+            .filter_map(|d| d.region.map(|r| r.line))
+            .min()
+    };
+    if let (Some(was), Some(now)) = (first_error(before), first_error(after))
+        && now <= was
+        && !new.contains(&"SK006")
+    {
+        new.push("SK006");
+    }
+    if new.is_empty() {
+        return Ok(());
+    }
+    Err(Failure::Worse {
+        rules: applied.keys().copied().collect(),
+        new,
+    })
+}
+
+/// The rules whose diagnostic say the frontmatter could not be read (no `---`, never closed,
+/// not YAML, not a mapping): no frontmatter rule ran.
+const UNREAD: [&str; 4] = ["SK003", "SK005", "SK006", "SK007"];
+
 /// The rules that report more in `after` than in `baseline` (diagnostic counts per rule). When
-/// the frontmatter did not parse before (SK006), only SK006 counts: no frontmatter rule could
-/// run before.
+/// the frontmatter could not be read before, only those rules count: no other could run.
 fn new_problems(
     baseline: &BTreeMap<&'static str, usize>,
     after: &BTreeMap<&'static str, usize>,
 ) -> Vec<&'static str> {
-    let unparsed = baseline.contains_key("SK006");
+    let unread = UNREAD.iter().any(|code| baseline.contains_key(code));
     after
         .iter()
         .filter(|(code, n)| {
             let was = baseline.get(*code).copied().unwrap_or(0);
-            **n > was && (!unparsed || **code == "SK006")
+            **n > was && (!unread || UNREAD.contains(code))
         })
         .map(|(code, _)| *code)
         .collect()
@@ -163,11 +210,19 @@ fn new_problems(
 /// text).
 const TYPE_FIXES: [&str; 4] = ["SK010", "SK014", "SK303", "SK304"];
 
-/// How many diagnostics of each rule a report holds, but for those on the `skipped` lines.
+/// The rules about a value's form (its syntax and YAML type): a fix that changed a value's
+/// type may never leave one of these on its lines.
+const FORM_RULES: [&str; 9] = [
+    "SK006", "SK008", "SK009", "SK010", "SK013", "SK014", "SK302", "SK303", "SK304",
+];
+
+/// How many diagnostics of each rule a report holds, but for those on the `skipped` lines
+/// (other than [`FORM_RULES`]').
 fn codes(report: &SkillReport, skipped: &[usize]) -> BTreeMap<&'static str, usize> {
     let mut counts = BTreeMap::new();
     for d in &report.diagnostics {
-        if d.region.is_some_and(|r| skipped.contains(&r.line)) {
+        if d.region.is_some_and(|r| skipped.contains(&r.line)) && !FORM_RULES.contains(&d.rule.code)
+        {
             continue;
         }
         *counts.entry(d.rule.code).or_default() += d.count;
@@ -189,13 +244,16 @@ fn changed_lines(before: &[u8], after: &[u8]) -> Vec<usize> {
 }
 
 /// Fixes the skill file of `dir` on disk (with `write`; else only says what would change):
-/// returns the text as read and what fixing it did.
+/// returns the text as read and what fixing it did. A file that is read-only or has other
+/// hard links is not fixed (a fix would split them); a rename that would replace another file,
+/// or leave a link in the skill dangling, is not made (said in [`Fixed::notes`]).
 pub fn fix_file(
     dir: &SkillDir,
     settings: &Settings,
     cwd: &Path,
     mode: Mode,
     write: bool,
+    taken: &HashSet<String>,
 ) -> Result<(Vec<u8>, Fixed), Failure> {
     let Some(shown) = dir.file.clone() else {
         return Err(Failure::Refused(format!(
@@ -205,29 +263,59 @@ pub fn fix_file(
     };
     let target = writable(&shown, dir)?;
     let original = read(&target, settings)?;
-    let mut fixed = fix_text(dir, original.clone(), settings, cwd, mode)?;
+    let mut fixed = fix_text(dir, original.clone(), settings, cwd, mode, taken)?;
+    if let Some(name) = fixed.rename.clone() {
+        let to = shown.with_file_name(&name);
+        let why = if std::fs::symlink_metadata(&to).is_ok() && !same_file(&shown, &to) {
+            Some("a file of that name exists")
+        } else if linked_from_skill(dir, &shown) {
+            Some("a symbolic link in the skill leads to it")
+        } else {
+            None
+        };
+        if let Some(why) = why {
+            fixed.rename = None;
+            fixed.notes.push(format!(
+                "not renaming `{}` to `{name}`: {why}",
+                shown.display()
+            ));
+        }
+    }
     if write && fixed.text != original {
         write_unchanged(&target, &shown, &original, &fixed.text, settings)?;
         fixed.written = Some(target.clone());
     }
     if let Some(name) = fixed.rename.clone() {
         // The name itself is renamed (a link stays a link), never over another file.
-        let to = shown.with_file_name(&name);
         if write {
-            rename_no_replace(&shown, &to).map_err(|e| {
-                Failure::Refused(format!(
+            let to = shown.with_file_name(&name);
+            if let Err(e) = rename_no_replace(&shown, &to) {
+                fixed.rename = None;
+                fixed.notes.push(format!(
                     "not renaming `{}` to `{name}`: {e}",
                     shown.display()
-                ))
-            })?;
+                ));
+                return Ok((original, fixed));
+            }
             fixed.renamed_from = Some(shown.to_path_buf());
-        } else if std::fs::symlink_metadata(&to).is_ok() && !same_file(&shown, &to) {
-            fixed.rename = None;
-            return Ok((original, fixed));
         }
         *fixed.applied.entry("SK012").or_default() += 1;
     }
     Ok((original, fixed))
+}
+
+/// Whether a symbolic link in the skill of `dir` leads to the skill file `file` (renaming it
+/// would leave the link dangling).
+pub fn linked_from_skill(dir: &SkillDir, file: &Path) -> bool {
+    let Ok(real) = std::fs::canonicalize(file) else {
+        return false;
+    };
+    let root = dir.real_path();
+    crate::files::SkillTree::walk(&root)
+        .entries
+        .iter()
+        .filter(|e| matches!(e.kind, crate::files::Kind::Symlink(_)))
+        .any(|e| std::fs::canonicalize(root.join(&e.rel)).is_ok_and(|to| to == real))
 }
 
 /// Replaces the file at `target` (shown as `shown`) with `text`, unless it no longer holds
@@ -263,7 +351,7 @@ pub fn revert(fixed: &Fixed, original: &[u8]) -> std::io::Result<()> {
 
 /// Whether two paths name one file (a rename that changes only the case of a name, on a file
 /// system that ignores case).
-fn same_file(a: &Path, b: &Path) -> bool {
+pub fn same_file(a: &Path, b: &Path) -> bool {
     #[cfg(unix)]
     {
         use std::os::unix::fs::MetadataExt;
@@ -303,6 +391,32 @@ fn rename_no_replace(from: &Path, to: &Path) -> std::io::Result<()> {
 /// The file to write for the skill file `shown`: itself, or, when it is a symbolic link, the
 /// file it leads to when that lies inside the skill.
 fn writable(shown: &Path, dir: &SkillDir) -> Result<PathBuf, Failure> {
+    let target = linked_target(shown, dir)?;
+    let meta = std::fs::metadata(&target)
+        .map_err(|e| Failure::Refused(format!("reading `{}`: {e}", shown.display())))?;
+    if meta.permissions().readonly() {
+        return Err(Failure::Refused(format!(
+            "not fixing `{}`: it is read-only",
+            shown.display()
+        )));
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        if meta.nlink() > 1 {
+            return Err(Failure::Refused(format!(
+                "not fixing `{}`: it has {} hard links, which writing a fixed copy would split",
+                shown.display(),
+                meta.nlink()
+            )));
+        }
+    }
+    Ok(target)
+}
+
+/// The skill file `shown` itself, or, when it is a symbolic link, the file it leads to when
+/// that lies inside the skill.
+fn linked_target(shown: &Path, dir: &SkillDir) -> Result<PathBuf, Failure> {
     let meta = std::fs::symlink_metadata(shown)
         .map_err(|e| Failure::Refused(format!("reading `{}`: {e}", shown.display())))?;
     if !meta.file_type().is_symlink() {
@@ -341,14 +455,36 @@ fn replace(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
         Some(parent) if !parent.as_os_str().is_empty() => parent,
         _ => Path::new("."),
     };
-    let permissions = std::fs::metadata(path)?.permissions();
+    let meta = std::fs::metadata(path)?;
     let mut temp = tempfile::Builder::new()
         .prefix(".skillc-fix-")
         .tempfile_in(parent)?;
     temp.write_all(bytes)?;
     temp.as_file().sync_all()?;
-    std::fs::set_permissions(temp.path(), permissions)?;
+    std::fs::set_permissions(temp.path(), meta.permissions())?;
+    keep_owner(temp.path(), &meta)?;
     temp.persist(path).map_err(|e| e.error)?;
+    Ok(())
+}
+
+/// Gives the file at `path` the owner and group of `meta` (a fixed copy written by root keeps
+/// its user's ownership). A group that cannot be kept is not an error; an owner is.
+#[cfg(unix)]
+fn keep_owner(path: &Path, meta: &std::fs::Metadata) -> std::io::Result<()> {
+    use std::os::unix::fs::MetadataExt;
+    let now = std::fs::metadata(path)?;
+    if now.uid() == meta.uid() && now.gid() == meta.gid() {
+        return Ok(());
+    }
+    match std::os::unix::fs::chown(path, Some(meta.uid()), Some(meta.gid())) {
+        Ok(()) => Ok(()),
+        Err(_) if now.uid() == meta.uid() => Ok(()),
+        Err(e) => Err(e),
+    }
+}
+
+#[cfg(not(unix))]
+fn keep_owner(_path: &Path, _meta: &std::fs::Metadata) -> std::io::Result<()> {
     Ok(())
 }
 

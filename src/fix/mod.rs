@@ -4,7 +4,7 @@
 
 mod file;
 
-pub use file::{Failure, Fixed, fix_file, fix_text, revert};
+pub use file::{Failure, Fixed, fix_file, fix_text, linked_from_skill, revert, same_file};
 
 use crate::diagnostic::{Diagnostic, Span};
 
@@ -106,6 +106,25 @@ impl Mode {
             } else if let Some(fix) = &mut d.fix {
                 fix.available = self.applies(settings, d.rule.code, fix);
             }
+        }
+    }
+}
+
+/// The rules whose fixes set the skill's name.
+const NAME_FIXES: [&str; 2] = ["SK101", "SK103"];
+
+/// Drops the fixes that would give a skill a name `taken` holds (another skill's key, which
+/// SK501 would then report).
+pub fn drop_taken_names(diagnostics: &mut [Diagnostic], taken: &std::collections::HashSet<String>) {
+    for d in diagnostics {
+        let collides = NAME_FIXES.contains(&d.rule.code)
+            && d.fix.as_deref().is_some_and(|fix| {
+                fix.edits
+                    .iter()
+                    .any(|e| taken.contains(e.content.trim_matches(['\'', '"'])))
+            });
+        if collides {
+            d.fix = None;
         }
     }
 }

@@ -53,8 +53,8 @@ fn metadata(skill: &Skill, out: &mut Reporter) {
             return;
         }
     };
-    for (key, value) in entries {
-        let value = skill.resolve(value);
+    for (key, written_value) in entries {
+        let value = skill.resolve(written_value);
         if matches!(value.value, Value::Str(_)) {
             continue;
         }
@@ -83,7 +83,11 @@ fn metadata(skill: &Skill, out: &mut Reporter) {
             } else {
                 Applicability::Unsafe
             };
-            if !written.contains(['"', '\\', '\n']) {
+            // An alias's value is written elsewhere, for other keys too: no fix.
+            if !written.contains(['"', '\\', '\n'])
+                && !matches!(written_value.value, Value::Alias(_))
+                && super::structure::bare_scalar_at(&skill.file.text, value.span)
+            {
                 d.fix(Fix::replace(
                     applicability,
                     "quote it",
@@ -171,6 +175,10 @@ fn tools_fix(skill: &Skill, tools: &[&str]) -> Option<Fix> {
             return None;
         }
         end += close + 1;
+    }
+    // A comment inside the list would be lost with it.
+    if out_text(skill, Span::new(value.span.start, end))?.contains('#') {
+        return None;
     }
     Some(Fix::replace(
         Applicability::Unsafe,

@@ -306,16 +306,20 @@ fn check_links(
                 let hint = near.find(&rel);
                 // The near match replaces a destination written as a plain path from the
                 // skill's root; whether it is the file meant is a guess.
-                let fix = hint.as_ref().and_then(|near| {
-                    (out.text(span)? == link.dest && link.dest == rel).then(|| {
-                        Fix::replace(
-                            Applicability::Unsafe,
-                            format!("link `{near}`"),
-                            span,
-                            near.to_string(),
-                        )
-                    })
-                });
+                // A name a link destination cannot hold as it is (a space, brackets) is no fix.
+                let fix = hint
+                    .as_ref()
+                    .filter(|near| !near.contains([' ', '(', ')', '<', '>', '\\']))
+                    .and_then(|near| {
+                        (out.text(span)? == link.dest && link.dest == rel).then(|| {
+                            Fix::replace(
+                                Applicability::Unsafe,
+                                format!("link `{near}`"),
+                                span,
+                                near.to_string(),
+                            )
+                        })
+                    });
                 let d = out
                     .emit(
                         &SK404,

@@ -18,6 +18,13 @@ use crate::targets::{Namespace, Unit};
 pub const PAR_BUILTINS: [&str; 4] = ["code-reviewer", "summarizer", "translator", "rag-assistant"];
 
 pub fn check(reports: &mut [SkillReport], settings: &Settings, cwd: &Path) {
+    // A name fix that would give a skill another skill's key is not offered (SK501 would
+    // report it).
+    let keys: std::collections::HashSet<String> =
+        reports.iter().filter_map(|r| r.key.clone()).collect();
+    for report in reports.iter_mut() {
+        crate::fix::drop_taken_names(&mut report.diagnostics, &keys);
+    }
     let mut by_key: HashMap<&str, Vec<usize>> = HashMap::new();
     for (i, report) in reports.iter().enumerate() {
         // A nested skill file (SK016) is loaded by no runtime: it collides with nothing.

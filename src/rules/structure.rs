@@ -175,9 +175,13 @@ fn yaml_hint(file: &SkillFile, err: &yaml::SyntaxError) -> Option<(String, Optio
         ));
     }
     let (key, rest) = body.split_once(": ")?;
-    let value = rest.trim();
-    let value_start =
-        line_span.start + indent.len() + key.len() + 2 + (rest.len() - rest.trim_start().len());
+    // YAML's white space is spaces and tabs: a no-break space is text.
+    let value = rest.trim_matches([' ', '\t']);
+    let value_start = line_span.start
+        + indent.len()
+        + key.len()
+        + 2
+        + (rest.len() - rest.trim_start_matches([' ', '\t']).len());
     let indicator = value.starts_with(VALUE_INDICATORS);
     let colon = err.message.contains("mapping values are not allowed");
     if key.is_empty() || value.is_empty() || !(indicator || colon) {
@@ -209,8 +213,67 @@ fn yaml_hint(file: &SkillFile, err: &yaml::SyntaxError) -> Option<(String, Optio
             None,
         ));
     }
-    let fix = quote_fix(Span::new(value_start, value_start + value.len()), value);
+    // No fix where quoting may not be what was meant, or may not be all that is wrong: a key
+    // in quotes (its `: ` may be the one split on), a flow collection (`{a: b: c}` was meant
+    // as one), an anchor, alias or tag (`&a x`, `*a`, `!!int 4`), a value that goes on below.
+    let judgment = key.starts_with(['"', '\''])
+        || is_flow_collection(value)
+        || is_node_property(value)
+        || continues_below(file, line_no, indent.len());
+    let fix = if judgment {
+        None
+    } else {
+        quote_fix(Span::new(value_start, value_start + value.len()), value)
+    };
     Some((format!("quote the value: {fixed}"), fix))
+}
+
+/// Whether the scalar at `span` of the file `text` is written there bare: not behind an anchor
+/// or a tag (`&a 1.10`, `!!str 1`), not an alias resolved to a node written elsewhere — what
+/// precedes it on its line is a key's `:`, a list's `-`, or a flow collection's `[`, `{`, `,`.
+/// Only such a scalar can be rewritten in place without changing another value.
+pub(super) fn bare_scalar_at(text: &str, span: Span) -> bool {
+    let Some(written) = text.get(span.start..span.end) else {
+        return false;
+    };
+    let line_start = text
+        .get(..span.start)
+        .and_then(|t| t.rfind('\n'))
+        .map_or(0, |i| i + 1);
+    let before = text
+        .get(line_start..span.start)
+        .unwrap_or("")
+        .trim_end_matches([' ', '\t']);
+    !written.starts_with(['&', '!', '*']) && before.ends_with([':', '-', '[', '{', ','])
+}
+
+/// `[…]` or `{…}` whole: a flow collection, however broken.
+fn is_flow_collection(value: &str) -> bool {
+    (value.starts_with('[') && value.ends_with(']'))
+        || (value.starts_with('{') && value.ends_with('}'))
+}
+
+/// A value that begins with an anchor (`&a`), a tag (`!x`) or is an alias (`*a`); not
+/// Markdown emphasis (`*bold* text`).
+fn is_node_property(value: &str) -> bool {
+    let first = value.split([' ', '\t']).next().unwrap_or(value);
+    value.starts_with(['&', '!']) || (first.starts_with('*') && !first[1..].contains('*'))
+}
+
+/// Whether the plain value on line `line_no` (of a key indented by `indent`) goes on below:
+/// the next line that is not blank or a comment is indented more.
+fn continues_below(file: &SkillFile, line_no: usize, indent: usize) -> bool {
+    let mut n = line_no + 1;
+    while n <= file.line_count() {
+        let text = file.slice(file.line_span(n));
+        let body = text.trim_start_matches([' ', '\t']);
+        let blank = body.trim().is_empty() || body.starts_with('#');
+        if !blank {
+            return text.len() - body.len() > indent;
+        }
+        n += 1;
+    }
+    false
 }
 
 /// The safe fix that writes the plain value `value` (at `span`) quoted, when the quoted form
@@ -220,16 +283,26 @@ fn quote_fix(span: Span, value: &str) -> Option<Fix> {
     if value.contains(" #") || value.contains('\t') {
         return None;
     }
+    // A value that reads as it is is not what the parser stopped at (and quoting it again
+    // would never end).
+    if yaml::parse(&format!("k: {value}\n"), 0).is_ok() {
+        return None;
+    }
     let quoted = quoted(value);
-    let reads_back = yaml::parse(&format!("k: {quoted}\n"), 0)
+    reads_as_text(&quoted, value)
+        .then(|| Fix::replace(Applicability::Safe, "quote the value", span, quoted))
+}
+
+/// Whether `written`, as the value of a key, reads as exactly the text `text`.
+pub(super) fn reads_as_text(written: &str, text: &str) -> bool {
+    yaml::parse(&format!("k: {written}\n"), 0)
         .ok()
         .and_then(|doc| doc.root)
         .and_then(|root| match root.get("k").map(|(_, v)| &v.value) {
-            Some(Value::Str(text)) => Some(text == value),
+            Some(Value::Str(read)) => Some(read == text),
             _ => None,
         })
-        .unwrap_or(false);
-    reads_back.then(|| Fix::replace(Applicability::Safe, "quote the value", span, quoted))
+        .unwrap_or(false)
 }
 
 /// The line a multi-line plain value began on, when line `line_no` (indented by `indent`)
@@ -266,7 +339,9 @@ pub(super) fn plain_or_quoted(text: &str) -> String {
             text.to_ascii_lowercase().as_str(),
             "true" | "false" | "null" | "yes" | "no" | "on" | "off" | "y" | "n" | "~"
         )
-        && text.parse::<f64>().is_err();
+        && text.parse::<f64>().is_err()
+        // What YAML reads as something else (`0x10`, `.inf`, `0o7`) is quoted.
+        && reads_as_text(text, text);
     if plain {
         text.to_string()
     } else {
@@ -408,10 +483,14 @@ fn yaml11_scalar(span: Span, text: &str, out: &mut Reporter) {
             )
         }
     };
+    let in_place = out.text(span).is_some_and(|written| written == text)
+        && out
+            .file_text()
+            .is_some_and(|file| bare_scalar_at(file, span));
     let d = out.emit(&SK010, Some(span), message);
     d.label(label).help(help);
     // Text or a boolean: which was meant is a guess.
-    if text != "~" {
+    if text != "~" && in_place {
         d.fix(Fix::replace(
             Applicability::Unsafe,
             "quote it",
@@ -443,15 +522,22 @@ fn yaml11_number(span: Span, text: &str, out: &mut Reporter) {
             }
         }
     };
-    out.emit(&SK010, Some(span), message)
+    let in_place = out.text(span).is_some_and(|written| written == text)
+        && out
+            .file_text()
+            .is_some_and(|file| bare_scalar_at(file, span));
+    let d = out
+        .emit(&SK010, Some(span), message)
         .label("loses digits as a number")
-        .help(format!("quote it: \"{text}\""))
-        .fix(Fix::replace(
+        .help(format!("quote it: \"{text}\""));
+    if in_place {
+        d.fix(Fix::replace(
             Applicability::Safe,
             "quote it",
             span,
             format!("\"{text}\""),
         ));
+    }
 }
 
 /// SK007: the frontmatter is not a mapping.
@@ -489,21 +575,29 @@ fn file_name(skill: &Skill, out: &mut Reporter) {
         Dialect::Par => "PAR loads",
         Dialect::AgentSkills => "Agent Skills clients load",
     };
-    out.emit(
-        &SK012,
-        None,
-        format!(
-            "{runtime} `{expected}`, but this {} skill is in `{actual}`",
-            skill.dialect.as_str()
-        ),
-    )
-    .help(format!("rename the file to `{expected}`"))
-    // Unsafe: the runtimes that read the other name no longer find the skill.
-    .fix(Fix::rename(
-        Applicability::Unsafe,
-        format!("rename the file to `{expected}`"),
-        expected,
-    ));
+    // Unsafe: the runtimes that read the other name no longer find the skill. Never over
+    // another file of that name.
+    let to = skill.file.path.with_file_name(expected);
+    let free = (std::fs::symlink_metadata(&to).is_err()
+        || crate::fix::same_file(&skill.file.path, &to))
+        && !crate::fix::linked_from_skill(skill.dir, &skill.file.path);
+    let d = out
+        .emit(
+            &SK012,
+            None,
+            format!(
+                "{runtime} `{expected}`, but this {} skill is in `{actual}`",
+                skill.dialect.as_str()
+            ),
+        )
+        .help(format!("rename the file to `{expected}`"));
+    if free {
+        d.fix(Fix::rename(
+            Applicability::Unsafe,
+            format!("rename the file to `{expected}`"),
+            expected,
+        ));
+    }
 }
 
 fn schema_rules(skill: &Skill, out: &mut Reporter) {
@@ -597,7 +691,9 @@ fn schema_rules(skill: &Skill, out: &mut Reporter) {
                 {
                     d.help(format!("quote it: `{field}: \"{written}\"`"));
                     // The field takes text: the text written is what was meant.
-                    if !written.contains(['"', '\\', '\n']) {
+                    if !written.contains(['"', '\\', '\n'])
+                        && bare_scalar_at(&skill.file.text, node.span)
+                    {
                         d.fix(Fix::replace(
                             Applicability::Safe,
                             "quote it",
@@ -610,7 +706,10 @@ fn schema_rules(skill: &Skill, out: &mut Reporter) {
                     let whole = digits.parse::<f64>().ok().filter(|f| f.fract() == 0.0);
                     if let Some(n) = whole {
                         d.help(format!("write it as a plain integer: `{field}: {n}`"));
-                        if matches!(node.value, Value::Str(_)) && n.abs() < 1e15 {
+                        if matches!(node.value, Value::Str(_))
+                            && n.abs() < 1e15
+                            && bare_scalar_at(&skill.file.text, node.span)
+                        {
                             d.fix(Fix::replace(
                                 Applicability::Safe,
                                 "write it as an integer",
@@ -647,6 +746,12 @@ fn to_metadata(skill: &Skill, root: &Node, key: &Node) -> Option<Fix> {
     }
     let eol = if line.ends_with('\r') { "\r\n" } else { "\n" };
     let written = skill.source(value);
+    // An anchor, alias or tag would change what it refers to once moved.
+    if written.starts_with(['&', '*', '!']) {
+        return None;
+    }
+    // The key as written (`"123"` stays a string key).
+    let key_written = skill.source(key);
     let string = match &value.value {
         Value::Str(_) => written.to_string(),
         Value::Int(_) | Value::Float(_) | Value::Bool(_) | Value::Null
@@ -666,12 +771,16 @@ fn to_metadata(skill: &Skill, root: &Node, key: &Node) -> Option<Fix> {
     let insert = match root.get("metadata").map(|(_, v)| v) {
         None => Edit {
             span: Span::new(skill.layout.close.start, skill.layout.close.start),
-            content: format!("metadata:{eol}  {name}: {string}{eol}"),
+            content: format!("metadata:{eol}  {key_written}: {string}{eol}"),
         },
         Some(metadata) => {
             let Value::Map(entries) = &metadata.value else {
                 return None;
             };
+            // The key there already: a second one would be a duplicate.
+            if metadata.get(&name).is_some() {
+                return None;
+            }
             let (first, _) = entries.first()?;
             let (_, last) = entries.last()?;
             let first_line = text
@@ -691,7 +800,7 @@ fn to_metadata(skill: &Skill, root: &Node, key: &Node) -> Option<Fix> {
             }
             Edit {
                 span: Span::new(at, at),
-                content: format!("{indent}{name}: {string}{eol}"),
+                content: format!("{indent}{key_written}: {string}{eol}"),
             }
         }
     };
