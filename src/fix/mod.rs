@@ -145,39 +145,55 @@ pub fn counts(diagnostics: &[Diagnostic]) -> (usize, usize) {
         })
 }
 
-/// `text` with `fixes` applied, in order of position; a fix that overlaps one applied before
-/// it waits for the next round. Returns the new text and the indices of the fixes applied.
+/// `text` with `fixes` applied. Fixes are taken in order of position (then of `fixes`), each
+/// when none of its edits overlaps an edit of one taken before (a fix that does waits for the
+/// next round); then all their edits are made in order of position, insertions at one place in
+/// the order of their fixes. Returns the new text and the indices of the fixes applied.
 pub fn apply(text: &[u8], fixes: &[&Fix]) -> (Vec<u8>, Vec<usize>) {
     let mut order: Vec<usize> = (0..fixes.len()).collect();
     order.sort_by_key(|&i| (fixes[i].start(), i));
-    let mut out = Vec::with_capacity(text.len());
-    let mut at = 0;
+    // Two edits clash when their ranges share a byte, or one inserts strictly inside the other.
+    let clash = |a: Span, b: Span| {
+        if a.is_empty() && b.is_empty() {
+            false
+        } else if a.is_empty() {
+            b.start < a.start && a.start < b.end
+        } else if b.is_empty() {
+            a.start < b.start && b.start < a.end
+        } else {
+            a.start < b.end && b.start < a.end
+        }
+    };
+    let mut taken: Vec<(Span, usize, &str)> = Vec::new();
     let mut applied = Vec::new();
-    // Where the last edit applied ends, and whether it was an insertion there (two insertions
-    // at one place would be ordered by chance).
-    let mut last_insert_at: Option<usize> = None;
-    for i in order {
+    for (rank, i) in order.into_iter().enumerate() {
         let fix = fixes[i];
-        let fits = fix.edits.iter().all(|e| {
-            e.span.end <= text.len()
-                && e.span.start >= at
-                && !(e.span.is_empty() && last_insert_at == Some(e.span.start))
-        }) && fix
-            .edits
-            .windows(2)
-            .all(|w| w[0].span.end <= w[1].span.start);
+        let fits = fix.edits.iter().all(|e| e.span.end <= text.len())
+            && fix
+                .edits
+                .windows(2)
+                .all(|w| w[0].span.end <= w[1].span.start)
+            && fix
+                .edits
+                .iter()
+                .all(|e| taken.iter().all(|(span, _, _)| !clash(e.span, *span)));
         if !fits {
             continue;
         }
-        for edit in &fix.edits {
-            out.extend_from_slice(&text[at..edit.span.start]);
-            out.extend_from_slice(edit.content.as_bytes());
-            at = edit.span.end;
-            last_insert_at = edit.span.is_empty().then_some(edit.span.start);
-        }
+        taken.extend(fix.edits.iter().map(|e| (e.span, rank, e.content.as_str())));
         applied.push(i);
     }
+    // Insertions before the replacement that starts at the same place.
+    taken.sort_by_key(|(span, rank, _)| (span.start, !span.is_empty(), *rank));
+    let mut out = Vec::with_capacity(text.len());
+    let mut at = 0;
+    for (span, _, content) in taken {
+        out.extend_from_slice(&text[at..span.start]);
+        out.extend_from_slice(content.as_bytes());
+        at = span.end;
+    }
     out.extend_from_slice(&text[at..]);
+    applied.sort_unstable();
     (out, applied)
 }
 
@@ -200,14 +216,45 @@ mod tests {
         );
         let (out, applied) = apply(text, &[&a, &b, &c, &d]);
         assert_eq!(out, b"cdefGh!");
-        assert_eq!(applied, vec![1, 0, 3]);
+        assert_eq!(applied, vec![0, 1, 3]);
     }
 
     #[test]
-    fn two_insertions_at_one_place_are_not_both_applied() {
-        let (a, b) = (fix(2, 2, "1"), fix(2, 2, "2"));
-        let (out, applied) = apply(b"abcd", &[&a, &b]);
-        assert_eq!(out, b"ab1cd");
+    fn insertions_at_one_place_go_in_the_order_of_the_fixes() {
+        let (a, b, c) = (fix(2, 2, "1"), fix(2, 2, "2"), fix(2, 3, "C"));
+        let (out, applied) = apply(b"abcd", &[&a, &b, &c]);
+        assert_eq!(out, b"ab12Cd");
+        assert_eq!(applied, vec![0, 1, 2]);
+    }
+
+    /// Two moves to one place (SK013's: each deletes its line and inserts it at the end of a
+    /// block) interleave: both are made in one round, in order.
+    #[test]
+    fn fixes_of_several_edits_interleave() {
+        let edits = |del: (usize, usize), ins: &str| Fix {
+            applicability: Applicability::Unsafe,
+            message: "move".into(),
+            edits: vec![
+                Edit {
+                    span: Span::new(del.0, del.1),
+                    content: String::new(),
+                },
+                Edit {
+                    span: Span::new(8, 8),
+                    content: ins.into(),
+                },
+            ],
+            rename: None,
+            available: true,
+        };
+        let (a, b) = (edits((0, 2), "A;"), edits((2, 4), "B;"));
+        let (out, applied) = apply(b"a;b;c;d;", &[&a, &b]);
+        assert_eq!(out, b"c;d;A;B;");
+        assert_eq!(applied, vec![0, 1]);
+        // An insertion inside a range another fix replaces waits.
+        let c = fix(1, 1, "x");
+        let (out, applied) = apply(b"a;b;c;d;", &[&a, &c]);
+        assert_eq!(out, b"b;c;d;A;");
         assert_eq!(applied, vec![0]);
     }
 

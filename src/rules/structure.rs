@@ -612,6 +612,8 @@ fn schema_rules(skill: &Skill, out: &mut Reporter) {
         .iter()
         .map(String::as_str)
         .collect();
+    // Only one SK013 fix at a time may create `metadata:` (the others follow once it exists).
+    let mut creating = false;
     for violation in schema::validate(skill.dialect, root, &json) {
         match violation {
             Violation::Unknown { key } => {
@@ -640,7 +642,7 @@ fn schema_rules(skill: &Skill, out: &mut Reporter) {
                     (_, Some(help)) if skill.dialect == Dialect::AgentSkills => d.help(help),
                     (Some(near), _) => d.help(format!("did you mean `{near}`? {allow}")),
                     (None, _) if skill.dialect == Dialect::AgentSkills && scalar => {
-                        if let Some(fix) = to_metadata(skill, root, key) {
+                        if let Some(fix) = to_metadata(skill, root, key, &mut creating) {
                             d.fix(fix);
                         }
                         d.help(format!(
@@ -726,8 +728,9 @@ fn schema_rules(skill: &Skill, out: &mut Reporter) {
 
 /// SK013's fix for an unknown top-level `key: value` on one line, a scalar: the line moves to
 /// the end of the `metadata:` block (created at the end of the frontmatter when there is
-/// none), its value as a string. Unsafe: a runtime that read the key at the top no longer does.
-fn to_metadata(skill: &Skill, root: &Node, key: &Node) -> Option<Fix> {
+/// none: by one fix at a time, as `creating` records), its value as a string. Unsafe: a
+/// runtime that read the key at the top no longer does.
+fn to_metadata(skill: &Skill, root: &Node, key: &Node, creating: &mut bool) -> Option<Fix> {
     let text = skill.file.text.as_str();
     let name = key.key_text()?;
     let (found, value) = root.get(&name)?;
@@ -769,6 +772,7 @@ fn to_metadata(skill: &Skill, root: &Node, key: &Node) -> Option<Fix> {
         content: String::new(),
     };
     let insert = match root.get("metadata").map(|(_, v)| v) {
+        None if std::mem::replace(creating, true) => return None,
         None => Edit {
             span: Span::new(skill.layout.close.start, skill.layout.close.start),
             content: format!("metadata:{eol}  {key_written}: {string}{eol}"),
