@@ -411,8 +411,8 @@ fn fix_all(
         count: 0,
         failed: false,
     };
-    // A name fix may not give a skill another skill's key.
-    let taken: HashSet<String> = reports.iter().filter_map(|r| r.key.clone()).collect();
+    // A name fix may not give a skill another skill's key, nor a name two skills would get.
+    let taken = crate::rules::collection::taken_names(reports);
     for report in reports {
         let fixable = report.diagnostics.iter().any(|d| {
             Some(&d.path) == report.dir.file.as_ref()

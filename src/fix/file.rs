@@ -14,8 +14,11 @@ use crate::input::{Links, Read, read_capped};
 use crate::lint::lint_buffer;
 use crate::skill::{Keep, SkillReport};
 
-/// At most this many rounds of fixes (each lints the text again).
-const MAX_ROUNDS: usize = 10;
+/// At most this many rounds of fixes (each lints the text again). A round makes every fix
+/// that does not overlap another, but a parser reports one syntax error at a time (SK006) and
+/// a rule at most 100 problems per skill: a file with more rounds' worth than this needs
+/// another run.
+const MAX_ROUNDS: usize = 50;
 
 /// What fixing a skill file's text did.
 #[derive(Debug)]
@@ -170,8 +173,10 @@ fn check_no_worse(
             .filter_map(|d| d.region.map(|r| r.line))
             .min()
     };
+    // A syntax error that an SK006 fix did not move down was not fixed by it.
     if let (Some(was), Some(now)) = (first_error(before), first_error(after))
         && now <= was
+        && applied.contains_key("SK006")
         && !new.contains(&"SK006")
     {
         new.push("SK006");
@@ -268,8 +273,8 @@ pub fn fix_file(
         let to = shown.with_file_name(&name);
         let why = if std::fs::symlink_metadata(&to).is_ok() && !same_file(&shown, &to) {
             Some("a file of that name exists")
-        } else if linked_from_skill(dir, &shown) {
-            Some("a symbolic link in the skill leads to it")
+        } else if rename_breaks(dir, &shown) {
+            Some("a link in the skill leads to it")
         } else {
             None
         };
@@ -304,9 +309,36 @@ pub fn fix_file(
     Ok((original, fixed))
 }
 
+/// Whether renaming the skill file `file` of `dir` could break something: a symbolic link in
+/// the skill leads to it, or a Markdown file of the skill (or of the skill it is nested in)
+/// names it — a link to it would then lead nowhere.
+pub fn rename_breaks(dir: &SkillDir, file: &Path) -> bool {
+    if linked_from_skill(dir, file) {
+        return true;
+    }
+    let Some(name) = file.file_name().and_then(|n| n.to_str()) else {
+        return true;
+    };
+    let mut roots = vec![dir.real_path().into_owned()];
+    if let Some(outer) = dir.nested_in() {
+        roots.push(outer.to_path_buf());
+    }
+    roots.iter().any(|root| {
+        let tree = crate::files::SkillTree::walk(root);
+        tree.entries
+            .iter()
+            .filter(|e| e.is_file() && e.rel.to_ascii_lowercase().ends_with(".md"))
+            .take(1000)
+            .any(|e| {
+                crate::input::read_bounded(&root.join(&e.rel), 1 << 20, crate::input::Links::Refuse)
+                    .is_ok_and(|bytes| bytes.windows(name.len()).any(|w| w == name.as_bytes()))
+            })
+    })
+}
+
 /// Whether a symbolic link in the skill of `dir` leads to the skill file `file` (renaming it
 /// would leave the link dangling).
-pub fn linked_from_skill(dir: &SkillDir, file: &Path) -> bool {
+fn linked_from_skill(dir: &SkillDir, file: &Path) -> bool {
     let Ok(real) = std::fs::canonicalize(file) else {
         return false;
     };

@@ -4,7 +4,7 @@
 
 mod file;
 
-pub use file::{Failure, Fixed, fix_file, fix_text, linked_from_skill, revert, same_file};
+pub use file::{Failure, Fixed, fix_file, fix_text, rename_breaks, revert, same_file};
 
 use crate::diagnostic::{Diagnostic, Span};
 

@@ -14,16 +14,37 @@ use crate::discover::Tier;
 use crate::skill::SkillReport;
 use crate::targets::{Namespace, Unit};
 
+/// The names a name fix (SK101, SK103: the directory's name) may not give a skill: every
+/// skill's key, and the directory names two skills share (both would be offered it).
+pub fn taken_names(reports: &[SkillReport]) -> std::collections::HashSet<String> {
+    let mut dirs: HashMap<String, usize> = HashMap::new();
+    for report in reports {
+        let name: String = unicode_normalization::UnicodeNormalization::nfkc(
+            super::identity::listed_name(&report.dir).as_str(),
+        )
+        .collect();
+        *dirs.entry(name).or_default() += 1;
+    }
+    reports
+        .iter()
+        .filter_map(|r| r.key.clone())
+        .chain(
+            dirs.into_iter()
+                .filter(|(_, n)| *n > 1)
+                .map(|(name, _)| name),
+        )
+        .collect()
+}
+
 /// PAR's builtin skills, which every PAR skill of the same key shadows.
 pub const PAR_BUILTINS: [&str; 4] = ["code-reviewer", "summarizer", "translator", "rag-assistant"];
 
 pub fn check(reports: &mut [SkillReport], settings: &Settings, cwd: &Path) {
-    // A name fix that would give a skill another skill's key is not offered (SK501 would
-    // report it).
-    let keys: std::collections::HashSet<String> =
-        reports.iter().filter_map(|r| r.key.clone()).collect();
+    // A name fix that would give a skill another skill's key, or the name another skill's
+    // fix gives it, is not offered (SK501 would report it).
+    let taken = taken_names(reports);
     for report in reports.iter_mut() {
-        crate::fix::drop_taken_names(&mut report.diagnostics, &keys);
+        crate::fix::drop_taken_names(&mut report.diagnostics, &taken);
     }
     let mut by_key: HashMap<&str, Vec<usize>> = HashMap::new();
     for (i, report) in reports.iter().enumerate() {

@@ -580,7 +580,7 @@ fn file_name(skill: &Skill, out: &mut Reporter) {
     let to = skill.file.path.with_file_name(expected);
     let free = (std::fs::symlink_metadata(&to).is_err()
         || crate::fix::same_file(&skill.file.path, &to))
-        && !crate::fix::linked_from_skill(skill.dir, &skill.file.path);
+        && !crate::fix::rename_breaks(skill.dir, &skill.file.path);
     let d = out
         .emit(
             &SK012,
@@ -781,6 +781,15 @@ fn to_metadata(skill: &Skill, root: &Node, key: &Node, creating: &mut bool) -> O
             let Value::Map(entries) = &metadata.value else {
                 return None;
             };
+            // An anchored (or tagged) `metadata:` is repeated by its aliases: no key joins it.
+            let (metadata_key, _) = root.get("metadata")?;
+            if text
+                .get(metadata_key.span.end..metadata.span.start)?
+                .contains(['&', '!'])
+                || skill.source(metadata).starts_with(['&', '!'])
+            {
+                return None;
+            }
             // The key there already: a second one would be a duplicate.
             if metadata.get(&name).is_some() {
                 return None;
