@@ -40,4 +40,5 @@ pub mod fuzz;
 pub mod package;
 pub mod render;
 pub mod scaffold;
+pub mod server;
 pub mod sign;

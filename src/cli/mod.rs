@@ -8,6 +8,7 @@ mod pack;
 mod prompt;
 mod rule;
 mod schema;
+mod server;
 mod show;
 mod sign;
 mod skills;
@@ -110,6 +111,8 @@ enum Command {
     Unpack(unpack::Args),
     /// Print a shell completion script (bash, zsh, fish, powershell, elvish).
     Completions(completions::Args),
+    /// The Language Server Protocol over stdio, for editors.
+    Server(server::Args),
 }
 
 /// Parses the process arguments and runs the command.
@@ -142,6 +145,7 @@ pub fn main() -> ExitCode {
         Command::Verify(args) => verify::run(&args),
         Command::Unpack(args) => unpack::run(&args),
         Command::Init(args) => new::run_init(args),
+        Command::Server(args) => server::run(&args),
     };
     outcome.into()
 }

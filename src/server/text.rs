@@ -1,0 +1,122 @@
+//! Positions as the Language Server Protocol counts them: 0-based lines (ended by `\n`, `\r\n`
+//! or `\r`) and characters in the encoding the client and the server agreed on — UTF-16 code
+//! units (the protocol's default) or UTF-8 bytes.
+
+use lsp_types::{Position, PositionEncodingKind, Range};
+
+/// The unit of a position's character.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Encoding {
+    Utf8,
+    Utf16,
+}
+
+impl Encoding {
+    /// UTF-8 when the client offers it, else UTF-16 (which every client must support).
+    pub fn negotiate(offered: Option<&[PositionEncodingKind]>) -> Encoding {
+        match offered {
+            Some(kinds) if kinds.contains(&PositionEncodingKind::UTF8) => Encoding::Utf8,
+            _ => Encoding::Utf16,
+        }
+    }
+
+    pub fn kind(self) -> PositionEncodingKind {
+        match self {
+            Encoding::Utf8 => PositionEncodingKind::UTF8,
+            Encoding::Utf16 => PositionEncodingKind::UTF16,
+        }
+    }
+
+    fn units(self, text: &str) -> usize {
+        match self {
+            Encoding::Utf8 => text.len(),
+            Encoding::Utf16 => text.chars().map(char::len_utf16).sum(),
+        }
+    }
+}
+
+/// A document's text with the byte offsets its lines start at.
+pub struct Lines<'a> {
+    text: &'a str,
+    starts: Vec<usize>,
+    encoding: Encoding,
+}
+
+impl<'a> Lines<'a> {
+    pub fn new(text: &'a str, encoding: Encoding) -> Lines<'a> {
+        let bytes = text.as_bytes();
+        let mut starts = vec![0];
+        let mut i = 0;
+        while i < bytes.len() {
+            match bytes[i] {
+                b'\n' => starts.push(i + 1),
+                b'\r' if bytes.get(i + 1) != Some(&b'\n') => starts.push(i + 1),
+                _ => {}
+            }
+            i += 1;
+        }
+        Lines {
+            text,
+            starts,
+            encoding,
+        }
+    }
+
+    /// The position of byte `offset` (clamped to the text and to a character boundary).
+    pub fn position(&self, offset: usize) -> Position {
+        let mut offset = offset.min(self.text.len());
+        while !self.text.is_char_boundary(offset) {
+            offset -= 1;
+        }
+        let line = self.starts.partition_point(|&start| start <= offset) - 1;
+        let start = self.starts[line];
+        let character = self.encoding.units(&self.text[start..offset]);
+        Position::new(
+            u32::try_from(line).unwrap_or(u32::MAX),
+            u32::try_from(character).unwrap_or(u32::MAX),
+        )
+    }
+
+    /// The range of the bytes `start..end`.
+    pub fn range(&self, start: usize, end: usize) -> Range {
+        Range::new(self.position(start), self.position(end.max(start)))
+    }
+
+    /// The range of the whole text.
+    pub fn whole(&self) -> Range {
+        self.range(0, self.text.len())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn positions_count_utf16_units_or_bytes_after_emoji_and_cjk() {
+        let text = "a😀b\r\n技x\rz\n";
+        let utf16 = Lines::new(text, Encoding::Utf16);
+        let utf8 = Lines::new(text, Encoding::Utf8);
+        let b = text.find('b').unwrap();
+        assert_eq!(utf16.position(b), Position::new(0, 3));
+        assert_eq!(utf8.position(b), Position::new(0, 5));
+        let x = text.find('x').unwrap();
+        assert_eq!(utf16.position(x), Position::new(1, 1));
+        assert_eq!(utf8.position(x), Position::new(1, 3));
+        // A lone `\r` ends a line too.
+        let z = text.find('z').unwrap();
+        assert_eq!(utf16.position(z), Position::new(2, 0));
+        // Inside a character: its start; past the end: the end.
+        assert_eq!(utf8.position(2), Position::new(0, 1));
+        assert_eq!(utf8.position(999), Position::new(3, 0));
+    }
+
+    #[test]
+    fn utf8_only_when_offered() {
+        assert_eq!(Encoding::negotiate(None), Encoding::Utf16);
+        let both = [PositionEncodingKind::UTF16, PositionEncodingKind::UTF8];
+        assert_eq!(Encoding::negotiate(Some(&both)), Encoding::Utf8);
+        let other = [PositionEncodingKind::UTF32];
+        assert_eq!(Encoding::negotiate(Some(&other)), Encoding::Utf16);
+    }
+}

@@ -1,0 +1,284 @@
+//! `skillc server` end to end: a client process speaking the Language Server Protocol to the
+//! real binary over stdio (JSON-RPC with `Content-Length` headers).
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::path::Path;
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+
+use serde_json::{Value, json};
+
+mod common;
+
+struct Client {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    stdout: BufReader<ChildStdout>,
+    next_id: i64,
+    /// Notifications received while waiting for something else.
+    pending: Vec<Value>,
+}
+
+impl Client {
+    /// Starts the server in `root` and initializes it, offering `encodings`.
+    fn start(root: &Path, encodings: Option<&[&str]>) -> (Client, Value) {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_skillc"))
+            .arg("server")
+            .current_dir(root)
+            .env("HOME", root.join("home"))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .unwrap();
+        let stdin = child.stdin.take();
+        let stdout = BufReader::new(child.stdout.take().unwrap());
+        let mut client = Client {
+            child,
+            stdin,
+            stdout,
+            next_id: 1,
+            pending: Vec::new(),
+        };
+        let mut capabilities = json!({});
+        if let Some(encodings) = encodings {
+            capabilities = json!({"general": {"positionEncodings": encodings}});
+        }
+        let root_uri = format!("file://{}", root.display());
+        let result = client.request(
+            "initialize",
+            json!({"processId": null, "rootUri": root_uri, "capabilities": capabilities}),
+        );
+        client.notify("initialized", json!({}));
+        (client, result)
+    }
+
+    fn send(&mut self, message: &Value) {
+        let body = message.to_string();
+        let stdin = self.stdin.as_mut().unwrap();
+        write!(stdin, "Content-Length: {}\r\n\r\n{body}", body.len()).unwrap();
+        stdin.flush().unwrap();
+    }
+
+    fn receive(&mut self) -> Value {
+        let mut length = 0;
+        loop {
+            let mut line = String::new();
+            assert!(
+                self.stdout.read_line(&mut line).unwrap() > 0,
+                "the server closed stdout"
+            );
+            let line = line.trim_end();
+            if line.is_empty() {
+                break;
+            }
+            if let Some(n) = line.strip_prefix("Content-Length: ") {
+                length = n.parse().unwrap();
+            }
+        }
+        let mut body = vec![0; length];
+        self.stdout.read_exact(&mut body).unwrap();
+        serde_json::from_slice(&body).unwrap()
+    }
+
+    fn request(&mut self, method: &str, params: Value) -> Value {
+        let id = self.next_id;
+        self.next_id += 1;
+        self.send(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
+        loop {
+            let message = self.receive();
+            if message["id"] == json!(id) {
+                assert!(message.get("error").is_none(), "{message}");
+                return message["result"].clone();
+            }
+            self.pending.push(message);
+        }
+    }
+
+    fn notify(&mut self, method: &str, params: Value) {
+        self.send(&json!({"jsonrpc": "2.0", "method": method, "params": params}));
+    }
+
+    /// The next diagnostics published for `uri`.
+    fn diagnostics(&mut self, uri: &str) -> Vec<Value> {
+        loop {
+            let found = self.pending.iter().position(|m| {
+                m["method"] == "textDocument/publishDiagnostics" && m["params"]["uri"] == uri
+            });
+            if let Some(i) = found {
+                let message = self.pending.remove(i);
+                return message["params"]["diagnostics"].as_array().unwrap().clone();
+            }
+            let message = self.receive();
+            self.pending.push(message);
+        }
+    }
+}
+
+/// A skill `pdf` whose description holds `: ` after an emoji (SK006, a safe fix).
+const EMOJI: &str =
+    "---\nname: pdf\ndescription: 😀 Use when: forms.\n---\n\n# PDF\n\nFill forms.\n";
+
+fn workspace() -> (tempfile::TempDir, String) {
+    let tmp = tempfile::tempdir().unwrap();
+    common::write(&tmp.path().join("pdf/SKILL.md"), EMOJI);
+    let uri = format!("file://{}/pdf/SKILL.md", tmp.path().display());
+    (tmp, uri)
+}
+
+fn open(client: &mut Client, uri: &str, text: &str) {
+    client.notify(
+        "textDocument/didOpen",
+        json!({"textDocument": {"uri": uri, "languageId": "markdown", "version": 1, "text": text}}),
+    );
+}
+
+#[test]
+fn diagnostics_land_on_the_right_character_in_utf16_and_utf8() {
+    let (tmp, uri) = workspace();
+    // The parser stops at the `:` after `when`: 13 characters of `description: `, the emoji
+    // (2 UTF-16 units, 4 bytes), then ` Use when`.
+    for (offered, encoding, character) in [
+        (None, "utf-16", 24),
+        (Some(&["utf-8", "utf-16"][..]), "utf-8", 26),
+    ] {
+        let (mut client, init) = Client::start(tmp.path(), offered);
+        assert_eq!(init["capabilities"]["positionEncoding"], encoding);
+        assert_eq!(init["serverInfo"]["name"], "skillc");
+        open(&mut client, &uri, EMOJI);
+        let diagnostics = client.diagnostics(&uri);
+        assert_eq!(diagnostics.len(), 1, "{diagnostics:?}");
+        let d = &diagnostics[0];
+        assert_eq!(d["code"], "SK006");
+        assert_eq!(d["source"], "skillc");
+        assert_eq!(d["severity"], 1);
+        assert_eq!(
+            d["range"],
+            json!({"start": {"line": 2, "character": character}, "end": {"line": 2, "character": character}}),
+            "{encoding}"
+        );
+        assert!(
+            d["message"]
+                .as_str()
+                .unwrap()
+                .starts_with("invalid YAML: mapping values are not allowed in this context\nhelp: quote the value"),
+            "{d}"
+        );
+        assert_eq!(
+            d["codeDescription"]["href"],
+            "https://github.com/skillc/skillc/blob/main/src/rules/docs/SK006.md"
+        );
+        client.request("shutdown", Value::Null);
+        client.notify("exit", Value::Null);
+        assert_eq!(client.child.wait().unwrap().code(), Some(0));
+    }
+}
+
+#[test]
+fn edits_relint_and_quick_fixes_fix() {
+    let (tmp, uri) = workspace();
+    let (mut client, _) = Client::start(tmp.path(), None);
+    open(&mut client, &uri, EMOJI);
+    assert_eq!(client.diagnostics(&uri).len(), 1);
+
+    // The unsaved buffer is linted, not the file on disk.
+    let changed = EMOJI.replace("name: pdf", "name: other");
+    client.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": uri, "version": 2}, "contentChanges": [{"text": changed}]}),
+    );
+    let codes: Vec<Value> = client
+        .diagnostics(&uri)
+        .iter()
+        .map(|d| d["code"].clone())
+        .collect();
+    assert_eq!(
+        codes,
+        vec![json!("SK006")],
+        "the name is checked once the YAML parses"
+    );
+
+    let actions = client.request(
+        "textDocument/codeAction",
+        json!({
+            "textDocument": {"uri": uri},
+            "range": {"start": {"line": 2, "character": 0}, "end": {"line": 2, "character": 0}},
+            "context": {"diagnostics": []}
+        }),
+    );
+    let actions = actions.as_array().unwrap();
+    let titles: Vec<&str> = actions
+        .iter()
+        .map(|a| a["title"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        titles,
+        ["SK006: quote the value", "Fix all safe problems (skillc)"]
+    );
+    let quick = &actions[0];
+    assert_eq!(quick["kind"], "quickfix");
+    assert_eq!(quick["isPreferred"], true);
+    assert_eq!(
+        quick["edit"]["changes"][&uri],
+        json!([{
+            "range": {"start": {"line": 2, "character": 13}, "end": {"line": 2, "character": 32}},
+            "newText": "'😀 Use when: forms.'"
+        }])
+    );
+    let fixed = changed.replace("😀 Use when: forms.", "'😀 Use when: forms.'");
+    assert_eq!(actions[1]["kind"], "source.fixAll.skillc");
+    assert_eq!(actions[1]["edit"]["changes"][&uri][0]["newText"], fixed);
+
+    // Once fixed, the name rule speaks: an unsafe fix, labelled so.
+    client.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": uri, "version": 3}, "contentChanges": [{"text": fixed}]}),
+    );
+    let diagnostics = client.diagnostics(&uri);
+    let codes: Vec<&str> = diagnostics
+        .iter()
+        .map(|d| d["code"].as_str().unwrap())
+        .collect();
+    assert_eq!(codes, ["SK103"]);
+    let actions = client.request(
+        "textDocument/codeAction",
+        json!({
+            "textDocument": {"uri": uri},
+            "range": {"start": {"line": 1, "character": 6}, "end": {"line": 1, "character": 6}},
+            "context": {"diagnostics": [], "only": ["quickfix"]}
+        }),
+    );
+    assert_eq!(actions[0]["title"], "SK103: set `name: pdf` (unsafe)");
+    assert_eq!(actions[0]["isPreferred"], false);
+    assert_eq!(actions.as_array().unwrap().len(), 1);
+
+    client.request("shutdown", Value::Null);
+    client.notify("exit", Value::Null);
+    assert_eq!(client.child.wait().unwrap().code(), Some(0));
+}
+
+#[test]
+fn a_client_that_goes_away_ends_the_server() {
+    let (tmp, uri) = workspace();
+    let (mut client, _) = Client::start(tmp.path(), None);
+    // Hostile buffers get diagnostics, never a crash.
+    for text in [
+        "\u{0}\u{ff}---\n\t: [\n",
+        "---\n",
+        "",
+        "\u{feff}\u{feff}---\r\nname: &a *a\r\n---\r",
+        &format!(
+            "---\nname: pdf\ndescription: {}\n---\n{}",
+            "x".repeat(100_000),
+            "[a](b)".repeat(5_000)
+        ),
+    ] {
+        open(&mut client, &uri, text);
+        client.diagnostics(&uri);
+    }
+    drop(client.stdin.take());
+    let status = client.child.wait().unwrap();
+    assert!(
+        status.code().is_some(),
+        "the server ended by itself: {status:?}"
+    );
+}
