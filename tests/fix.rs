@@ -354,13 +354,25 @@ fn stdin_is_linted_as_the_file_it_stands_for() {
 }
 
 #[test]
-fn stdin_needs_its_file_name_and_no_other_path() {
+fn stdin_is_read_only_with_its_file_name_and_no_other_path() {
     let tmp = tempfile::tempdir().unwrap();
+    // Without --stdin-filename, `-` is a path (a directory may be named so).
     let run = skillc_stdin(tmp.path(), &["validate", "-"], BROKEN);
     assert_eq!(run.code, Some(2));
-    assert_eq!(
-        run.stderr,
-        "error: linting standard input (`-`) needs --stdin-filename PATH, the skill file it stands for\n"
+    assert_eq!(run.stderr, "error: path not found: -\n");
+    write(
+        &tmp.path().join("-/SKILL.md"),
+        LINKED.replace("name: pdf", "name: x"),
+    );
+    let run = skillc_stdin(
+        tmp.path(),
+        &["validate", "--format", "concise", "-"],
+        BROKEN,
+    );
+    assert!(
+        run.stdout.starts_with("-/SKILL.md:2:7: error[SK101]"),
+        "{}",
+        run.stdout
     );
     let run = skillc_stdin(
         tmp.path(),

@@ -84,11 +84,8 @@ pub fn run(args: Args, color: ColorChoice) -> Outcome {
             Outcome::Usage,
             "--stdin-filename lints standard input: pass `-` as the only PATH",
         ),
-        (None, true) => fail(
-            Outcome::Usage,
-            "linting standard input (`-`) needs --stdin-filename PATH, the skill file it stands for",
-        ),
-        (None, false) => run_paths(&args, extra, mode, color),
+        // Without --stdin-filename, `-` is a path like any other (a directory may be named so).
+        (None, _) => run_paths(&args, extra, mode, color),
     }
 }
 
