@@ -370,7 +370,7 @@ fn stdin_is_read_only_with_its_file_name_and_no_other_path() {
         BROKEN,
     );
     assert!(
-        run.stdout.starts_with("-/SKILL.md:2:7: error[SK101]"),
+        run.stdout.starts_with("-/SKILL.md:2:7: error[SK103]"),
         "{}",
         run.stdout
     );
