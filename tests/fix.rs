@@ -489,3 +489,24 @@ fn a_fixed_file_keeps_its_owner() {
     let meta = std::fs::metadata(&file).unwrap();
     assert_eq!((meta.uid(), meta.gid()), (65534, 65534));
 }
+
+#[test]
+fn a_name_another_fix_frees_is_taken_in_the_same_run() {
+    let tmp = tempfile::tempdir().unwrap();
+    let text = |name: &str| {
+        format!("---\nname: {name}\ndescription: Use when testing names.\n---\n\nBody.\n")
+    };
+    // bar is named baz, baz is named qux: once bar is `bar`, baz may be `baz`.
+    write(&tmp.path().join("bar/SKILL.md"), text("baz"));
+    write(&tmp.path().join("baz/SKILL.md"), text("qux"));
+    let run = skillc(tmp.path(), &["validate", "--fix", "--unsafe-fixes", "."]);
+    assert_eq!(read(&tmp.path().join("bar/SKILL.md")), text("bar"));
+    assert_eq!(read(&tmp.path().join("baz/SKILL.md")), text("baz"));
+    assert!(
+        run.stderr.starts_with("Fixed 2 problems (0 remaining).\n"),
+        "{}",
+        run.stderr
+    );
+    let run = skillc(tmp.path(), &["validate", "--diff", "--unsafe-fixes", "."]);
+    assert_eq!((run.stdout.as_str(), run.code), ("", Some(0)));
+}

@@ -1,12 +1,13 @@
 //! `skillc validate [PATH]...` (alias `check`).
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
 use super::skills::{Loaded, SkillArgs};
 use super::{ColorChoice, Outcome, fail};
 use crate::config::{Overrides, Settings};
+use crate::diagnostic::Diagnostic;
 use crate::discover::NotFound;
 use crate::fix::{self, Failure, Mode};
 use crate::render::{self, Format, Summary};
@@ -408,46 +409,116 @@ fn fix_all(
         count: 0,
         failed: false,
     };
-    // A name fix may not give a skill another skill's key, nor a name two skills would get.
-    let taken = crate::rules::collection::taken_names(reports);
-    for report in reports {
+    // A name fix may not give a skill another skill's key, nor a name two skills would get;
+    // a name a fix frees (the skill's old key) may then be another skill's fix.
+    let mut keys: HashMap<String, usize> = HashMap::new();
+    for key in reports.iter().filter_map(|r| r.key.clone()) {
+        *keys.entry(key).or_default() += 1;
+    }
+    let shared = crate::rules::collection::taken_names(reports);
+    let taken_now = |keys: &HashMap<String, usize>| -> HashSet<String> {
+        shared
+            .iter()
+            .filter(|name| keys.get(*name).is_none_or(|n| *n > 0))
+            .cloned()
+            .chain(keys.iter().filter(|(_, n)| **n > 0).map(|(k, _)| k.clone()))
+            .collect()
+    };
+    let renaming = |d: &Diagnostic| NAME_RULES.contains(&d.rule.code);
+    // The skills whose name a fix may yet set, once another fix frees the name.
+    let mut waiting: Vec<usize> = Vec::new();
+    let mut queue: Vec<usize> = Vec::new();
+    for (i, report) in reports.iter().enumerate() {
         let fixable = report.diagnostics.iter().any(|d| {
             Some(&d.path) == report.dir.file.as_ref()
                 && d.fix
                     .as_deref()
                     .is_some_and(|f| mode.applies(settings, d.rule.code, f))
         });
-        if !fixable {
-            continue;
+        if fixable {
+            queue.push(i);
         }
-        match fix::fix_file(&report.dir, settings, cwd, mode, write, &taken) {
-            Ok((before, fixed)) => {
-                for note in &fixed.notes {
-                    eprintln!("warning: {}", render::escaped(note));
+        if mode.unsafe_fixes && report.diagnostics.iter().any(renaming) {
+            waiting.push(i);
+        }
+    }
+    while !queue.is_empty() {
+        let mut progress = false;
+        for i in std::mem::take(&mut queue) {
+            let report = &reports[i];
+            let taken = taken_now(&keys);
+            match fix::fix_file(&report.dir, settings, cwd, mode, write, &taken) {
+                Ok((before, fixed)) => {
+                    for note in &fixed.notes {
+                        eprintln!("warning: {}", render::escaped(note));
+                    }
+                    if fixed.count() > 0 && (fixed.text != before || fixed.rename.is_some()) {
+                        if NAME_RULES
+                            .iter()
+                            .any(|code| fixed.applied.contains_key(code))
+                        {
+                            if let Some(old) = &report.key {
+                                keys.entry(old.clone())
+                                    .and_modify(|n| *n = n.saturating_sub(1));
+                            }
+                            if let Some(new) = &fixed.report.key {
+                                *keys.entry(new.clone()).or_default() += 1;
+                            }
+                            waiting.retain(|&w| w != i);
+                            progress = true;
+                        }
+                        // A renamed file is not found at its old path again.
+                        if fixed.renamed_from.is_some() {
+                            waiting.retain(|&w| w != i);
+                        }
+                        done.count += fixed.count();
+                        // A file fixed in a later pass is one entry, with its first text.
+                        match done.files.iter_mut().find(|f| f.path == report.path()) {
+                            Some(file) => {
+                                merge(&mut file.fixed, fixed);
+                            }
+                            None => done.files.push(FileFix {
+                                dir: report.dir.dir.to_path_buf(),
+                                path: report.path().to_path_buf(),
+                                original: before,
+                                fixed,
+                            }),
+                        }
+                    }
                 }
-                if fixed.count() > 0 && (fixed.text != before || fixed.rename.is_some()) {
-                    done.count += fixed.count();
-                    done.files.push(FileFix {
-                        dir: report.dir.dir.to_path_buf(),
-                        path: report.path().to_path_buf(),
-                        original: before,
-                        fixed,
-                    });
+                Err(failure) => {
+                    eprintln!(
+                        "error: {}: {}",
+                        render::escaped(&report.path().display().to_string()),
+                        render::escaped(&failure.to_string())
+                    );
+                    // Not fixing what was asked is a failure (exit 3) either way.
+                    done.failed = true;
                 }
             }
-            Err(failure) => {
-                eprintln!(
-                    "error: {}: {}",
-                    render::escaped(&report.path().display().to_string()),
-                    render::escaped(&failure.to_string())
-                );
-                // Not fixing what was asked is a failure (exit 3) either way.
-                done.failed = true;
-            }
+        }
+        // A skill whose name fix waited for a name another fix has freed is tried again.
+        if progress {
+            queue = waiting.clone();
         }
     }
     done
 }
+
+/// `later`, a second pass's fixing of a file, added to `first`.
+fn merge(first: &mut fix::Fixed, later: fix::Fixed) {
+    for (code, n) in later.applied {
+        *first.applied.entry(code).or_default() += n;
+    }
+    first.text = later.text;
+    first.report = later.report;
+    first.written = later.written.or(first.written.take());
+    first.rename = later.rename.or(first.rename.take());
+    first.renamed_from = later.renamed_from.or(first.renamed_from.take());
+}
+
+/// The rules whose fixes change a skill's key.
+const NAME_RULES: [&str; 2] = ["SK101", "SK103"];
 
 /// Puts back the skill files whose fixes made the collection rules (SK5xx) report more of
 /// their skill than before, saying so; they leave the fix count. A skill whose frontmatter did

@@ -95,6 +95,8 @@ pub fn fix_text(
     let original = text.clone();
     let mut text = text;
     let mut applied: BTreeMap<&'static str, usize> = BTreeMap::new();
+    // The lines type fixes wrote, by their text.
+    let mut typed_lines: HashSet<String> = HashSet::new();
     for _ in 0..MAX_ROUNDS {
         mode.settle(settings, &mut report.diagnostics);
         let file = report.dir.file.clone();
@@ -108,6 +110,13 @@ pub fn fix_text(
         if fixes.is_empty() {
             break;
         }
+        // Fixes that change a value's type go in rounds of their own: the lines they write are
+        // then known (what the rules on those values say next is unmasked, see below).
+        let typed = fixes.iter().any(|(code, _)| TYPE_FIXES.contains(code));
+        let fixes: Vec<(&'static str, &super::Fix)> = fixes
+            .into_iter()
+            .filter(|(code, _)| !typed || TYPE_FIXES.contains(code))
+            .collect();
         let only: Vec<&super::Fix> = fixes.iter().map(|(_, f)| *f).collect();
         let (next, done) = apply(&text, &only);
         if done.is_empty() || next == text {
@@ -116,6 +125,9 @@ pub fn fix_text(
         for i in done {
             *applied.entry(fixes[i].0).or_default() += 1;
         }
+        if typed {
+            typed_lines.extend(inserted_lines(&text, &next));
+        }
         text = next;
         report = lint_with(settings, &text);
     }
@@ -123,8 +135,7 @@ pub fn fix_text(
         check_no_worse(
             &lint_with(&every_rule, &original),
             &lint_with(&every_rule, &text),
-            &original,
-            &text,
+            &lines_holding(&text, &typed_lines),
             &applied,
         )?;
     }
@@ -155,16 +166,14 @@ pub fn fix_text(
 fn check_no_worse(
     before: &SkillReport,
     after: &SkillReport,
-    original: &[u8],
-    text: &[u8],
+    unmasked: &[usize],
     applied: &BTreeMap<&'static str, usize>,
 ) -> Result<(), Failure> {
-    let unmasked = if applied.keys().any(|code| TYPE_FIXES.contains(code)) {
-        changed_lines(original, text)
-    } else {
-        Vec::new()
-    };
-    let mut new = new_problems(&codes(before, &[]), &codes(after, &unmasked));
+    let mut new = new_problems(&codes(before, &[]), &codes(after, unmasked));
+    // A link fixed leads to a file whose own links the chain rule now follows.
+    if applied.contains_key("SK404") || applied.contains_key("SK407") {
+        new.retain(|code| *code != "SK406");
+    }
     let first_error = |report: &SkillReport| {
         report
             .diagnostics
@@ -200,15 +209,31 @@ fn new_problems(
     baseline: &BTreeMap<&'static str, usize>,
     after: &BTreeMap<&'static str, usize>,
 ) -> Vec<&'static str> {
-    let unread = UNREAD.iter().any(|code| baseline.contains_key(code));
+    // No `---` frontmatter: nothing but these rules could judge the file. A frontmatter that
+    // is not YAML (or not a mapping): no rule of its fields could.
+    let undelimited = ["SK003", "SK005"].iter().any(|c| baseline.contains_key(c));
+    let unparsed = ["SK006", "SK007"].iter().any(|c| baseline.contains_key(c));
     after
         .iter()
         .filter(|(code, n)| {
             let was = baseline.get(*code).copied().unwrap_or(0);
-            **n > was && (!unread || UNREAD.contains(code))
+            let masked = if undelimited {
+                !UNREAD.contains(code)
+            } else {
+                unparsed && reads_fields(code)
+            };
+            **n > was && !masked
         })
         .map(|(code, _)| *code)
         .collect()
+}
+
+/// Whether a rule judges the frontmatter's fields (it cannot run when they cannot be read):
+/// SK007–SK015, the identity, dialect and field rules (SK1xx–SK3xx), the collection rules
+/// (SK5xx) and the tool rules (SK6xx).
+fn reads_fields(code: &str) -> bool {
+    let n: u32 = code.get(2..).and_then(|n| n.parse().ok()).unwrap_or(0);
+    (7..=15).contains(&n) || matches!(n / 100, 1 | 2 | 3 | 5 | 6)
 }
 
 /// The rules whose fixes change a value's YAML type (a number, a boolean or a list becomes
@@ -235,8 +260,8 @@ fn codes(report: &SkillReport, skipped: &[usize]) -> BTreeMap<&'static str, usiz
     counts
 }
 
-/// The lines (1-based) of `after` that are not lines of `before`.
-fn changed_lines(before: &[u8], after: &[u8]) -> Vec<usize> {
+/// The text of the lines of `after` that are not lines of `before`.
+fn inserted_lines(before: &[u8], after: &[u8]) -> Vec<String> {
     let (before, after) = (
         String::from_utf8_lossy(before),
         String::from_utf8_lossy(after),
@@ -244,7 +269,20 @@ fn changed_lines(before: &[u8], after: &[u8]) -> Vec<usize> {
     similar::TextDiff::from_lines(before.as_ref(), after.as_ref())
         .iter_all_changes()
         .filter(|c| c.tag() == similar::ChangeTag::Insert)
-        .filter_map(|c| c.new_index().map(|i| i + 1))
+        .map(|c| c.value().trim_end_matches(['\r', '\n']).to_string())
+        .collect()
+}
+
+/// The numbers (1-based) of the lines of `text` whose text is one of `lines`.
+fn lines_holding(text: &[u8], lines: &HashSet<String>) -> Vec<usize> {
+    if lines.is_empty() {
+        return Vec::new();
+    }
+    String::from_utf8_lossy(text)
+        .lines()
+        .enumerate()
+        .filter(|(_, line)| lines.contains(line.trim_end_matches('\r')))
+        .map(|(i, _)| i + 1)
         .collect()
 }
 
@@ -273,7 +311,7 @@ pub fn fix_file(
         let to = shown.with_file_name(&name);
         let why = if std::fs::symlink_metadata(&to).is_ok() && !same_file(&shown, &to) {
             Some("a file of that name exists")
-        } else if rename_breaks(dir, &shown) {
+        } else if rename_breaks(dir, &shown) || mentions_own_name(&shown, &fixed.text) {
             Some("a link in the skill leads to it")
         } else {
             None
@@ -334,6 +372,13 @@ pub fn rename_breaks(dir: &SkillDir, file: &Path) -> bool {
                     .is_ok_and(|bytes| bytes.windows(name.len()).any(|w| w == name.as_bytes()))
             })
     })
+}
+
+/// Whether the text of the skill file `file` names the file itself (a link to itself).
+pub fn mentions_own_name(file: &Path, text: &[u8]) -> bool {
+    file.file_name()
+        .and_then(|n| n.to_str())
+        .is_some_and(|name| text.windows(name.len()).any(|w| w == name.as_bytes()))
 }
 
 /// Whether a symbolic link in the skill of `dir` leads to the skill file `file` (renaming it
@@ -539,6 +584,14 @@ mod tests {
             new_problems(&unparsed, &counts(&[("SK006", 2)])),
             vec!["SK006"]
         );
+        // The body's rules ran before: they count.
+        assert_eq!(
+            new_problems(&unparsed, &counts(&[("SK006", 1), ("SK404", 1)])),
+            vec!["SK404"]
+        );
+        // With no `---` frontmatter at all, nothing but the layout rules could judge the file.
+        let undelimited = counts(&[("SK003", 1)]);
+        assert!(new_problems(&undelimited, &counts(&[("SK403", 1)])).is_empty());
     }
 
     #[test]

@@ -4,7 +4,9 @@
 
 mod file;
 
-pub use file::{Failure, Fixed, fix_file, fix_text, rename_breaks, revert, same_file};
+pub use file::{
+    Failure, Fixed, fix_file, fix_text, mentions_own_name, rename_breaks, revert, same_file,
+};
 
 use crate::diagnostic::{Diagnostic, Span};
 
@@ -44,6 +46,9 @@ pub struct Fix {
     /// The new name of the skill file (in its directory), applied after the edits; never over
     /// an existing file.
     pub rename: Option<String>,
+    /// Fixes that share this are made one per round (each creates what the others then use:
+    /// SK013's `metadata:`).
+    pub exclusive: Option<&'static str>,
     /// Whether this run applies it (its rule is fixable and, when unsafe, unsafe fixes are on):
     /// set by [`Mode::settle`]; the renderers mark such diagnostics `[*]`.
     pub available: bool,
@@ -65,6 +70,7 @@ impl Fix {
                 content: content.into(),
             }],
             rename: None,
+            exclusive: None,
             available: false,
         }
     }
@@ -76,6 +82,7 @@ impl Fix {
             message: message.into(),
             edits: Vec::new(),
             rename: Some(name.to_string()),
+            exclusive: None,
             available: false,
         }
     }
@@ -166,8 +173,12 @@ pub fn apply(text: &[u8], fixes: &[&Fix]) -> (Vec<u8>, Vec<usize>) {
     };
     let mut taken: Vec<(Span, usize, &str)> = Vec::new();
     let mut applied = Vec::new();
+    let mut exclusive: Vec<&str> = Vec::new();
     for (rank, i) in order.into_iter().enumerate() {
         let fix = fixes[i];
+        if fix.exclusive.is_some_and(|key| exclusive.contains(&key)) {
+            continue;
+        }
         let fits = fix.edits.iter().all(|e| e.span.end <= text.len())
             && fix
                 .edits
@@ -181,6 +192,7 @@ pub fn apply(text: &[u8], fixes: &[&Fix]) -> (Vec<u8>, Vec<usize>) {
             continue;
         }
         taken.extend(fix.edits.iter().map(|e| (e.span, rank, e.content.as_str())));
+        exclusive.extend(fix.exclusive);
         applied.push(i);
     }
     // Insertions before the replacement that starts at the same place.
@@ -245,6 +257,7 @@ mod tests {
                 },
             ],
             rename: None,
+            exclusive: None,
             available: true,
         };
         let (a, b) = (edits((0, 2), "A;"), edits((2, 4), "B;"));

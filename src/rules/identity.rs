@@ -87,6 +87,9 @@ fn name_char(c: char) -> bool {
         ) && c.to_lowercase().eq(std::iter::once(c)))
 }
 
+/// The words Anthropic's skill upload rejects in a name (SK104).
+const RESERVED: [&str; 2] = ["anthropic", "claude"];
+
 /// SK101–SK104.
 fn agentskills_name(skill: &Skill, out: &mut Reporter) {
     let Some((raw, node)) = skill.str_field("name") else {
@@ -115,10 +118,7 @@ fn agentskills_name(skill: &Skill, out: &mut Reporter) {
         directory_mismatch(skill, raw, &name, node.span, out);
     }
     let lower = name.to_lowercase();
-    if let Some(word) = ["anthropic", "claude"]
-        .into_iter()
-        .find(|w| lower.contains(w))
-    {
+    if let Some(word) = RESERVED.into_iter().find(|w| lower.contains(w)) {
         out.emit(&SK104, Some(node.span), format!("the name `{raw}` contains the reserved word `{word}`"))
             .label("reserved word")
             .help("Anthropic's skill upload rejects names containing `anthropic` or `claude`; choose another name");
@@ -189,7 +189,9 @@ fn name_fix(skill: &Skill, span: Span) -> Option<Fix> {
         return None;
     }
     let dir = nfkc(&listed_name(skill.dir));
-    if dir.is_empty() || name_problem(&dir).is_some() {
+    // Only a name no rule objects to: valid (SK101), ASCII (SK102), no reserved word (SK104).
+    let reserved = RESERVED.iter().any(|w| dir.to_lowercase().contains(w));
+    if dir.is_empty() || name_problem(&dir).is_some() || !dir.is_ascii() || reserved {
         return None;
     }
     Some(Fix::replace(

@@ -580,7 +580,8 @@ fn file_name(skill: &Skill, out: &mut Reporter) {
     let to = skill.file.path.with_file_name(expected);
     let free = (std::fs::symlink_metadata(&to).is_err()
         || crate::fix::same_file(&skill.file.path, &to))
-        && !crate::fix::rename_breaks(skill.dir, &skill.file.path);
+        && !crate::fix::rename_breaks(skill.dir, &skill.file.path)
+        && !crate::fix::mentions_own_name(&skill.file.path, skill.file.text.as_bytes());
     let d = out
         .emit(
             &SK012,
@@ -612,8 +613,6 @@ fn schema_rules(skill: &Skill, out: &mut Reporter) {
         .iter()
         .map(String::as_str)
         .collect();
-    // Only one SK013 fix at a time may create `metadata:` (the others follow once it exists).
-    let mut creating = false;
     for violation in schema::validate(skill.dialect, root, &json) {
         match violation {
             Violation::Unknown { key } => {
@@ -642,7 +641,7 @@ fn schema_rules(skill: &Skill, out: &mut Reporter) {
                     (_, Some(help)) if skill.dialect == Dialect::AgentSkills => d.help(help),
                     (Some(near), _) => d.help(format!("did you mean `{near}`? {allow}")),
                     (None, _) if skill.dialect == Dialect::AgentSkills && scalar => {
-                        if let Some(fix) = to_metadata(skill, root, key, &mut creating) {
+                        if let Some(fix) = to_metadata(skill, root, key) {
                             d.fix(fix);
                         }
                         d.help(format!(
@@ -728,9 +727,9 @@ fn schema_rules(skill: &Skill, out: &mut Reporter) {
 
 /// SK013's fix for an unknown top-level `key: value` on one line, a scalar: the line moves to
 /// the end of the `metadata:` block (created at the end of the frontmatter when there is
-/// none: by one fix at a time, as `creating` records), its value as a string. Unsafe: a
-/// runtime that read the key at the top no longer does.
-fn to_metadata(skill: &Skill, root: &Node, key: &Node, creating: &mut bool) -> Option<Fix> {
+/// none: by one such fix a round), its value as a string. Unsafe: a runtime that read the key
+/// at the top no longer does.
+fn to_metadata(skill: &Skill, root: &Node, key: &Node) -> Option<Fix> {
     let text = skill.file.text.as_str();
     let name = key.key_text()?;
     let (found, value) = root.get(&name)?;
@@ -772,7 +771,6 @@ fn to_metadata(skill: &Skill, root: &Node, key: &Node, creating: &mut bool) -> O
         content: String::new(),
     };
     let insert = match root.get("metadata").map(|(_, v)| v) {
-        None if std::mem::replace(creating, true) => return None,
         None => Edit {
             span: Span::new(skill.layout.close.start, skill.layout.close.start),
             content: format!("metadata:{eol}  {key_written}: {string}{eol}"),
@@ -822,11 +820,13 @@ fn to_metadata(skill: &Skill, root: &Node, key: &Node, creating: &mut bool) -> O
     if edits[0].span.end > edits[1].span.start {
         return None;
     }
+    let creates = root.get("metadata").is_none();
     Some(Fix {
         applicability: Applicability::Unsafe,
         message: format!("move `{name}` under `metadata:`"),
         edits,
         rename: None,
+        exclusive: creates.then_some("metadata:"),
         available: false,
     })
 }
