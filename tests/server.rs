@@ -21,6 +21,15 @@ struct Client {
 impl Client {
     /// Starts the server in `root` and initializes it, offering `encodings`.
     fn start(root: &Path, encodings: Option<&[&str]>) -> (Client, Value) {
+        let capabilities = match encodings {
+            Some(encodings) => json!({"general": {"positionEncodings": encodings}}),
+            None => json!({}),
+        };
+        Client::start_with(root, capabilities)
+    }
+
+    /// Starts the server in `root` and initializes it with the client `capabilities`.
+    fn start_with(root: &Path, capabilities: Value) -> (Client, Value) {
         let mut child = Command::new(env!("CARGO_BIN_EXE_skillc"))
             .arg("server")
             .current_dir(root)
@@ -39,10 +48,6 @@ impl Client {
             next_id: 1,
             pending: Vec::new(),
         };
-        let mut capabilities = json!({});
-        if let Some(encodings) = encodings {
-            capabilities = json!({"general": {"positionEncodings": encodings}});
-        }
         let root_uri = format!("file://{}", root.display());
         let result = client.request(
             "initialize",
@@ -212,7 +217,11 @@ fn edits_relint_and_quick_fixes_fix() {
         .collect();
     assert_eq!(
         titles,
-        ["SK006: quote the value", "Fix all safe problems (skillc)"]
+        [
+            "SK006: quote the value",
+            "Ignore SK006 on this line",
+            "Fix all safe problems (skillc)"
+        ]
     );
     let quick = &actions[0];
     assert_eq!(quick["kind"], "quickfix");
@@ -225,8 +234,8 @@ fn edits_relint_and_quick_fixes_fix() {
         }])
     );
     let fixed = changed.replace("😀 Use when: forms.", "'😀 Use when: forms.'");
-    assert_eq!(actions[1]["kind"], "source.fixAll.skillc");
-    assert_eq!(actions[1]["edit"]["changes"][&uri][0]["newText"], fixed);
+    assert_eq!(actions[2]["kind"], "source.fixAll.skillc");
+    assert_eq!(actions[2]["edit"]["changes"][&uri][0]["newText"], fixed);
 
     // Once fixed, the name rule speaks: an unsafe fix, labelled so.
     client.notify(
@@ -249,7 +258,8 @@ fn edits_relint_and_quick_fixes_fix() {
     );
     assert_eq!(actions[0]["title"], "SK103: set `name: pdf` (unsafe)");
     assert_eq!(actions[0]["isPreferred"], false);
-    assert_eq!(actions.as_array().unwrap().len(), 1);
+    assert_eq!(actions[1]["title"], "Ignore SK103 on this line");
+    assert_eq!(actions.as_array().unwrap().len(), 2);
 
     client.request("shutdown", Value::Null);
     client.notify("exit", Value::Null);
@@ -281,4 +291,90 @@ fn a_client_that_goes_away_ends_the_server() {
         status.code().is_some(),
         "the server ended by itself: {status:?}"
     );
+}
+
+#[test]
+fn a_rule_can_be_ignored_on_its_line() {
+    let tmp = tempfile::tempdir().unwrap();
+    let text = "---\nname: other\ndescription: Use when testing.\n---\n\n# PDF\n\nRead [the guide](references/guide.md).\n";
+    common::write(&tmp.path().join("pdf/SKILL.md"), text);
+    let uri = format!("file://{}/pdf/SKILL.md", tmp.path().display());
+    let (mut client, _) = Client::start(tmp.path(), None);
+    open(&mut client, &uri, text);
+    let codes: Vec<Value> = client
+        .diagnostics(&uri)
+        .iter()
+        .map(|d| d["code"].clone())
+        .collect();
+    assert_eq!(codes, [json!("SK103"), json!("SK404")]);
+    let action = |client: &mut Client, line: u32, title: &str| {
+        let actions = client.request(
+            "textDocument/codeAction",
+            json!({
+                "textDocument": {"uri": uri},
+                "range": {"start": {"line": line, "character": 0}, "end": {"line": line, "character": 0}},
+                "context": {"diagnostics": []}
+            }),
+        );
+        actions
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|a| a["title"] == title)
+            .unwrap_or_else(|| panic!("no `{title}` in {actions}"))["edit"]["changes"][&uri]
+            .clone()
+    };
+    // In the frontmatter, a YAML comment above the line; in the body, an HTML comment.
+    assert_eq!(
+        action(&mut client, 1, "Ignore SK103 on this line"),
+        json!([{"range": {"start": {"line": 1, "character": 0}, "end": {"line": 1, "character": 0}},
+                "newText": "# skillc: ignore[SK103]\n"}])
+    );
+    assert_eq!(
+        action(&mut client, 7, "Ignore SK404 on this line"),
+        json!([{"range": {"start": {"line": 7, "character": 0}, "end": {"line": 7, "character": 0}},
+                "newText": "<!-- skillc: ignore[SK404] -->\n"}])
+    );
+    client.request("shutdown", Value::Null);
+    client.notify("exit", Value::Null);
+    assert_eq!(client.child.wait().unwrap().code(), Some(0));
+}
+
+#[test]
+fn a_file_created_beside_the_skill_is_seen() {
+    let tmp = tempfile::tempdir().unwrap();
+    let text = "---\nname: pdf\ndescription: Use when testing.\n---\n\nRead [the guide](references/guide.md).\n";
+    common::write(&tmp.path().join("pdf/SKILL.md"), text);
+    let uri = format!("file://{}/pdf/SKILL.md", tmp.path().display());
+    let capabilities =
+        json!({"workspace": {"didChangeWatchedFiles": {"dynamicRegistration": true}}});
+    let (mut client, _) = Client::start_with(tmp.path(), capabilities);
+    open(&mut client, &uri, text);
+    let codes: Vec<Value> = client
+        .diagnostics(&uri)
+        .iter()
+        .map(|d| d["code"].clone())
+        .collect();
+    assert_eq!(codes, [json!("SK404")]);
+    // The server asked to hear of every file's changes.
+    let registration = client
+        .pending
+        .iter()
+        .find(|m| m["method"] == "client/registerCapability")
+        .cloned()
+        .expect("a registration request");
+    assert_eq!(
+        registration["params"]["registrations"][0]["method"],
+        "workspace/didChangeWatchedFiles"
+    );
+    common::write(&tmp.path().join("pdf/references/guide.md"), "# Guide\n");
+    let created = format!("file://{}/pdf/references/guide.md", tmp.path().display());
+    client.notify(
+        "workspace/didChangeWatchedFiles",
+        json!({"changes": [{"uri": created, "type": 1}]}),
+    );
+    assert_eq!(client.diagnostics(&uri), Vec::<Value>::new());
+    client.request("shutdown", Value::Null);
+    client.notify("exit", Value::Null);
+    assert_eq!(client.child.wait().unwrap().code(), Some(0));
 }

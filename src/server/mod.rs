@@ -58,6 +58,28 @@ pub fn run() -> Result<(), String> {
         .initialize_finish(id, result)
         .map_err(|e| format!("initializing: {e}"))?;
     let root = workspace_root(&init).unwrap_or_else(|| std::env::current_dir().unwrap_or_default());
+    // Files beside a skill change its diagnostics (a linked file created, a schema or
+    // skillc.toml edited): the client is asked to say when any file changes.
+    let watch = init
+        .capabilities
+        .workspace
+        .as_ref()
+        .and_then(|w| w.did_change_watched_files.as_ref())
+        .and_then(|w| w.dynamic_registration)
+        .unwrap_or(false);
+    if watch {
+        let registration = serde_json::json!({"registrations": [{
+            "id": "skillc-files",
+            "method": "workspace/didChangeWatchedFiles",
+            "registerOptions": {"watchers": [{"globPattern": "**/*"}]},
+        }]});
+        let request = Request::new(
+            lsp_server::RequestId::from("skillc-watch".to_string()),
+            "client/registerCapability".into(),
+            registration,
+        );
+        let _ = connection.sender.send(Message::Request(request));
+    }
     let mut server = Server {
         connection: &connection,
         encoding,
@@ -162,6 +184,8 @@ impl Server<'_> {
                     self.open(p.text_document.uri, change.text);
                 }
             }
+            // A file beside an open skill (or the skill file on disk) changed: lint them again.
+            "workspace/didChangeWatchedFiles" | "textDocument/didSave" => self.relint_all(),
             "textDocument/didClose" => {
                 if let Ok(p) =
                     serde_json::from_value::<DidCloseTextDocumentParams>(notification.params)
@@ -190,6 +214,20 @@ impl Server<'_> {
             ),
         };
         let _ = self.connection.sender.send(Message::Response(response));
+    }
+
+    /// Lints every open skill file again, from the editor's text.
+    fn relint_all(&mut self) {
+        let open: Vec<(String, String)> = self
+            .documents
+            .iter()
+            .map(|(uri, d)| (uri.clone(), d.text.clone()))
+            .collect();
+        for (uri, text) in open {
+            if let Ok(uri) = uri.parse::<Uri>() {
+                self.open(uri, text);
+            }
+        }
     }
 
     /// Keeps the text of a skill file and publishes its diagnostics.
@@ -298,9 +336,6 @@ impl Server<'_> {
         let mut actions = Vec::new();
         if wanted(&CodeActionKind::QUICKFIX) {
             for d in own(&report) {
-                let Some(fix) = d.fix.as_deref().filter(|f| !f.edits.is_empty()) else {
-                    continue;
-                };
                 let diagnostic = self.diagnostic(d, &lines, uri);
                 // Offered on the lines the diagnostic covers, wherever the cursor is on them.
                 let lines_apart = diagnostic.range.end.line < params.range.start.line
@@ -308,28 +343,41 @@ impl Server<'_> {
                 if lines_apart {
                     continue;
                 }
-                let edits = fix
-                    .edits
-                    .iter()
-                    .map(|e| {
-                        TextEdit::new(lines.range(e.span.start, e.span.end), e.content.clone())
-                    })
-                    .collect();
-                let unsafe_fix = fix.applicability == Applicability::Unsafe;
-                let title = format!(
-                    "{}: {}{}",
-                    d.rule.code,
-                    fix.message,
-                    if unsafe_fix { " (unsafe)" } else { "" }
-                );
-                actions.push(CodeActionOrCommand::CodeAction(CodeAction {
-                    title,
-                    kind: Some(CodeActionKind::QUICKFIX),
-                    diagnostics: Some(vec![diagnostic]),
-                    edit: Some(workspace_edit(uri, edits)),
-                    is_preferred: Some(!unsafe_fix),
-                    ..CodeAction::default()
-                }));
+                if let Some(fix) = d.fix.as_deref().filter(|f| !f.edits.is_empty()) {
+                    let edits = fix
+                        .edits
+                        .iter()
+                        .map(|e| {
+                            TextEdit::new(lines.range(e.span.start, e.span.end), e.content.clone())
+                        })
+                        .collect();
+                    let unsafe_fix = fix.applicability == Applicability::Unsafe;
+                    let title = format!(
+                        "{}: {}{}",
+                        d.rule.code,
+                        fix.message,
+                        if unsafe_fix { " (unsafe)" } else { "" }
+                    );
+                    actions.push(CodeActionOrCommand::CodeAction(CodeAction {
+                        title,
+                        kind: Some(CodeActionKind::QUICKFIX),
+                        diagnostics: Some(vec![diagnostic.clone()]),
+                        edit: Some(workspace_edit(uri, edits)),
+                        is_preferred: Some(!unsafe_fix),
+                        ..CodeAction::default()
+                    }));
+                }
+                if let Some((at, comment)) = self.suppression(document, &report, d) {
+                    let range = lines.range(at, at);
+                    actions.push(CodeActionOrCommand::CodeAction(CodeAction {
+                        title: format!("Ignore {} on this line", d.rule.code),
+                        kind: Some(CodeActionKind::QUICKFIX),
+                        diagnostics: Some(vec![diagnostic]),
+                        edit: Some(workspace_edit(uri, vec![TextEdit::new(range, comment)])),
+                        is_preferred: Some(false),
+                        ..CodeAction::default()
+                    }));
+                }
             }
         }
         let fix_all = CodeActionKind::new(FIX_ALL);
@@ -357,6 +405,51 @@ impl Server<'_> {
             }));
         }
         actions
+    }
+}
+
+impl Server<'_> {
+    /// The suppression comment for `d` — on a line of its own above the diagnostic's line:
+    /// `# skillc: ignore[CODE]` in the frontmatter, `<!-- skillc: ignore[CODE] -->` in the
+    /// body — and where it goes, when linting the text with it shows that it suppresses `d`'s
+    /// rule there and changes nothing else (not inside a block of text or a code fence).
+    fn suppression(
+        &self,
+        document: &Document,
+        report: &SkillReport,
+        d: &Diagnostic,
+    ) -> Option<(usize, String)> {
+        let text = &document.text;
+        let offset = d.region?.offset.min(text.len());
+        let start = text.get(..offset)?.rfind('\n').map_or(0, |i| i + 1);
+        let line = text.get(start..)?.split('\n').next().unwrap_or("");
+        let eol = if line.ends_with('\r') { "\r\n" } else { "\n" };
+        let indent = &line[..line.len() - line.trim_start_matches([' ', '\t']).len()];
+        let file = crate::source::SkillFile::new(document.path.clone(), text.clone());
+        let in_frontmatter = file
+            .layout()
+            .is_ok_and(|layout| start > layout.open.start && start < layout.close.start);
+        let code = d.rule.code;
+        let comment = if in_frontmatter {
+            format!("{indent}# skillc: ignore[{code}]{eol}")
+        } else {
+            format!("<!-- skillc: ignore[{code}] -->{eol}")
+        };
+        let mut with = text.clone();
+        with.insert_str(start, &comment);
+        let after = self.lint(&document.path, &with)?;
+        let counts = |report: &SkillReport| {
+            let mut counts: HashMap<&'static str, usize> = HashMap::new();
+            for d in own(report) {
+                *counts.entry(d.rule.code).or_default() += 1;
+            }
+            counts
+        };
+        let (mut was, mut now) = (counts(report), counts(&after));
+        let fewer = now.get(code).copied().unwrap_or(0) < was.get(code).copied().unwrap_or(0);
+        was.remove(code);
+        now.remove(code);
+        (fewer && was == now).then_some((start, comment))
     }
 }
 
