@@ -332,9 +332,29 @@ fn a_rule_can_be_ignored_on_its_line() {
     );
     assert_eq!(
         action(&mut client, 7, "Ignore SK404 on this line"),
-        json!([{"range": {"start": {"line": 7, "character": 0}, "end": {"line": 7, "character": 0}},
-                "newText": "<!-- skillc: ignore[SK404] -->\n"}])
+        json!([{"range": {"start": {"line": 7, "character": 38}, "end": {"line": 7, "character": 38}},
+                "newText": " <!-- skillc: ignore[SK404] -->"}])
     );
+    // Never inside a block of text, where a comment would be text.
+    let block =
+        "---\nname: pdf\ndescription: |\n  Use when testing.\n  Has <tag> here.\n---\n\nBody.\n";
+    let block_uri = format!("file://{}/pdf/SKILL.md", tmp.path().display());
+    open(&mut client, &block_uri, block);
+    let codes: Vec<Value> = client
+        .diagnostics(&block_uri)
+        .iter()
+        .map(|d| d["code"].clone())
+        .collect();
+    assert_eq!(codes, [json!("SK112")]);
+    let actions = client.request(
+        "textDocument/codeAction",
+        json!({
+            "textDocument": {"uri": block_uri},
+            "range": {"start": {"line": 2, "character": 0}, "end": {"line": 4, "character": 0}},
+            "context": {"diagnostics": []}
+        }),
+    );
+    assert_eq!(actions, json!([]), "no action inside the block");
     client.request("shutdown", Value::Null);
     client.notify("exit", Value::Null);
     assert_eq!(client.child.wait().unwrap().code(), Some(0));
@@ -377,4 +397,37 @@ fn a_file_created_beside_the_skill_is_seen() {
     client.request("shutdown", Value::Null);
     client.notify("exit", Value::Null);
     assert_eq!(client.child.wait().unwrap().code(), Some(0));
+}
+
+#[test]
+fn bad_messages_are_answered_and_the_protocol_ends_as_it_says() {
+    let (tmp, uri) = workspace();
+    let (mut client, _) = Client::start(tmp.path(), None);
+    // A body that is not JSON, and one that is not a message: parse errors, and serving goes on.
+    for body in ["{not json", "[1]"] {
+        let stdin = client.stdin.as_mut().unwrap();
+        write!(stdin, "Content-Length: {}\r\n\r\n{body}", body.len()).unwrap();
+        stdin.flush().unwrap();
+        let error = client.receive();
+        assert_eq!(error["error"]["code"], -32700, "{error}");
+    }
+    open(&mut client, &uri, EMOJI);
+    assert_eq!(client.diagnostics(&uri).len(), 1);
+    client.request("shutdown", Value::Null);
+    // After shutdown a request is refused.
+    client.send(
+        &json!({"jsonrpc": "2.0", "id": 99, "method": "textDocument/codeAction", "params": {}}),
+    );
+    let refused = client.receive();
+    assert_eq!(
+        (refused["id"].clone(), refused["error"]["code"].clone()),
+        (json!(99), json!(-32600))
+    );
+    client.notify("exit", Value::Null);
+    assert_eq!(client.child.wait().unwrap().code(), Some(0));
+
+    // `exit` without `shutdown`: exit code 1.
+    let (mut client, _) = Client::start(tmp.path(), None);
+    client.notify("exit", Value::Null);
+    assert_eq!(client.child.wait().unwrap().code(), Some(1));
 }

@@ -1,13 +1,15 @@
 //! `skillc server`.
 
-use super::{Outcome, fail};
+use super::Outcome;
 
 #[derive(Debug, clap::Args)]
 pub struct Args {}
 
 pub fn run(_args: &Args) -> Outcome {
+    // The protocol's exit codes: 0 after `shutdown` and `exit` (or when the client goes
+    // away), 1 for an `exit` without `shutdown`.
     match crate::server::run() {
-        Ok(()) => Outcome::Success,
-        Err(e) => fail(Outcome::Failure, e),
+        crate::server::Ended::Clean => Outcome::Success,
+        crate::server::Ended::WithoutShutdown => Outcome::Problems,
     }
 }

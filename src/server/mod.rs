@@ -4,18 +4,19 @@
 //! from disk; every fix is a quick fix, and `source.fixAll.skillc` applies the safe ones.
 
 mod text;
+mod transport;
 
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
-use lsp_server::{Connection, Message, Notification, Request, Response};
+use lsp_server::{Connection, ErrorCode, Message, Notification, Request, Response};
 use lsp_types::{
     CodeAction, CodeActionKind, CodeActionOptions, CodeActionOrCommand, CodeActionParams,
     CodeActionProviderCapability, CodeDescription, DiagnosticRelatedInformation,
     DiagnosticSeverity, DidChangeTextDocumentParams, DidCloseTextDocumentParams,
-    DidOpenTextDocumentParams, InitializeParams, Location, NumberOrString,
-    PublishDiagnosticsParams, ServerCapabilities, TextDocumentSyncCapability, TextDocumentSyncKind,
-    TextEdit, Uri, WorkspaceEdit,
+    DidOpenTextDocumentParams, Location, NumberOrString, PublishDiagnosticsParams,
+    ServerCapabilities, TextDocumentSyncCapability, TextDocumentSyncKind, TextEdit, Uri,
+    WorkspaceEdit,
 };
 
 use crate::config::{Overrides, Settings, Source};
@@ -24,25 +25,54 @@ use crate::fix::{Applicability, Mode};
 use crate::skill::{Keep, SkillReport};
 use text::{Encoding, Lines};
 
+/// At most this many "ignore on this line" actions are checked per request.
+const MAX_IGNORE_CHECKS: usize = 8;
+
 /// The code action kind of "fix all safe problems".
 const FIX_ALL: &str = "source.fixAll.skillc";
 
-/// Serves one client on stdin and stdout until it shuts down or goes away.
-pub fn run() -> Result<(), String> {
-    let (connection, io_threads) = Connection::stdio();
-    let (id, params) = connection
-        .initialize_start()
-        .map_err(|e| format!("initializing: {e}"))?;
-    let init: InitializeParams =
-        serde_json::from_value(params).map_err(|e| format!("initialize parameters: {e}"))?;
-    let encoding = Encoding::negotiate(
-        init.capabilities
-            .general
-            .as_ref()
-            .and_then(|g| g.position_encodings.as_deref()),
-    );
+/// How a session ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ended {
+    /// The client shut down and exited, or went away.
+    Clean,
+    /// The client exited without shutting down (the protocol's exit code 1).
+    WithoutShutdown,
+}
+
+/// Serves one client on stdin and stdout until it exits or goes away.
+pub fn run() -> Ended {
+    let (connection, writer) = transport::stdio();
+    let ended = serve(&connection);
+    // Every message sent is written before the process ends; the reader thread, blocked on
+    // stdin, ends with the process.
+    let stop = Notification::new(transport::STOP.into(), serde_json::Value::Null);
+    let _ = connection.sender.send(Message::Notification(stop));
+    let _ = writer.join();
+    ended
+}
+
+fn serve(connection: &Connection) -> Ended {
+    let reply = |response: Response| {
+        let _ = connection.sender.send(Message::Response(response));
+    };
+    // Nothing but `initialize` is answered before it (-32002), and `exit` ends it all.
+    let (id, params) = loop {
+        match connection.receiver.recv() {
+            Err(_) => return Ended::Clean,
+            Ok(Message::Request(r)) if r.method == "initialize" => break (r.id, r.params),
+            Ok(Message::Request(r)) => reply(Response::new_err(
+                r.id,
+                ErrorCode::ServerNotInitialized as i32,
+                "the server is not initialized".into(),
+            )),
+            Ok(Message::Notification(n)) if n.method == "exit" => return Ended::WithoutShutdown,
+            Ok(_) => {}
+        }
+    };
+    let init = Init::of(&params);
     let capabilities = ServerCapabilities {
-        position_encoding: Some(encoding.kind()),
+        position_encoding: Some(init.encoding.kind()),
         text_document_sync: Some(TextDocumentSyncCapability::Kind(TextDocumentSyncKind::FULL)),
         code_action_provider: Some(CodeActionProviderCapability::Options(CodeActionOptions {
             code_action_kinds: Some(vec![CodeActionKind::QUICKFIX, CodeActionKind::new(FIX_ALL)]),
@@ -50,24 +80,16 @@ pub fn run() -> Result<(), String> {
         })),
         ..ServerCapabilities::default()
     };
-    let result = serde_json::json!({
-        "capabilities": capabilities,
-        "serverInfo": {"name": "skillc", "version": env!("CARGO_PKG_VERSION")},
-    });
-    connection
-        .initialize_finish(id, result)
-        .map_err(|e| format!("initializing: {e}"))?;
-    let root = workspace_root(&init).unwrap_or_else(|| std::env::current_dir().unwrap_or_default());
+    reply(Response::new_ok(
+        id,
+        serde_json::json!({
+            "capabilities": capabilities,
+            "serverInfo": {"name": "skillc", "version": env!("CARGO_PKG_VERSION")},
+        }),
+    ));
     // Files beside a skill change its diagnostics (a linked file created, a schema or
     // skillc.toml edited): the client is asked to say when any file changes.
-    let watch = init
-        .capabilities
-        .workspace
-        .as_ref()
-        .and_then(|w| w.did_change_watched_files.as_ref())
-        .and_then(|w| w.dynamic_registration)
-        .unwrap_or(false);
-    if watch {
+    if init.watch {
         let registration = serde_json::json!({"registrations": [{
             "id": "skillc-files",
             "method": "workspace/didChangeWatchedFiles",
@@ -81,46 +103,99 @@ pub fn run() -> Result<(), String> {
         let _ = connection.sender.send(Message::Request(request));
     }
     let mut server = Server {
-        connection: &connection,
-        encoding,
-        root,
+        connection,
+        encoding: init.encoding,
+        root: init.root,
         documents: HashMap::new(),
     };
+    let mut shut_down = false;
     // The channel closes when the client goes away: the loop ends with it.
     for message in &connection.receiver {
         match message {
-            Message::Request(request) => {
-                if connection.handle_shutdown(&request).unwrap_or(true) {
-                    break;
-                }
-                server.request(request);
+            Message::Request(r) if shut_down || r.method == "initialize" => {
+                reply(Response::new_err(
+                    r.id,
+                    ErrorCode::InvalidRequest as i32,
+                    format!(
+                        "`{}` after {}",
+                        r.method,
+                        if shut_down { "shutdown" } else { "initialize" }
+                    ),
+                ));
             }
-            Message::Notification(notification) => server.notification(notification),
-            Message::Response(_) => {}
+            Message::Request(r) if r.method == "shutdown" => {
+                shut_down = true;
+                reply(Response::new_ok(r.id, serde_json::Value::Null));
+            }
+            Message::Request(r) => server.request(r),
+            Message::Notification(n) if n.method == "exit" => {
+                return if shut_down {
+                    Ended::Clean
+                } else {
+                    Ended::WithoutShutdown
+                };
+            }
+            Message::Notification(n) if !shut_down => server.notification(n),
+            Message::Notification(_) | Message::Response(_) => {}
         }
     }
-    drop(server);
-    drop(connection);
-    io_threads.join().map_err(|e| format!("closing: {e}"))
+    Ended::Clean
 }
 
-/// The workspace's root directory: its first folder, else the root the client names.
-fn workspace_root(init: &InitializeParams) -> Option<PathBuf> {
-    let folder = init
-        .workspace_folders
-        .as_ref()
-        .and_then(|folders| folders.first())
-        .map(|f| &f.uri);
-    #[allow(deprecated)]
-    let uri = folder.or(init.root_uri.as_ref())?;
-    path_of(uri)
+/// What the server takes of `initialize`, read leniently: a parameter it cannot read is as if
+/// absent (a client's odd capability or root must not keep it from serving).
+struct Init {
+    encoding: Encoding,
+    watch: bool,
+    root: PathBuf,
 }
 
-/// The local path a `file:` URI names.
+impl Init {
+    fn of(params: &serde_json::Value) -> Init {
+        let capabilities = &params["capabilities"];
+        let offered: Vec<&str> = capabilities["general"]["positionEncodings"]
+            .as_array()
+            .map(|kinds| kinds.iter().filter_map(|k| k.as_str()).collect())
+            .unwrap_or_default();
+        let watch = capabilities["workspace"]["didChangeWatchedFiles"]["dynamicRegistration"]
+            .as_bool()
+            .unwrap_or(false);
+        // The workspace's first folder, else the root the client names, else the current
+        // directory.
+        let root = params["workspaceFolders"][0]["uri"]
+            .as_str()
+            .or(params["rootUri"].as_str())
+            .and_then(path_of_str)
+            .or_else(|| std::env::current_dir().ok())
+            .unwrap_or_default();
+        Init {
+            encoding: Encoding::negotiate(offered),
+            watch,
+            root,
+        }
+    }
+}
+
 fn path_of(uri: &Uri) -> Option<PathBuf> {
-    let rest = uri.as_str().strip_prefix("file://")?;
-    // `file:///p` or `file://host/p`: the path starts at the first `/`.
-    let path = &rest[rest.find('/')?..];
+    path_of_str(uri.as_str())
+}
+
+/// The local path a `file:` URI names (`file:///p`, `file://host/p`, `file:/p`; a query or
+/// fragment is not part of it).
+fn path_of_str(uri: &str) -> Option<PathBuf> {
+    let (scheme, rest) = uri.split_once(':')?;
+    if !scheme.eq_ignore_ascii_case("file") {
+        return None;
+    }
+    let rest = rest.split(['?', '#']).next().unwrap_or(rest);
+    let path = match rest.strip_prefix("//") {
+        // The path starts at the first `/` after the host.
+        Some(authority) => &authority[authority.find('/')?..],
+        None => rest,
+    };
+    if !path.starts_with('/') {
+        return None;
+    }
     let mut bytes = Vec::with_capacity(path.len());
     let raw = path.as_bytes();
     let mut i = 0;
@@ -201,17 +276,16 @@ impl Server<'_> {
     fn request(&mut self, request: Request) {
         let result = match request.method.as_str() {
             "textDocument/codeAction" => serde_json::from_value::<CodeActionParams>(request.params)
-                .map_err(|e| e.to_string())
+                .map_err(|e| (ErrorCode::InvalidParams, e.to_string()))
                 .map(|p| serde_json::to_value(self.code_actions(&p)).unwrap_or_default()),
-            other => Err(format!("unsupported request `{other}`")),
+            other => Err((
+                ErrorCode::MethodNotFound,
+                format!("unsupported request `{other}`"),
+            )),
         };
         let response = match result {
             Ok(value) => Response::new_ok(request.id, value),
-            Err(message) => Response::new_err(
-                request.id,
-                lsp_server::ErrorCode::MethodNotFound as i32,
-                message,
-            ),
+            Err((code, message)) => Response::new_err(request.id, code as i32, message),
         };
         let _ = self.connection.sender.send(Message::Response(response));
     }
@@ -334,6 +408,7 @@ impl Server<'_> {
             })
         };
         let mut actions = Vec::new();
+        let mut checked: HashSet<(Option<usize>, &str)> = HashSet::new();
         if wanted(&CodeActionKind::QUICKFIX) {
             for d in own(&report) {
                 let diagnostic = self.diagnostic(d, &lines, uri);
@@ -366,6 +441,11 @@ impl Server<'_> {
                         is_preferred: Some(!unsafe_fix),
                         ..CodeAction::default()
                     }));
+                }
+                // Each check lints the text again: once per rule and line, a few per request.
+                let key = (d.region.map(|r| r.line), d.rule.code);
+                if checked.len() >= MAX_IGNORE_CHECKS || !checked.insert(key) {
+                    continue;
                 }
                 if let Some((at, comment)) = self.suppression(document, &report, d) {
                     let range = lines.range(at, at);
@@ -409,10 +489,13 @@ impl Server<'_> {
 }
 
 impl Server<'_> {
-    /// The suppression comment for `d` — on a line of its own above the diagnostic's line:
-    /// `# skillc: ignore[CODE]` in the frontmatter, `<!-- skillc: ignore[CODE] -->` in the
-    /// body — and where it goes, when linting the text with it shows that it suppresses `d`'s
-    /// rule there and changes nothing else (not inside a block of text or a code fence).
+    /// The suppression comment for `d` and where it goes: `# skillc: ignore[CODE]` on a line of
+    /// its own above the diagnostic's line in the frontmatter, ` <!-- skillc: ignore[CODE] -->`
+    /// at the end of its line in the body (a directive covers its own line) — only when linting
+    /// the text with it shows that it suppresses exactly `d`'s rule on that line and changes
+    /// nothing else, the frontmatter's values included (a comment inside a block of text would
+    /// be text). Not in a table row or a code fence, nor in a file whose lines a lone `\r` ends
+    /// (the editor's lines are not skillc's there).
     fn suppression(
         &self,
         document: &Document,
@@ -420,23 +503,36 @@ impl Server<'_> {
         d: &Diagnostic,
     ) -> Option<(usize, String)> {
         let text = &document.text;
-        let offset = d.region?.offset.min(text.len());
+        if text.replace("\r\n", "").contains('\r') {
+            return None;
+        }
+        let region = d.region?;
+        let offset = region.offset.min(text.len());
         let start = text.get(..offset)?.rfind('\n').map_or(0, |i| i + 1);
-        let line = text.get(start..)?.split('\n').next().unwrap_or("");
-        let eol = if line.ends_with('\r') { "\r\n" } else { "\n" };
+        let end = text
+            .get(start..)?
+            .find('\n')
+            .map_or(text.len(), |i| start + i);
+        let line = text.get(start..end)?;
+        let content_end = end - usize::from(line.ends_with('\r'));
         let indent = &line[..line.len() - line.trim_start_matches([' ', '\t']).len()];
         let file = crate::source::SkillFile::new(document.path.clone(), text.clone());
-        let in_frontmatter = file
-            .layout()
-            .is_ok_and(|layout| start > layout.open.start && start < layout.close.start);
+        let layout = file.layout().ok()?;
+        let in_frontmatter = start > layout.open.start && start < layout.close.start;
         let code = d.rule.code;
-        let comment = if in_frontmatter {
-            format!("{indent}# skillc: ignore[{code}]{eol}")
+        let (at, comment) = if in_frontmatter {
+            let eol = if line.ends_with('\r') { "\r\n" } else { "\n" };
+            (start, format!("{indent}# skillc: ignore[{code}]{eol}"))
         } else {
-            format!("<!-- skillc: ignore[{code}] -->{eol}")
+            if line.trim_start().starts_with('|')
+                || in_code_fence(text.get(layout.body.start..start)?)
+            {
+                return None;
+            }
+            (content_end, format!(" <!-- skillc: ignore[{code}] -->"))
         };
         let mut with = text.clone();
-        with.insert_str(start, &comment);
+        with.insert_str(at, &comment);
         let after = self.lint(&document.path, &with)?;
         let counts = |report: &SkillReport| {
             let mut counts: HashMap<&'static str, usize> = HashMap::new();
@@ -445,12 +541,42 @@ impl Server<'_> {
             }
             counts
         };
+        let on_line = own(report)
+            .filter(|x| x.rule.code == code && x.region.is_some_and(|r| r.line == region.line))
+            .count();
         let (mut was, mut now) = (counts(report), counts(&after));
-        let fewer = now.get(code).copied().unwrap_or(0) < was.get(code).copied().unwrap_or(0);
-        was.remove(code);
-        now.remove(code);
-        (fewer && was == now).then_some((start, comment))
+        let exact = now.remove(code).unwrap_or(0) + on_line == was.remove(code).unwrap_or(0);
+        let same_values = !in_frontmatter || frontmatter_value(text) == frontmatter_value(&with);
+        (exact && was == now && same_values).then_some((at, comment))
     }
+}
+
+/// Whether the Markdown `before` (a body up to a line) leaves that line inside a fenced code
+/// block.
+fn in_code_fence(before: &str) -> bool {
+    before
+        .lines()
+        .filter(|line| {
+            let line = line.trim_start_matches(' ');
+            line.starts_with("```") || line.starts_with("~~~")
+        })
+        .count()
+        % 2
+        == 1
+}
+
+/// The frontmatter of `text` as data (`None` when it has none or it does not parse).
+fn frontmatter_value(text: &str) -> Option<serde_json::Value> {
+    let file = crate::source::SkillFile::new(PathBuf::new(), text.to_string());
+    let layout = file.layout().ok()?;
+    let yaml = file.slice(layout.frontmatter);
+    let doc = crate::yaml::parse(yaml, layout.frontmatter.start).ok()?;
+    let mut budget = 10_000;
+    Some(crate::yaml::to_json(
+        doc.root.as_ref()?,
+        &doc.anchors,
+        &mut budget,
+    ))
 }
 
 /// The diagnostics of a report about its skill file itself.

@@ -13,10 +13,11 @@ pub enum Encoding {
 
 impl Encoding {
     /// UTF-8 when the client offers it, else UTF-16 (which every client must support).
-    pub fn negotiate(offered: Option<&[PositionEncodingKind]>) -> Encoding {
-        match offered {
-            Some(kinds) if kinds.contains(&PositionEncodingKind::UTF8) => Encoding::Utf8,
-            _ => Encoding::Utf16,
+    pub fn negotiate<'a>(offered: impl IntoIterator<Item = &'a str>) -> Encoding {
+        if offered.into_iter().any(|kind| kind == "utf-8") {
+            Encoding::Utf8
+        } else {
+            Encoding::Utf16
         }
     }
 
@@ -113,10 +114,8 @@ mod tests {
 
     #[test]
     fn utf8_only_when_offered() {
-        assert_eq!(Encoding::negotiate(None), Encoding::Utf16);
-        let both = [PositionEncodingKind::UTF16, PositionEncodingKind::UTF8];
-        assert_eq!(Encoding::negotiate(Some(&both)), Encoding::Utf8);
-        let other = [PositionEncodingKind::UTF32];
-        assert_eq!(Encoding::negotiate(Some(&other)), Encoding::Utf16);
+        assert_eq!(Encoding::negotiate([]), Encoding::Utf16);
+        assert_eq!(Encoding::negotiate(["utf-16", "utf-8"]), Encoding::Utf8);
+        assert_eq!(Encoding::negotiate(["utf-32"]), Encoding::Utf16);
     }
 }
