@@ -68,8 +68,8 @@ fn fix_applies_the_safe_fixes_and_unsafe_fixes_the_rest() {
     );
     assert_eq!(
         run.stderr,
-        "Checked 1 skill: 2 errors, 0 warnings, 0 infos.\n\
-         [*] 1 fixable with `--fix` (1 more with `--fix --unsafe-fixes`).\n"
+        "[*] 1 fixable with `--fix` (1 more with `--fix --unsafe-fixes`).\n\
+         Checked 1 skill: 2 errors, 0 warnings, 0 infos.\n"
     );
 
     let run = skillc(
@@ -83,7 +83,7 @@ fn fix_applies_the_safe_fixes_and_unsafe_fixes_the_rest() {
     );
     assert_eq!(
         run.stderr,
-        "Fixed 1 problem (1 remaining).\nChecked 1 skill: 1 error, 0 warnings, 0 infos.\nNo fixes available with `--fix` (1 with `--fix --unsafe-fixes`).\n"
+        "Fixed 1 problem (1 remaining).\nNo fixes available with `--fix` (1 with `--fix --unsafe-fixes`).\nChecked 1 skill: 1 error, 0 warnings, 0 infos.\n"
     );
     assert_eq!(run.code, Some(1));
     // The rewritten file keeps its permissions.
@@ -325,7 +325,7 @@ fn stdin_is_linted_as_the_file_it_stands_for() {
     assert_eq!(run.stdout, QUOTED);
     assert_eq!(
         run.stderr,
-        "pdf/SKILL.md:8:18: error[SK404] link `reference/guide.md` names a file that does not exist in the skill\nFixed 1 problem (1 remaining).\nChecked 1 skill: 1 error, 0 warnings, 0 infos.\nNo fixes available with `--fix` (1 with `--fix --unsafe-fixes`).\n"
+        "pdf/SKILL.md:8:18: error[SK404] link `reference/guide.md` names a file that does not exist in the skill\nFixed 1 problem (1 remaining).\nNo fixes available with `--fix` (1 with `--fix --unsafe-fixes`).\nChecked 1 skill: 1 error, 0 warnings, 0 infos.\n"
     );
     assert_eq!(run.code, Some(1));
     // The file on disk is untouched.

@@ -333,13 +333,14 @@ fn finish(
         eprintln!("Fixed {count} {} ({remaining} remaining).", plural(count));
     }
     if !args.quiet && (!machine || args.statistics) {
-        eprintln!("{}", summary.line());
+        // The summary stays the last line (scripts read it there); what is fixable comes first.
         let mode = Mode {
             unsafe_fixes: args.unsafe_fixes,
         };
         if let Some(hint) = fixable_hint(reports, mode) {
             eprintln!("{hint}");
         }
+        eprintln!("{}", summary.line());
     }
     if failed {
         return Outcome::Failure;
@@ -424,7 +425,7 @@ fn fix_all(
             .chain(keys.iter().filter(|(_, n)| **n > 0).map(|(k, _)| k.clone()))
             .collect()
     };
-    let renaming = |d: &Diagnostic| NAME_RULES.contains(&d.rule.code);
+    let renaming = |d: &Diagnostic| fix::NAME_FIXES.contains(&d.rule.code);
     // The skills whose name a fix may yet set, once another fix frees the name.
     let mut waiting: Vec<usize> = Vec::new();
     let mut queue: Vec<usize> = Vec::new();
@@ -453,7 +454,7 @@ fn fix_all(
                         eprintln!("warning: {}", render::escaped(note));
                     }
                     if fixed.count() > 0 && (fixed.text != before || fixed.rename.is_some()) {
-                        if NAME_RULES
+                        if fix::NAME_FIXES
                             .iter()
                             .any(|code| fixed.applied.contains_key(code))
                         {
@@ -516,9 +517,6 @@ fn merge(first: &mut fix::Fixed, later: fix::Fixed) {
     first.rename = later.rename.or(first.rename.take());
     first.renamed_from = later.renamed_from.or(first.renamed_from.take());
 }
-
-/// The rules whose fixes change a skill's key.
-const NAME_RULES: [&str; 2] = ["SK101", "SK103"];
 
 /// Puts back the skill files whose fixes made the collection rules (SK5xx) report more of
 /// their skill than before, saying so; they leave the fix count. A skill whose frontmatter did

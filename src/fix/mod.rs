@@ -118,7 +118,7 @@ impl Mode {
 }
 
 /// The rules whose fixes set the skill's name.
-const NAME_FIXES: [&str; 2] = ["SK101", "SK103"];
+pub const NAME_FIXES: [&str; 2] = ["SK101", "SK103"];
 
 /// Drops the fixes that would give a skill a name `taken` holds (another skill's key, which
 /// SK501 would then report).

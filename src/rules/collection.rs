@@ -42,9 +42,16 @@ pub const PAR_BUILTINS: [&str; 4] = ["code-reviewer", "summarizer", "translator"
 pub fn check(reports: &mut [SkillReport], settings: &Settings, cwd: &Path) {
     // A name fix that would give a skill another skill's key, or the name another skill's
     // fix gives it, is not offered (SK501 would report it).
-    let taken = taken_names(reports);
-    for report in reports.iter_mut() {
-        crate::fix::drop_taken_names(&mut report.diagnostics, &taken);
+    // Only a run with a name fix pays for the names (most have none).
+    let name_fix = reports
+        .iter()
+        .flat_map(|r| &r.diagnostics)
+        .any(|d| crate::fix::NAME_FIXES.contains(&d.rule.code) && d.fix.is_some());
+    if name_fix {
+        let taken = taken_names(reports);
+        for report in reports.iter_mut() {
+            crate::fix::drop_taken_names(&mut report.diagnostics, &taken);
+        }
     }
     let mut by_key: HashMap<&str, Vec<usize>> = HashMap::new();
     for (i, report) in reports.iter().enumerate() {
