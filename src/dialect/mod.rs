@@ -1,5 +1,6 @@
 //! The two skill dialects: detection, their frontmatter schemas, and PAR's field grammars.
 
+pub mod fields;
 pub mod par;
 pub mod schema;
 

@@ -33,11 +33,20 @@ struct Compiled {
     required: Vec<String>,
     /// Every top-level property, in schema order.
     fields: Vec<String>,
+    /// What each of `fields` means (its schema `description`).
+    meanings: Vec<String>,
 }
 
 /// The top-level fields a dialect's schema defines.
 pub fn fields(dialect: Dialect) -> &'static [String] {
     compiled(dialect).map_or(&[], |c| &c.fields)
+}
+
+/// What a top-level field of the dialect means (its schema's `description`).
+pub fn meaning(dialect: Dialect, field: &str) -> Option<&'static str> {
+    let compiled = compiled(dialect)?;
+    let i = compiled.fields.iter().position(|f| f == field)?;
+    compiled.meanings.get(i).map(String::as_str)
 }
 
 fn compiled(dialect: Dialect) -> Option<&'static Compiled> {
@@ -69,9 +78,17 @@ fn compiled(dialect: Dialect) -> Option<&'static Compiled> {
                     .collect()
             })
             .unwrap_or_default();
-        let fields = schema["properties"]
+        let (fields, meanings) = schema["properties"]
             .as_object()
-            .map(|props| props.keys().cloned().collect())
+            .map(|props| {
+                props
+                    .iter()
+                    .map(|(k, p)| {
+                        let meaning = p["description"].as_str().unwrap_or_default();
+                        (k.clone(), meaning.to_string())
+                    })
+                    .unzip()
+            })
             .unwrap_or_default();
         // The schemas use only keywords draft 7 and 2020-12 read alike (type, properties,
         // required, additionalProperties, items). Compiled as draft 7, which checks a schema
@@ -80,6 +97,7 @@ fn compiled(dialect: Dialect) -> Option<&'static Compiled> {
         let validator = jsonschema::draft7::new(&schema).ok()?;
         Some(Compiled {
             fields,
+            meanings,
             validator,
             integers,
             required,

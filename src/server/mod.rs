@@ -3,6 +3,8 @@
 //! in the context of their directory and the workspace's skillc.toml, as `validate` lints them
 //! from disk; every fix is a quick fix, and `source.fixAll.skillc` applies the safe ones.
 
+mod complete;
+mod hover;
 mod text;
 mod transport;
 
@@ -12,11 +14,11 @@ use std::path::{Path, PathBuf};
 use lsp_server::{Connection, ErrorCode, Message, Notification, Request, Response};
 use lsp_types::{
     CodeAction, CodeActionKind, CodeActionOptions, CodeActionOrCommand, CodeActionParams,
-    CodeActionProviderCapability, CodeDescription, DiagnosticRelatedInformation,
-    DiagnosticSeverity, DidChangeTextDocumentParams, DidCloseTextDocumentParams,
-    DidOpenTextDocumentParams, Location, NumberOrString, PublishDiagnosticsParams,
-    ServerCapabilities, TextDocumentSyncCapability, TextDocumentSyncKind, TextEdit, Uri,
-    WorkspaceEdit,
+    CodeActionProviderCapability, CodeDescription, CompletionOptions, CompletionParams,
+    DiagnosticRelatedInformation, DiagnosticSeverity, DiagnosticTag, DidChangeTextDocumentParams,
+    DidCloseTextDocumentParams, DidOpenTextDocumentParams, HoverParams, HoverProviderCapability,
+    Location, NumberOrString, PublishDiagnosticsParams, ServerCapabilities,
+    TextDocumentSyncCapability, TextDocumentSyncKind, TextEdit, Uri, WorkspaceEdit,
 };
 
 use crate::config::{Overrides, Settings, Source};
@@ -78,6 +80,12 @@ fn serve(connection: &Connection) -> Ended {
             code_action_kinds: Some(vec![CodeActionKind::QUICKFIX, CodeActionKind::new(FIX_ALL)]),
             ..CodeActionOptions::default()
         })),
+        hover_provider: Some(HoverProviderCapability::Simple(true)),
+        completion_provider: Some(CompletionOptions {
+            // `(` starts a link's target, `/` a folder of it, `:` and ` ` a field's value.
+            trigger_characters: Some(["(", "/", ":", " "].map(String::from).to_vec()),
+            ..CompletionOptions::default()
+        }),
         ..ServerCapabilities::default()
     };
     reply(Response::new_ok(
@@ -107,7 +115,12 @@ fn serve(connection: &Connection) -> Ended {
         encoding: init.encoding,
         root: init.root,
         documents: HashMap::new(),
+        dirty: Vec::new(),
     };
+    // The tokenizer (SK402, hover's costs) gets ready off the request path.
+    if let Some(settings) = server.settings() {
+        std::thread::spawn(move || crate::tokens::tokenizer(settings.encoding).map(|_| ()));
+    }
     let mut shut_down = false;
     // The channel closes when the client goes away: the loop ends with it.
     for message in &connection.receiver {
@@ -127,7 +140,11 @@ fn serve(connection: &Connection) -> Ended {
                 shut_down = true;
                 reply(Response::new_ok(r.id, serde_json::Value::Null));
             }
-            Message::Request(r) => server.request(r),
+            Message::Request(r) => {
+                // A request is answered on the text as last changed.
+                server.flush();
+                server.request(r);
+            }
             Message::Notification(n) if n.method == "exit" => {
                 return if shut_down {
                     Ended::Clean
@@ -137,6 +154,11 @@ fn serve(connection: &Connection) -> Ended {
             }
             Message::Notification(n) if !shut_down => server.notification(n),
             Message::Notification(_) | Message::Response(_) => {}
+        }
+        // Changes are linted once no message waits: a burst of keystrokes is linted once, on
+        // its last text.
+        if connection.receiver.is_empty() {
+            server.flush();
         }
     }
     Ended::Clean
@@ -227,10 +249,13 @@ fn path_of_str(uri: &str) -> Option<PathBuf> {
     }
 }
 
-/// An open skill file: its path and the editor's text.
+/// An open skill file: its path, the editor's text, and its report on that text (`None`
+/// until it is linted, or when it cannot be).
 struct Document {
     path: PathBuf,
     text: String,
+    version: Option<i32>,
+    report: Option<SkillReport>,
 }
 
 struct Server<'c> {
@@ -238,6 +263,8 @@ struct Server<'c> {
     encoding: Encoding,
     root: PathBuf,
     documents: HashMap<String, Document>,
+    /// Documents changed since they were last linted, in the order they changed.
+    dirty: Vec<String>,
 }
 
 impl Server<'_> {
@@ -247,7 +274,11 @@ impl Server<'_> {
                 if let Ok(p) =
                     serde_json::from_value::<DidOpenTextDocumentParams>(notification.params)
                 {
-                    self.open(p.text_document.uri, p.text_document.text);
+                    self.change(
+                        &p.text_document.uri,
+                        p.text_document.text,
+                        Some(p.text_document.version),
+                    );
                 }
             }
             "textDocument/didChange" => {
@@ -256,7 +287,11 @@ impl Server<'_> {
                     && let Some(change) = p.content_changes.into_iter().last()
                 {
                     // Full synchronisation: each change is the whole text.
-                    self.open(p.text_document.uri, change.text);
+                    self.change(
+                        &p.text_document.uri,
+                        change.text,
+                        Some(p.text_document.version),
+                    );
                 }
             }
             // A file beside an open skill (or the skill file on disk) changed: lint them again.
@@ -265,8 +300,10 @@ impl Server<'_> {
                 if let Ok(p) =
                     serde_json::from_value::<DidCloseTextDocumentParams>(notification.params)
                 {
-                    self.documents.remove(p.text_document.uri.as_str());
-                    self.publish(&p.text_document.uri, Vec::new());
+                    let uri = p.text_document.uri.as_str();
+                    self.documents.remove(uri);
+                    self.dirty.retain(|d| d != uri);
+                    self.publish(&p.text_document.uri, Vec::new(), None);
                 }
             }
             _ => {}
@@ -278,6 +315,22 @@ impl Server<'_> {
             "textDocument/codeAction" => serde_json::from_value::<CodeActionParams>(request.params)
                 .map_err(|e| (ErrorCode::InvalidParams, e.to_string()))
                 .map(|p| serde_json::to_value(self.code_actions(&p)).unwrap_or_default()),
+            "textDocument/hover" => serde_json::from_value::<HoverParams>(request.params)
+                .map_err(|e| (ErrorCode::InvalidParams, e.to_string()))
+                .map(|p| {
+                    let at = &p.text_document_position_params;
+                    let hover = self.at(&at.text_document.uri, at.position, hover::hover);
+                    serde_json::to_value(hover.flatten()).unwrap_or_default()
+                }),
+            "textDocument/completion" => serde_json::from_value::<CompletionParams>(request.params)
+                .map_err(|e| (ErrorCode::InvalidParams, e.to_string()))
+                .map(|p| {
+                    let at = &p.text_document_position;
+                    let items = self
+                        .at(&at.text_document.uri, at.position, complete::complete)
+                        .unwrap_or_default();
+                    serde_json::to_value(items).unwrap_or_default()
+                }),
             other => Err((
                 ErrorCode::MethodNotFound,
                 format!("unsupported request `{other}`"),
@@ -290,41 +343,78 @@ impl Server<'_> {
         let _ = self.connection.sender.send(Message::Response(response));
     }
 
+    /// What `answer` says at `position` of an open document, on its settings.
+    fn at<T>(
+        &self,
+        uri: &Uri,
+        position: lsp_types::Position,
+        answer: impl Fn(&Document, &Settings, &Lines, usize) -> T,
+    ) -> Option<T> {
+        let document = self.documents.get(uri.as_str())?;
+        let settings = self.settings()?;
+        let lines = Lines::new(&document.text, self.encoding);
+        let at = lines.offset(position);
+        Some(answer(document, &settings, &lines, at))
+    }
+
     /// Lints every open skill file again, from the editor's text.
     fn relint_all(&mut self) {
-        let open: Vec<(String, String)> = self
-            .documents
-            .iter()
-            .map(|(uri, d)| (uri.clone(), d.text.clone()))
-            .collect();
-        for (uri, text) in open {
-            if let Ok(uri) = uri.parse::<Uri>() {
-                self.open(uri, text);
+        for uri in self.documents.keys() {
+            if !self.dirty.contains(uri) {
+                self.dirty.push(uri.clone());
             }
         }
     }
 
-    /// Keeps the text of a skill file and publishes its diagnostics.
-    fn open(&mut self, uri: Uri, text: String) {
-        let Some(path) = path_of(&uri).filter(|p| is_skill_file(p)) else {
+    /// Keeps the new text of a skill file, to be linted once no message waits.
+    fn change(&mut self, uri: &Uri, text: String, version: Option<i32>) {
+        let Some(path) = path_of(uri).filter(|p| is_skill_file(p)) else {
             return;
         };
-        let diagnostics = match self.lint(&path, &text) {
-            Some(report) => {
-                let lines = Lines::new(&text, self.encoding);
-                own(&report)
-                    .map(|d| self.diagnostic(d, &lines, &uri))
-                    .collect()
-            }
-            None => Vec::new(),
-        };
-        self.documents
-            .insert(uri.as_str().to_string(), Document { path, text });
-        self.publish(&uri, diagnostics);
+        let key = uri.as_str().to_string();
+        if !self.dirty.contains(&key) {
+            self.dirty.push(key.clone());
+        }
+        self.documents.insert(
+            key,
+            Document {
+                path,
+                text,
+                version,
+                report: None,
+            },
+        );
     }
 
-    fn publish(&self, uri: &Uri, diagnostics: Vec<lsp_types::Diagnostic>) {
-        let params = PublishDiagnosticsParams::new(uri.clone(), diagnostics, None);
+    /// Lints the changed documents and publishes their diagnostics.
+    fn flush(&mut self) {
+        for key in std::mem::take(&mut self.dirty) {
+            let Ok(uri) = key.parse::<Uri>() else {
+                continue;
+            };
+            let Some(document) = self.documents.get(&key) else {
+                continue;
+            };
+            let report = self.lint(&document.path, &document.text);
+            let diagnostics = match &report {
+                Some(report) => {
+                    let lines = Lines::new(&document.text, self.encoding);
+                    own(report)
+                        .map(|d| self.diagnostic(d, &lines, &uri))
+                        .collect()
+                }
+                None => Vec::new(),
+            };
+            let version = document.version;
+            self.publish(&uri, diagnostics, version);
+            if let Some(document) = self.documents.get_mut(&key) {
+                document.report = report;
+            }
+        }
+    }
+
+    fn publish(&self, uri: &Uri, diagnostics: Vec<lsp_types::Diagnostic>, version: Option<i32>) {
+        let params = PublishDiagnosticsParams::new(uri.clone(), diagnostics, version);
         let notification = Notification::new("textDocument/publishDiagnostics".into(), params);
         let _ = self
             .connection
@@ -384,7 +474,7 @@ impl Server<'_> {
             source: Some("skillc".into()),
             message,
             related_information: (!related.is_empty()).then_some(related),
-            tags: None,
+            tags: tags(d.rule.code),
             data: None,
         }
     }
@@ -395,7 +485,7 @@ impl Server<'_> {
         let Some(document) = self.documents.get(uri.as_str()) else {
             return Vec::new();
         };
-        let Some(report) = self.lint(&document.path, &document.text) else {
+        let Some(report) = &document.report else {
             return Vec::new();
         };
         let lines = Lines::new(&document.text, self.encoding);
@@ -410,7 +500,7 @@ impl Server<'_> {
         let mut actions = Vec::new();
         let mut checked: HashSet<(Option<usize>, &str)> = HashSet::new();
         if wanted(&CodeActionKind::QUICKFIX) {
-            for d in own(&report) {
+            for d in own(report) {
                 let diagnostic = self.diagnostic(d, &lines, uri);
                 // Offered on the lines the diagnostic covers, wherever the cursor is on them.
                 let lines_apart = diagnostic.range.end.line < params.range.start.line
@@ -447,7 +537,7 @@ impl Server<'_> {
                 if checked.len() >= MAX_IGNORE_CHECKS || !checked.insert(key) {
                     continue;
                 }
-                if let Some((at, comment)) = self.suppression(document, &report, d) {
+                if let Some((at, comment)) = self.suppression(document, report, d) {
                     let range = lines.range(at, at);
                     actions.push(CodeActionOrCommand::CodeAction(CodeAction {
                         title: format!("Ignore {} on this line", d.rule.code),
@@ -565,18 +655,59 @@ fn in_code_fence(before: &str) -> bool {
         == 1
 }
 
+/// The frontmatter of a text, parsed (spans are offsets in the text).
+struct Frontmatter {
+    root: crate::yaml::Node,
+    anchors: HashMap<usize, crate::yaml::Node>,
+}
+
+impl Frontmatter {
+    /// `None` when the text has no frontmatter or it does not parse.
+    fn parse(text: &str) -> Option<Frontmatter> {
+        let file = crate::source::SkillFile::new(PathBuf::new(), text.to_string());
+        let layout = file.layout().ok()?;
+        let yaml = file.slice(layout.frontmatter);
+        let doc = crate::yaml::parse(yaml, layout.frontmatter.start).ok()?;
+        Some(Frontmatter {
+            root: doc.root?,
+            anchors: doc.anchors,
+        })
+    }
+
+    /// The top-level entry whose key or value holds byte `at`.
+    fn entry_at(&self, at: usize) -> Option<&(crate::yaml::Node, crate::yaml::Node)> {
+        let crate::yaml::Value::Map(entries) = &self.root.value else {
+            return None;
+        };
+        entries.iter().find(|(key, value)| {
+            let holds = |span: crate::diagnostic::Span| span.start <= at && at <= span.end;
+            holds(key.span) || holds(value.span)
+        })
+    }
+}
+
 /// The frontmatter of `text` as data (`None` when it has none or it does not parse).
 fn frontmatter_value(text: &str) -> Option<serde_json::Value> {
-    let file = crate::source::SkillFile::new(PathBuf::new(), text.to_string());
-    let layout = file.layout().ok()?;
-    let yaml = file.slice(layout.frontmatter);
-    let doc = crate::yaml::parse(yaml, layout.frontmatter.start).ok()?;
+    let frontmatter = Frontmatter::parse(text)?;
     let mut budget = 10_000;
     Some(crate::yaml::to_json(
-        doc.root.as_ref()?,
-        &doc.anchors,
+        &frontmatter.root,
+        &frontmatter.anchors,
         &mut budget,
     ))
+}
+
+/// The tags of a rule's diagnostics: what runtimes never read is unnecessary (the editor
+/// fades it).
+fn tags(code: &str) -> Option<Vec<DiagnosticTag>> {
+    const UNNECESSARY: [&str; 3] = [
+        crate::rules::SK013.code,
+        crate::rules::SK016.code,
+        crate::rules::SK206.code,
+    ];
+    UNNECESSARY
+        .contains(&code)
+        .then(|| vec![DiagnosticTag::UNNECESSARY])
 }
 
 /// The diagnostics of a report about its skill file itself.

@@ -83,6 +83,34 @@ impl<'a> Lines<'a> {
         Range::new(self.position(start), self.position(end.max(start)))
     }
 
+    /// The byte offset of `position` (a character past the end of its line is the line's end,
+    /// before its line break; a line past the last is the end of the text; inside a UTF-16
+    /// surrogate pair is the character's start).
+    pub fn offset(&self, position: Position) -> usize {
+        let Some(&start) = self.starts.get(position.line as usize) else {
+            return self.text.len();
+        };
+        let end = self
+            .starts
+            .get(position.line as usize + 1)
+            .copied()
+            .unwrap_or(self.text.len());
+        let line = &self.text[start..end];
+        let content = line.trim_end_matches(['\n', '\r']);
+        let mut units = 0;
+        for (i, c) in content.char_indices() {
+            let width = match self.encoding {
+                Encoding::Utf8 => c.len_utf8(),
+                Encoding::Utf16 => c.len_utf16(),
+            };
+            if units + width > position.character as usize {
+                return start + i;
+            }
+            units += width;
+        }
+        start + content.len()
+    }
+
     /// The range of the whole text.
     pub fn whole(&self) -> Range {
         self.range(0, self.text.len())
@@ -110,6 +138,22 @@ mod tests {
         // Inside a character: its start; past the end: the end.
         assert_eq!(utf8.position(2), Position::new(0, 1));
         assert_eq!(utf8.position(999), Position::new(3, 0));
+    }
+
+    #[test]
+    fn offsets_are_the_inverse_of_positions() {
+        let text = "a😀b\r\n技x\rz\n";
+        for encoding in [Encoding::Utf8, Encoding::Utf16] {
+            let lines = Lines::new(text, encoding);
+            for (i, _) in text.char_indices().filter(|(_, c)| !"\r\n".contains(*c)) {
+                assert_eq!(lines.offset(lines.position(i)), i, "{encoding:?} at {i}");
+            }
+        }
+        let utf16 = Lines::new(text, Encoding::Utf16);
+        // Inside the emoji's surrogate pair: the emoji; past the line's end: before `\r\n`.
+        assert_eq!(utf16.offset(Position::new(0, 2)), 1);
+        assert_eq!(utf16.offset(Position::new(0, 99)), 6);
+        assert_eq!(utf16.offset(Position::new(9, 0)), text.len());
     }
 
     #[test]
