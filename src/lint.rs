@@ -202,6 +202,21 @@ pub fn lint_buffer(
     cwd: &Path,
     keep: Keep,
 ) -> SkillReport {
+    lint_buffer_among(dir, bytes, settings, cwd, keep, &mut Vec::new())
+}
+
+/// [`lint_buffer`] among other skills: the collection rules (duplicate keys, catalog budgets,
+/// tools across skills) see the buffer's skill in place of its report in `others` (the reports
+/// of a workspace's skills in path order, as [`discover_and_lint`] gives them) and report
+/// only on the buffer's skill; `others` are left with no diagnostics.
+pub fn lint_buffer_among(
+    dir: SkillDir,
+    bytes: Vec<u8>,
+    settings: &Settings,
+    cwd: &Path,
+    keep: Keep,
+    others: &mut Vec<SkillReport>,
+) -> SkillReport {
     let path = dir
         .file
         .clone()
@@ -228,9 +243,39 @@ pub fn lint_buffer(
         .collect();
     leave_files_to(&inner, &mut report.diagnostics);
     settle(&mut report, sources, settings, cwd, keep);
-    rules::collection::check(std::slice::from_mut(&mut report), settings, cwd);
+    check_among(&mut report, others, settings, cwd);
     finish(&mut report, settings, cwd);
     report
+}
+
+/// Runs the collection rules over `others` with `report` in the place of its skill's report,
+/// then gives `report` back with what they found on it and clears the others' diagnostics.
+fn check_among(
+    report: &mut SkillReport,
+    others: &mut Vec<SkillReport>,
+    settings: &Settings,
+    cwd: &Path,
+) {
+    let place = others.binary_search_by(|r| r.dir.dir.cmp(&report.dir.dir));
+    let i = match place {
+        Ok(i) => {
+            std::mem::swap(report, &mut others[i]);
+            i
+        }
+        Err(i) => {
+            let placeholder = SkillReport::empty(report.dir.clone());
+            others.insert(i, std::mem::replace(report, placeholder));
+            i
+        }
+    };
+    rules::collection::check(others, settings, cwd);
+    match place {
+        Ok(_) => std::mem::swap(report, &mut others[i]),
+        Err(_) => *report = others.remove(i),
+    }
+    for other in others.iter_mut() {
+        other.diagnostics.clear();
+    }
 }
 
 /// [`lint_buffer`] for the skill file at `path` (which need not exist yet): its skill

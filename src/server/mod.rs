@@ -72,7 +72,14 @@ fn serve(connection: &Connection) -> Ended {
             Ok(_) => {}
         }
     };
-    let init = Init::of(&params);
+    let mut init = Init::of(&params);
+    // Paths are resolved and shown relative to the current directory, as `validate` run in
+    // the workspace's root would: the server works from there.
+    if std::env::set_current_dir(&init.root).is_err()
+        && let Ok(cwd) = std::env::current_dir()
+    {
+        init.root = cwd;
+    }
     let capabilities = ServerCapabilities {
         position_encoding: Some(init.encoding.kind()),
         text_document_sync: Some(TextDocumentSyncCapability::Kind(TextDocumentSyncKind::FULL)),
@@ -116,14 +123,33 @@ fn serve(connection: &Connection) -> Ended {
         root: init.root,
         documents: HashMap::new(),
         dirty: Vec::new(),
+        workspace: std::cell::RefCell::new(Vec::new()),
+        generation: 0,
     };
     // The tokenizer (SK402, hover's costs) gets ready off the request path.
     if let Some(settings) = server.settings() {
         std::thread::spawn(move || crate::tokens::tokenizer(settings.encoding).map(|_| ()));
     }
     let mut shut_down = false;
-    // The channel closes when the client goes away: the loop ends with it.
-    for message in &connection.receiver {
+    let (scanned, scans) = crossbeam_channel::unbounded::<Scan>();
+    server.scan(&scanned);
+    loop {
+        let message = crossbeam_channel::select! {
+            // The channel closes when the client goes away: the loop ends with it.
+            recv(connection.receiver) -> message => match message {
+                Ok(message) => message,
+                Err(_) => break,
+            },
+            recv(scans) -> scan => {
+                if let Ok(scan) = scan {
+                    server.scanned(scan);
+                }
+                if connection.receiver.is_empty() {
+                    server.flush();
+                }
+                continue;
+            }
+        };
         match message {
             Message::Request(r) if shut_down || r.method == "initialize" => {
                 reply(Response::new_err(
@@ -152,7 +178,11 @@ fn serve(connection: &Connection) -> Ended {
                     Ended::WithoutShutdown
                 };
             }
-            Message::Notification(n) if !shut_down => server.notification(n),
+            Message::Notification(n) if !shut_down => {
+                if server.notification(n) {
+                    server.scan(&scanned);
+                }
+            }
             Message::Notification(_) | Message::Response(_) => {}
         }
         // Changes are linted once no message waits: a burst of keystrokes is linted once, on
@@ -249,6 +279,26 @@ fn path_of_str(uri: &str) -> Option<PathBuf> {
     }
 }
 
+/// The reports of the workspace's skills, from disk (facts only, no diagnostics): what the
+/// collection rules compare an open skill with.
+struct Scan {
+    generation: u64,
+    reports: Vec<SkillReport>,
+}
+
+/// The `file:` URI of an absolute path (bytes other than unreserved ones and `/` escaped).
+fn uri_of_path(path: &Path) -> Option<Uri> {
+    let mut uri = String::from("file://");
+    for &b in path.as_os_str().as_encoded_bytes() {
+        if b.is_ascii_alphanumeric() || b"/-._~".contains(&b) {
+            uri.push(char::from(b));
+        } else {
+            uri.push_str(&format!("%{b:02X}"));
+        }
+    }
+    uri.parse().ok()
+}
+
 /// An open skill file: its path, the editor's text, and its report on that text (`None`
 /// until it is linted, or when it cannot be).
 struct Document {
@@ -256,6 +306,8 @@ struct Document {
     text: String,
     version: Option<i32>,
     report: Option<SkillReport>,
+    /// What was last published for it, and for which version.
+    published: Option<(Option<i32>, Vec<lsp_types::Diagnostic>)>,
 }
 
 struct Server<'c> {
@@ -265,10 +317,16 @@ struct Server<'c> {
     documents: HashMap<String, Document>,
     /// Documents changed since they were last linted, in the order they changed.
     dirty: Vec<String>,
+    /// The latest scan of the workspace (empty until the first ends).
+    workspace: std::cell::RefCell<Vec<SkillReport>>,
+    /// The generation of the latest scan started; an older one that ends later is dropped.
+    generation: u64,
 }
 
 impl Server<'_> {
-    fn notification(&mut self, notification: Notification) {
+    /// Handles a notification; `true` when files changed that the collection rules read, so
+    /// that the workspace must be scanned again.
+    fn notification(&mut self, notification: Notification) -> bool {
         match notification.method.as_str() {
             "textDocument/didOpen" => {
                 if let Ok(p) =
@@ -295,7 +353,17 @@ impl Server<'_> {
                 }
             }
             // A file beside an open skill (or the skill file on disk) changed: lint them again.
-            "workspace/didChangeWatchedFiles" | "textDocument/didSave" => self.relint_all(),
+            "workspace/didChangeWatchedFiles" => {
+                self.relint_all();
+                return serde_json::from_value::<lsp_types::DidChangeWatchedFilesParams>(
+                    notification.params,
+                )
+                .is_ok_and(|p| p.changes.iter().any(changes_facts));
+            }
+            "textDocument/didSave" => {
+                self.relint_all();
+                return true;
+            }
             "textDocument/didClose" => {
                 if let Ok(p) =
                     serde_json::from_value::<DidCloseTextDocumentParams>(notification.params)
@@ -307,6 +375,48 @@ impl Server<'_> {
                 }
             }
             _ => {}
+        }
+        false
+    }
+
+    /// Scans the workspace's skills on a thread of its own; `done` gets the reports.
+    fn scan(&mut self, done: &crossbeam_channel::Sender<Scan>) {
+        let Some(settings) = self.settings() else {
+            return;
+        };
+        self.generation += 1;
+        let (generation, root, done) = (self.generation, self.root.clone(), done.clone());
+        std::thread::spawn(move || {
+            let keep = Keep {
+                details: false,
+                lines: false,
+                costs: false,
+                fields: false,
+            };
+            let found = crate::lint::discover_and_lint(
+                std::slice::from_ref(&root),
+                &settings,
+                &root,
+                crate::discover::Options::default(),
+                keep,
+            );
+            let mut reports = found.map(|(_, reports)| reports).unwrap_or_default();
+            for report in &mut reports {
+                report.diagnostics.clear();
+            }
+            let _ = done.send(Scan {
+                generation,
+                reports,
+            });
+        });
+    }
+
+    /// Takes a scan's reports, unless a later scan was started, and lints the open skills
+    /// again among them.
+    fn scanned(&mut self, scan: Scan) {
+        if scan.generation == self.generation {
+            *self.workspace.borrow_mut() = scan.reports;
+            self.relint_all();
         }
     }
 
@@ -375,6 +485,7 @@ impl Server<'_> {
         if !self.dirty.contains(&key) {
             self.dirty.push(key.clone());
         }
+        let published = self.documents.remove(&key).and_then(|d| d.published);
         self.documents.insert(
             key,
             Document {
@@ -382,6 +493,7 @@ impl Server<'_> {
                 text,
                 version,
                 report: None,
+                published,
             },
         );
     }
@@ -405,10 +517,18 @@ impl Server<'_> {
                 }
                 None => Vec::new(),
             };
+            // Linted again with nothing new (a scan, a file that changed nothing): the client
+            // is not told again.
             let version = document.version;
-            self.publish(&uri, diagnostics, version);
+            let fresh = Some((version, diagnostics));
+            if document.published != fresh
+                && let Some((version, diagnostics)) = fresh.clone()
+            {
+                self.publish(&uri, diagnostics, version);
+            }
             if let Some(document) = self.documents.get_mut(&key) {
                 document.report = report;
+                document.published = fresh;
             }
         }
     }
@@ -427,12 +547,13 @@ impl Server<'_> {
     fn lint(&self, path: &Path, text: &str) -> Option<SkillReport> {
         let settings = self.settings()?;
         let dir = crate::discover::skill_of_file(path, &self.root).ok()?;
-        let mut report = crate::lint::lint_buffer(
+        let mut report = crate::lint::lint_buffer_among(
             dir,
             text.as_bytes().to_vec(),
             &settings,
             &self.root,
             Keep::default(),
+            &mut self.workspace.borrow_mut(),
         );
         Mode { unsafe_fixes: true }.settle(&settings, &mut report.diagnostics);
         Some(report)
@@ -449,7 +570,7 @@ impl Server<'_> {
             Some(help) => format!("{}\nhelp: {help}", d.message),
             None => d.message.clone(),
         };
-        let related: Vec<DiagnosticRelatedInformation> = d
+        let mut related: Vec<DiagnosticRelatedInformation> = d
             .secondary
             .iter()
             .map(|label| DiagnosticRelatedInformation {
@@ -460,6 +581,9 @@ impl Server<'_> {
                 message: label.message.clone(),
             })
             .collect();
+        if d.rule.code == crate::rules::SK501.code {
+            related.extend(self.same_key(d));
+        }
         lsp_types::Diagnostic {
             range: d
                 .region
@@ -477,6 +601,33 @@ impl Server<'_> {
             tags: tags(d.rule.code),
             data: None,
         }
+    }
+
+    /// SK501's other skill: the key of the skill of the workspace its message names.
+    fn same_key(&self, d: &Diagnostic) -> Option<DiagnosticRelatedInformation> {
+        let workspace = self.workspace.borrow();
+        let other = workspace.iter().find(|r| {
+            r.dir.file.as_deref() != Some(&*d.path)
+                && d.message
+                    .ends_with(&format!("also used by `{}`", r.path().display()))
+        })?;
+        let path = self.root.join(other.path());
+        let region = other.key_region?;
+        // The other file is read only to place the key in the client's encoding.
+        let size = std::fs::metadata(&path).ok()?.len();
+        let settings = self.settings()?;
+        if size > settings.max_file_size {
+            return None;
+        }
+        let text = String::from_utf8(std::fs::read(&path).ok()?).ok()?;
+        let lines = Lines::new(&text, self.encoding);
+        Some(DiagnosticRelatedInformation {
+            location: Location::new(
+                uri_of_path(&path)?,
+                lines.range(region.offset, region.offset + region.length),
+            ),
+            message: "the other skill with this key".into(),
+        })
     }
 
     /// Quick fixes for the diagnostics in the requested range, and "fix all safe problems".
@@ -695,6 +846,19 @@ fn frontmatter_value(text: &str) -> Option<serde_json::Value> {
         &frontmatter.anchors,
         &mut budget,
     ))
+}
+
+/// Whether a changed file may change what the collection rules know of a skill: its key,
+/// description and targets (a skill file), the configuration, a plugin manifest or a tool
+/// schema (JSON), or anything deleted (a folder of skills).
+fn changes_facts(change: &lsp_types::FileEvent) -> bool {
+    let name = path_of(&change.uri)
+        .and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
+        .unwrap_or_default();
+    change.typ == lsp_types::FileChangeType::DELETED
+        || crate::discover::SKILL_FILE_NAMES.contains(&name.as_str())
+        || name == "skillc.toml"
+        || name.ends_with(".json")
 }
 
 /// The tags of a rule's diagnostics: what runtimes never read is unnecessary (the editor
