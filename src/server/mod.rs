@@ -125,6 +125,7 @@ fn serve(connection: &Connection) -> Ended {
         dirty: Vec::new(),
         workspace: std::cell::RefCell::new(Vec::new()),
         generation: 0,
+        config_error: std::cell::RefCell::new(None),
     };
     // The tokenizer (SK402, hover's costs) gets ready off the request path.
     if let Some(settings) = server.settings() {
@@ -321,6 +322,8 @@ struct Server<'c> {
     workspace: std::cell::RefCell<Vec<SkillReport>>,
     /// The generation of the latest scan started; an older one that ends later is dropped.
     generation: u64,
+    /// The configuration error last shown, while it lasts.
+    config_error: std::cell::RefCell<Option<String>>,
 }
 
 impl Server<'_> {
@@ -559,9 +562,32 @@ impl Server<'_> {
         Some(report)
     }
 
-    /// The workspace's settings (its skillc.toml), read anew: it may have been edited.
+    /// The workspace's settings (its skillc.toml), read anew: it may have been edited. A
+    /// configuration that does not load is shown to the user (once until it changes), and no
+    /// skill is linted until it is fixed.
     fn settings(&self) -> Option<Settings> {
-        Settings::load(&Source::Discover, &self.root, &Overrides::default()).ok()
+        match Settings::load(&Source::Discover, &self.root, &Overrides::default()) {
+            Ok(settings) => {
+                self.config_error.replace(None);
+                Some(settings)
+            }
+            Err(e) => {
+                let message = format!("skillc: {e}");
+                if self.config_error.borrow().as_deref() != Some(&message) {
+                    let params = lsp_types::ShowMessageParams {
+                        typ: lsp_types::MessageType::ERROR,
+                        message: message.clone(),
+                    };
+                    let notification = Notification::new("window/showMessage".into(), params);
+                    let _ = self
+                        .connection
+                        .sender
+                        .send(Message::Notification(notification));
+                    self.config_error.replace(Some(message));
+                }
+                None
+            }
+        }
     }
 
     fn diagnostic(&self, d: &Diagnostic, lines: &Lines, uri: &Uri) -> lsp_types::Diagnostic {

@@ -318,6 +318,29 @@ async def test_collection_rules_see_the_workspace(client: LanguageClient):
     assert related.message == "the other skill with this key"
 
 
+@pytest.mark.asyncio
+async def test_a_broken_skillc_toml_is_shown_and_its_fix_seen(client: LanguageClient):
+    rel = ".claude/skills/demo/SKILL.md"
+    await open_doc(client, rel, DEMO)
+    config = client.root / "skillc.toml"
+    config.write_text("[rules]\nselect = [\"SK404\"\n")
+    changed = t.DidChangeWatchedFilesParams([t.FileEvent(uri=config.as_uri(), type=t.FileChangeType.Created)])
+    assert await diagnostics_of(
+        client, rel, lambda d: len(d) == 0, lambda: client.workspace_did_change_watched_files(changed)
+    ) == []
+    (message,) = client.messages
+    assert message.type == t.MessageType.Error
+    assert message.message == f"skillc: {config}:2:18: unclosed array, expected `]`"
+    # Fixed: linted again with its selection.
+    config.write_text("[rules]\nselect = [\"SK404\"]\n")
+    changed = t.DidChangeWatchedFilesParams([t.FileEvent(uri=config.as_uri(), type=t.FileChangeType.Changed)])
+    diagnostics = await diagnostics_of(
+        client, rel, lambda d: len(d) > 0, lambda: client.workspace_did_change_watched_files(changed)
+    )
+    assert [d.code for d in diagnostics] == ["SK404"]
+    assert len(client.messages) == 1
+
+
 HOSTILE = [
     "",
     "\x00\x01\x02" * 1000,
