@@ -10,7 +10,10 @@ counts its tokens), it runs the server as an editor does (stdio pipes, Content-L
     startup      process spawn -> the initialize result
     first lint   a document's didOpen -> its publishDiagnostics (lazy set-up included)
     change       didChange (full text; a word added, then removed) -> the publishDiagnostics for
-                 that version (or the next for the document, if unversioned); N per document
+                 that version (or the next for the document, if unversioned); N per document.
+                 In `typical` and `big` the word is in the body; in `fields` (a third skill) it is
+                 in the description, so the collection rules (SK501-SK504) run again each time,
+                 over every skill of the workspace (--workspace DIR: lint among DIR's skills)
 and prints min, median, p95 and max, the diagnostic codes published (so one sees the lint ran),
 and the exit code after shutdown and exit (0 expected). A reader thread stamps each message as
 it arrives. Other work on the machine skews every number: the load average is printed too.
@@ -21,6 +24,7 @@ import math
 import os
 import queue
 import random
+import shutil
 import statistics
 import subprocess
 import sys
@@ -175,24 +179,35 @@ def main():
     repo = Path(__file__).resolve().parents[1]
     parser.add_argument("--binary", default=repo / "target/release/skillc")
     parser.add_argument("--runs", type=int, default=200)
+    parser.add_argument("--workspace", type=Path, help="lint among the skills of this folder "
+                        "(the two skills are written into DIR/zz-skillc-bench and removed after)")
+    parser.add_argument("--settle", type=float, default=0.0, help="seconds to wait after the "
+                        "first open, for the server's scan of a large workspace to end")
     args = parser.parse_args()
     binary = os.path.abspath(args.binary)
     if not os.access(binary, os.X_OK):
         sys.exit(f"not an executable: {binary} (cargo build --release)")
 
     with tempfile.TemporaryDirectory() as tmp:
-        root = Path(tmp).resolve()
+        root = args.workspace.resolve() if args.workspace else Path(tmp).resolve()
+        where = root / "zz-skillc-bench" if args.workspace else root
+        if args.workspace and where.exists():
+            sys.exit(f"{where} exists: remove it first")
         files = {}  # label -> (uri, the two texts, body size)
         for label, name, description, body in [
             ("typical", "pdf-tools", "Reads, fills and merges PDF files. Use when the user asks to "
              "extract text or tables from a PDF, fill a form or merge files.", typical),
             ("big", "big", "Explains the format in depth. Use when the user asks how a part of the "
-             "format works.", big)]:
+             "format works.", big),
+            ("fields", "pdf-forms", "Fills PDF forms. Use when the user asks to fill a form.",
+             typical)]:
             variants = [skill_file(name, description, body(x)) for x in ("", " quickly")]
-            files[label] = (write(root / "skills" / name / "SKILL.md", variants[0]).as_uri(),
+            if label == "fields":  # the description changes: the collection rules run again
+                variants = [skill_file(name, description + x, body("")) for x in ("", " Fast.")]
+            files[label] = (write(where / "skills" / name / "SKILL.md", variants[0]).as_uri(),
                             variants, len(body("").encode()))
-        write(root / "skills/pdf-tools/references/api.md", "# API\n\nEvery option.\n")
-        write(root / "skills/pdf-tools/scripts/run.py", "print('run')\n")
+        write(where / "skills/pdf-tools/references/api.md", "# API\n\nEvery option.\n")
+        write(where / "skills/pdf-tools/scripts/run.py", "print('run')\n")
 
         load_start = os.getloadavg()
         server = Server(binary, root)
@@ -207,6 +222,8 @@ def main():
                 "uri": uri, "languageId": "markdown", "version": 1, "text": variants[0]}})
             at, codes = server.diagnostics(uri, 1)
             first, seen, times = at - sent, set(codes), []
+            if label == "typical" and args.settle:
+                time.sleep(args.settle)
             for version in range(2, args.runs + 2):
                 sent = server.notify("textDocument/didChange", {
                     "textDocument": {"uri": uri, "version": version},
@@ -225,6 +242,8 @@ def main():
             server.proc.kill()
             code = "none (killed after %d s)" % TIMEOUT
         load_end = os.getloadavg()
+        if args.workspace:
+            shutil.rmtree(where)
 
     print(f"startup (spawn → initialize result)  {startup * 1000:.1f} ms")
     for label, size, first, t, codes in rows:

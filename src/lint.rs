@@ -217,6 +217,20 @@ pub fn lint_buffer_among(
     keep: Keep,
     others: &mut Vec<SkillReport>,
 ) -> SkillReport {
+    let mut report = lint_buffer_alone(dir, bytes, settings, cwd, keep);
+    collect_among(&mut report, others, settings, cwd);
+    report
+}
+
+/// [`lint_buffer`] up to the collection rules: what [`collect_among`] or
+/// [`collected_before`] then completes.
+pub fn lint_buffer_alone(
+    dir: SkillDir,
+    bytes: Vec<u8>,
+    settings: &Settings,
+    cwd: &Path,
+    keep: Keep,
+) -> SkillReport {
     let path = dir
         .file
         .clone()
@@ -243,9 +257,75 @@ pub fn lint_buffer_among(
         .collect();
     leave_files_to(&inner, &mut report.diagnostics);
     settle(&mut report, sources, settings, cwd, keep);
-    check_among(&mut report, others, settings, cwd);
-    finish(&mut report, settings, cwd);
     report
+}
+
+/// Completes a report of [`lint_buffer_alone`] with the collection rules run among `others`
+/// (as [`lint_buffer_among`] does). Returns what they did to it: the diagnostics they added,
+/// and the fixes of its name-fix diagnostics after them (a name another skill takes has
+/// none) — what [`collected_before`] applies again while nothing they read has changed.
+pub fn collect_among(
+    report: &mut SkillReport,
+    others: &mut Vec<SkillReport>,
+    settings: &Settings,
+    cwd: &Path,
+) -> Collected {
+    let before = report.diagnostics.len();
+    check_among(report, others, settings, cwd);
+    let collected = Collected {
+        added: report.diagnostics[before.min(report.diagnostics.len())..].to_vec(),
+        name_fixes: name_fixes(report).map(|d| d.fix.clone()).collect(),
+    };
+    finish(report, settings, cwd);
+    collected
+}
+
+/// What the collection rules did to one report ([`collect_among`]).
+#[derive(Debug, Clone)]
+pub struct Collected {
+    added: Vec<Diagnostic>,
+    name_fixes: Vec<Option<Box<crate::fix::Fix>>>,
+}
+
+/// Completes a report of [`lint_buffer_alone`] as [`collect_among`] did before, for the same
+/// facts among the same other skills (the caller knows they are the same).
+pub fn collected_before(
+    report: &mut SkillReport,
+    collected: &Collected,
+    settings: &Settings,
+    cwd: &Path,
+) {
+    for (d, fix) in report
+        .diagnostics
+        .iter_mut()
+        .filter(|d| crate::fix::NAME_FIXES.contains(&d.rule.code))
+        .zip(&collected.name_fixes)
+    {
+        d.fix.clone_from(fix);
+    }
+    report.diagnostics.extend(collected.added.iter().cloned());
+    finish(report, settings, cwd);
+}
+
+/// What of a report the collection rules read, as text: two reports with the same facts get
+/// the same from them among the same other skills.
+pub fn collection_facts(report: &SkillReport) -> String {
+    let fixes: Vec<_> = name_fixes(report).map(|d| (d.rule.code, &d.fix)).collect();
+    format!(
+        "{:?}",
+        (
+            (&report.key, &report.key_region, &report.description),
+            (report.fields(), report.targets, &report.dir, report.dialect),
+            (report.placement(), report.tools(), fixes),
+        )
+    )
+}
+
+fn name_fixes(report: &SkillReport) -> impl Iterator<Item = &Diagnostic> {
+    report
+        .diagnostics
+        .iter()
+        .filter(|d| crate::fix::NAME_FIXES.contains(&d.rule.code))
 }
 
 /// Runs the collection rules over `others` with `report` in the place of its skill's report,

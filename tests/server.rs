@@ -431,3 +431,79 @@ fn bad_messages_are_answered_and_the_protocol_ends_as_it_says() {
     client.notify("exit", Value::Null);
     assert_eq!(client.child.wait().unwrap().code(), Some(1));
 }
+
+/// Every skill file the fixtures and fuzz seeds hold (the hostile inputs `validate` survives),
+/// sent as the text of one open buffer: each is linted and published, hover, completion and
+/// code actions are answered at a few places of it, and the server still ends cleanly.
+#[test]
+fn every_fixture_as_a_buffer_is_served() {
+    let (tmp, uri) = workspace();
+    let mut texts = Vec::new();
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    for dir in ["fixtures", "fuzz/seeds/skill_file"] {
+        for entry in walkdir(&root.join(dir)) {
+            let name = entry.file_name().and_then(|n| n.to_str()).unwrap_or("");
+            if dir.starts_with("fuzz") || name.eq_ignore_ascii_case("skill.md") {
+                if let Ok(bytes) = std::fs::read(&entry) {
+                    texts.push(String::from_utf8_lossy(&bytes).into_owned());
+                }
+            }
+        }
+    }
+    assert!(texts.len() > 250, "{}", texts.len());
+    let (mut client, _) = Client::start(tmp.path(), Some(&["utf-16"]));
+    open(&mut client, &uri, EMOJI);
+    client.diagnostics(&uri);
+    for (i, text) in texts.iter().enumerate() {
+        let version = i as i64 + 2;
+        client.notify(
+            "textDocument/didChange",
+            json!({"textDocument": {"uri": uri, "version": version}, "contentChanges": [{"text": text}]}),
+        );
+        // Each version is published (a new version always is).
+        client.diagnostics(&uri);
+        for (line, character) in [(0, 0), (1, 3), (2, 40), (5, 1), (1000, 1000)] {
+            let position = json!({"line": line, "character": character});
+            let document = json!({"uri": uri});
+            client.request(
+                "textDocument/hover",
+                json!({"textDocument": document, "position": position}),
+            );
+            client.request(
+                "textDocument/completion",
+                json!({"textDocument": document, "position": position}),
+            );
+            client.request(
+                "textDocument/codeAction",
+                json!({"textDocument": document, "range": {"start": position, "end": position},
+                       "context": {"diagnostics": []}}),
+            );
+        }
+    }
+    client.request("shutdown", Value::Null);
+    client.notify("exit", Value::Null);
+    assert_eq!(client.child.wait().unwrap().code(), Some(0));
+}
+
+/// The files below `dir`, in sorted order (symbolic links not followed).
+fn walkdir(dir: &Path) -> Vec<std::path::PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(dir) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            let Ok(kind) = entry.file_type() else {
+                continue;
+            };
+            if kind.is_dir() {
+                stack.push(entry.path());
+            } else if kind.is_file() {
+                out.push(entry.path());
+            }
+        }
+    }
+    out.sort();
+    out
+}

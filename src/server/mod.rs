@@ -126,6 +126,8 @@ fn serve(connection: &Connection) -> Ended {
         workspace: std::cell::RefCell::new(Vec::new()),
         generation: 0,
         config_error: std::cell::RefCell::new(None),
+        scanned: 0,
+        collected: std::cell::RefCell::new(HashMap::new()),
     };
     // The tokenizer (SK402, hover's costs) gets ready off the request path.
     if let Some(settings) = server.settings() {
@@ -300,6 +302,10 @@ fn uri_of_path(path: &Path) -> Option<Uri> {
     uri.parse().ok()
 }
 
+/// What the collection rules did to each skill file, by path: the scan and the facts they
+/// read.
+type Memo = HashMap<PathBuf, (u64, String, crate::lint::Collected)>;
+
 /// An open skill file: its path, the editor's text, and its report on that text (`None`
 /// until it is linted, or when it cannot be).
 struct Document {
@@ -322,6 +328,11 @@ struct Server<'c> {
     workspace: std::cell::RefCell<Vec<SkillReport>>,
     /// The generation of the latest scan started; an older one that ends later is dropped.
     generation: u64,
+    /// The generation of the scan the workspace's reports come from.
+    scanned: u64,
+    /// For each skill file linted, what the collection rules did to it, for which facts of
+    /// it and which scan ([`crate::lint::collected_before`]).
+    collected: std::cell::RefCell<Memo>,
     /// The configuration error last shown, while it lasts.
     config_error: std::cell::RefCell<Option<String>>,
 }
@@ -372,7 +383,9 @@ impl Server<'_> {
                     serde_json::from_value::<DidCloseTextDocumentParams>(notification.params)
                 {
                     let uri = p.text_document.uri.as_str();
-                    self.documents.remove(uri);
+                    if let Some(closed) = self.documents.remove(uri) {
+                        self.collected.borrow_mut().remove(&closed.path);
+                    }
                     self.dirty.retain(|d| d != uri);
                     self.publish(&p.text_document.uri, Vec::new(), None);
                 }
@@ -419,6 +432,7 @@ impl Server<'_> {
     fn scanned(&mut self, scan: Scan) {
         if scan.generation == self.generation {
             *self.workspace.borrow_mut() = scan.reports;
+            self.scanned = scan.generation;
             self.relint_all();
         }
     }
@@ -550,14 +564,34 @@ impl Server<'_> {
     fn lint(&self, path: &Path, text: &str) -> Option<SkillReport> {
         let settings = self.settings()?;
         let dir = crate::discover::skill_of_file(path, &self.root).ok()?;
-        let mut report = crate::lint::lint_buffer_among(
+        let mut report = crate::lint::lint_buffer_alone(
             dir,
             text.as_bytes().to_vec(),
             &settings,
             &self.root,
             Keep::default(),
-            &mut self.workspace.borrow_mut(),
         );
+        // The collection rules compare the skill with every other of the workspace: run again
+        // only when what they read of it (its key, description, targets...) or the workspace
+        // changed, not on every keystroke in its body.
+        let facts = crate::lint::collection_facts(&report);
+        let mut memo = self.collected.borrow_mut();
+        match memo.get(path) {
+            Some((generation, known, collected))
+                if *generation == self.scanned && *known == facts =>
+            {
+                crate::lint::collected_before(&mut report, collected, &settings, &self.root);
+            }
+            _ => {
+                let collected = crate::lint::collect_among(
+                    &mut report,
+                    &mut self.workspace.borrow_mut(),
+                    &settings,
+                    &self.root,
+                );
+                memo.insert(path.to_path_buf(), (self.scanned, facts, collected));
+            }
+        }
         Mode { unsafe_fixes: true }.settle(&settings, &mut report.diagnostics);
         Some(report)
     }
@@ -632,8 +666,14 @@ impl Server<'_> {
     /// SK501's other skill: the key of the skill of the workspace its message names.
     fn same_key(&self, d: &Diagnostic) -> Option<DiagnosticRelatedInformation> {
         let workspace = self.workspace.borrow();
+        let key = d
+            .message
+            .strip_prefix("duplicate skill key `")?
+            .split_once("`: also used by `")?
+            .0;
         let other = workspace.iter().find(|r| {
-            r.dir.file.as_deref() != Some(&*d.path)
+            r.key.as_deref() == Some(key)
+                && r.dir.file.as_deref() != Some(&*d.path)
                 && d.message
                     .ends_with(&format!("also used by `{}`", r.path().display()))
         })?;
