@@ -443,10 +443,10 @@ fn every_fixture_as_a_buffer_is_served() {
     for dir in ["fixtures", "fuzz/seeds/skill_file"] {
         for entry in walkdir(&root.join(dir)) {
             let name = entry.file_name().and_then(|n| n.to_str()).unwrap_or("");
-            if dir.starts_with("fuzz") || name.eq_ignore_ascii_case("skill.md") {
-                if let Ok(bytes) = std::fs::read(&entry) {
-                    texts.push(String::from_utf8_lossy(&bytes).into_owned());
-                }
+            if (dir.starts_with("fuzz") || name.eq_ignore_ascii_case("skill.md"))
+                && let Ok(bytes) = std::fs::read(&entry)
+            {
+                texts.push(String::from_utf8_lossy(&bytes).into_owned());
             }
         }
     }
