@@ -117,7 +117,14 @@ enum Command {
 
 /// Parses the process arguments and runs the command.
 pub fn main() -> ExitCode {
-    let cli = match Cli::try_parse() {
+    // `skillc validate --version` prints `skillc 0.1.0`, as `skillc --version` does (clap
+    // would name the subcommand `skillc-validate`).
+    let command = <Cli as clap::CommandFactory>::command()
+        .mut_subcommands(|sub| sub.display_name(env!("CARGO_PKG_NAME")));
+    let parsed = command
+        .try_get_matches()
+        .and_then(|matches| <Cli as clap::FromArgMatches>::from_arg_matches(&matches));
+    let cli = match parsed {
         Ok(cli) => cli,
         Err(err) => {
             let _ = err.print();

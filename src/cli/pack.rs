@@ -56,8 +56,24 @@ pub fn run(args: &Args) -> Outcome {
         Ok(cwd) => cwd,
         Err(outcome) => return outcome,
     };
-    let dir = discover::clean(&args.dir.clone().unwrap_or_else(|| PathBuf::from(".")));
+    let mut dir = discover::clean(&args.dir.clone().unwrap_or_else(|| PathBuf::from(".")));
+    // A skill file names its skill (`skillc pack skills/x/SKILL.md`).
+    let names_skill_file = dir
+        .file_name()
+        .is_some_and(|name| discover::SKILL_FILE_NAMES.iter().any(|n| name == *n));
+    if dir.is_file() && names_skill_file {
+        dir = discover::clean(
+            &dir.parent()
+                .map_or_else(|| PathBuf::from("."), |p| p.join(".")),
+        );
+    }
     let shown = render::escaped(&dir.display().to_string());
+    if dir.is_file() {
+        return fail(
+            Outcome::Usage,
+            format!("`{shown}` is a file; pack takes a skill directory (or its SKILL.md)"),
+        );
+    }
     if !dir.is_dir() {
         return fail(Outcome::Usage, format!("path not found: {}", shown));
     }

@@ -288,7 +288,9 @@ fn finish(
     // The output is written as it is rendered, never held whole.
     let write = |sink: &mut dyn Write| -> std::io::Result<()> {
         let mut sink = std::io::BufWriter::with_capacity(1 << 16, sink);
-        if args.statistics {
+        if args.statistics && args.format == Format::Json {
+            render::statistics::write_json(reports, &mut sink)?;
+        } else if args.statistics {
             sink.write_all(render::statistics::render(reports).as_bytes())?;
         } else {
             match args.format {
@@ -332,7 +334,8 @@ fn finish(
             .sum();
         eprintln!("Fixed {count} {} ({remaining} remaining).", plural(count));
     }
-    if !args.quiet && (!machine || args.statistics) {
+    // JSON holds its own summary; the other machine formats' statistics are lines of text.
+    if !args.quiet && (!machine || (args.statistics && args.format != Format::Json)) {
         // The summary stays the last line (scripts read it there); what is fixable comes first.
         let mode = Mode {
             unsafe_fixes: args.unsafe_fixes,

@@ -37,8 +37,9 @@ pub struct Summary {
 
 impl Summary {
     pub fn of(reports: &[SkillReport]) -> Summary {
+        // A directory given as a skill that holds none (SK001) is not a skill checked.
         let mut summary = Summary {
-            skills: reports.len(),
+            skills: reports.iter().filter(|r| r.dir.file.is_some()).count(),
             ..Summary::default()
         };
         for (_, severity, count) in counts(reports) {

@@ -1,20 +1,70 @@
-//! `--statistics`: `count<TAB>code<TAB>name` per rule, most frequent first.
+//! `--statistics`: `count<TAB>code<TAB>name` per rule, most frequent first; with
+//! `--format json`, the same rows in a versioned JSON document.
 
 use std::collections::HashMap;
 use std::fmt::Write;
 
+use serde::Serialize;
+
+use crate::diagnostic::Severity;
 use crate::skill::SkillReport;
 
-pub fn render(reports: &[SkillReport]) -> String {
-    let mut counts: HashMap<&'static str, (usize, &'static str)> = HashMap::new();
-    for (rule, _, count) in super::counts(reports) {
-        counts.entry(rule.code).or_insert((0, rule.name)).0 += count;
+/// One rule's count.
+#[derive(Serialize)]
+struct Row {
+    count: usize,
+    code: &'static str,
+    name: &'static str,
+    severity: &'static str,
+}
+
+/// The rules with problems, most frequent first (then by code).
+fn rows(reports: &[SkillReport]) -> Vec<Row> {
+    let mut counts: HashMap<&'static str, Row> = HashMap::new();
+    for (rule, severity, count) in super::counts(reports) {
+        let severity = match severity {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+            Severity::Info => "info",
+        };
+        counts
+            .entry(rule.code)
+            .or_insert(Row {
+                count: 0,
+                code: rule.code,
+                name: rule.name,
+                severity,
+            })
+            .count += count;
     }
-    let mut rows: Vec<_> = counts.into_iter().collect();
-    rows.sort_by(|a, b| b.1.0.cmp(&a.1.0).then(a.0.cmp(b.0)));
+    let mut rows: Vec<Row> = counts.into_values().collect();
+    rows.sort_by(|a, b| b.count.cmp(&a.count).then(a.code.cmp(b.code)));
+    rows
+}
+
+pub fn render(reports: &[SkillReport]) -> String {
     let mut out = String::new();
-    for (code, (count, name)) in rows {
-        let _ = writeln!(out, "{count}\t{code}\t{name}");
+    for row in rows(reports) {
+        let _ = writeln!(out, "{}\t{}\t{}", row.count, row.code, row.name);
     }
     out
+}
+
+/// `--statistics --format json`: `{"version": 1, "tool": …, "summary": …, "statistics":
+/// [{"count", "code", "name", "severity"}]}`.
+pub fn write_json(reports: &[SkillReport], sink: &mut dyn std::io::Write) -> std::io::Result<()> {
+    let summary = super::Summary::of(reports);
+    let doc = serde_json::json!({
+        "version": 1,
+        "tool": {"name": "skillc", "version": env!("CARGO_PKG_VERSION")},
+        "summary": {
+            "skills": summary.skills,
+            "errors": summary.errors,
+            "warnings": summary.warnings,
+            "infos": summary.infos,
+        },
+        "statistics": rows(reports),
+    });
+    crate::render::json_to(sink, &doc)?;
+    sink.write_all(b"\n")
 }

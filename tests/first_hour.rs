@@ -1,0 +1,98 @@
+//! The rough edges a new user meets in the first hour (issue "The first hour"), each reproduced
+//! as it was reported.
+
+use std::path::Path;
+
+mod common;
+use common::skillc;
+
+fn skill(root: &Path, dir: &str, name: &str) {
+    common::write(
+        &root.join(dir).join("SKILL.md"),
+        format!(
+            "---\nname: {name}\ndescription: Does {name} things. Use when asked.\n---\n\n# {name}\n\nSteps.\n"
+        ),
+    );
+}
+
+#[test]
+fn a_subcommand_prints_the_version_as_skillc_does() {
+    let tmp = tempfile::tempdir().unwrap();
+    let run = skillc(tmp.path(), &["validate", "--version"]);
+    assert_eq!((run.code, run.stdout.as_str()), (Some(0), "skillc 0.1.0\n"));
+    let run = skillc(tmp.path(), &["--version"]);
+    assert_eq!(run.stdout, "skillc 0.1.0\n");
+}
+
+#[test]
+fn pack_takes_the_skill_file_for_its_skill() {
+    let tmp = tempfile::tempdir().unwrap();
+    skill(tmp.path(), "skills/x", "x");
+    let run = skillc(tmp.path(), &["pack", "skills/x/SKILL.md", "--list"]);
+    assert_eq!(
+        (run.code, run.stdout.as_str()),
+        (Some(0), "SKILL.md\n"),
+        "{}",
+        run.stderr
+    );
+    common::write(&tmp.path().join("notes.txt"), "hi\n");
+    let run = skillc(tmp.path(), &["pack", "notes.txt"]);
+    assert_eq!(
+        (run.code, run.stderr.as_str()),
+        (
+            Some(2),
+            "error: `notes.txt` is a file; pack takes a skill directory (or its SKILL.md)\n"
+        )
+    );
+}
+
+#[test]
+fn an_empty_directory_is_no_skill_checked() {
+    let tmp = tempfile::tempdir().unwrap();
+    let run = skillc(tmp.path(), &["validate", ".", "--format", "concise"]);
+    assert_eq!(run.code, Some(1));
+    assert_eq!(
+        run.stdout,
+        ".: error[SK001] no skill file (SKILL.md or skill.md) in `.` or below it\n"
+    );
+    assert_eq!(
+        run.stderr,
+        "Checked 0 skills: 1 error, 0 warnings, 0 infos.\n"
+    );
+}
+
+#[test]
+fn statistics_as_json_are_json() {
+    let tmp = tempfile::tempdir().unwrap();
+    skill(tmp.path(), "skills/x", "x");
+    skill(tmp.path(), "skills/y", "y");
+    skill(tmp.path(), "skills/z", "Z");
+    let run = skillc(
+        tmp.path(),
+        &["validate", "--statistics", "--format", "json"],
+    );
+    assert_eq!((run.code, run.stderr.as_str()), (Some(1), ""));
+    let value: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(
+        value,
+        serde_json::json!({
+            "version": 1,
+            "tool": {"name": "skillc", "version": "0.1.0"},
+            "summary": {"skills": 3, "errors": 1, "warnings": 1, "infos": 0},
+            "statistics": [
+                {"count": 1, "code": "SK010", "name": "yaml-1-1-ambiguity", "severity": "warning"},
+                {"count": 1, "code": "SK101", "name": "invalid-name", "severity": "error"},
+            ]
+        })
+    );
+    // The text form is unchanged: count, code, name, then the summary on stderr.
+    let run = skillc(tmp.path(), &["validate", "--statistics"]);
+    assert_eq!(
+        run.stdout,
+        "1\tSK010\tyaml-1-1-ambiguity\n1\tSK101\tinvalid-name\n"
+    );
+    assert_eq!(
+        run.stderr,
+        "Checked 3 skills: 1 error, 1 warning, 0 infos.\n"
+    );
+}
