@@ -96,3 +96,40 @@ fn statistics_as_json_are_json() {
         "Checked 3 skills: 1 error, 1 warning, 0 infos.\n"
     );
 }
+
+#[test]
+fn no_skill_found_says_what_ignore_files_hid() {
+    let tmp = tempfile::tempdir().unwrap();
+    skill(tmp.path(), ".claude/skills/a", "a");
+    common::write(&tmp.path().join(".gitignore"), ".claude/\n");
+    let run = skillc(tmp.path(), &["validate"]);
+    assert_eq!(run.code, Some(0));
+    assert_eq!(
+        run.stderr,
+        "warning: no skill found under the current directory (looked for SKILL.md and skill.md); \
+         .gitignore or .ignore hides 1 skill (`.claude/skills/a`): `--no-ignore` checks it\n\
+         Checked 0 skills: 0 errors, 0 warnings, 0 infos.\n"
+    );
+    skill(tmp.path(), ".claude/skills/b", "b");
+    let run = skillc(tmp.path(), &["validate"]);
+    assert!(
+        run.stderr
+            .contains("hides 2 skills (`.claude/skills/a`, …): `--no-ignore` checks them\n"),
+        "{}",
+        run.stderr
+    );
+    let run = skillc(tmp.path(), &["validate", "--no-ignore"]);
+    assert_eq!(
+        run.stderr,
+        "Checked 2 skills: 0 errors, 0 warnings, 0 infos.\n"
+    );
+    // Nothing hidden: the warning as before.
+    std::fs::remove_file(tmp.path().join(".gitignore")).unwrap();
+    std::fs::remove_dir_all(tmp.path().join(".claude")).unwrap();
+    let run = skillc(tmp.path(), &["validate"]);
+    assert_eq!(
+        run.stderr,
+        "warning: no skill found under the current directory (looked for SKILL.md and skill.md)\n\
+         Checked 0 skills: 0 errors, 0 warnings, 0 infos.\n"
+    );
+}

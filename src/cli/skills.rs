@@ -1,7 +1,7 @@
 //! What the catalog commands (`tokens`, `list`, `show`, `prompt`) share: the PATH and config
 //! flags, and loading the skills of a run once.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use super::{Outcome, current_dir, fail};
 use crate::config::{DialectSetting, Encoding, Overrides, Settings, Source};
@@ -128,7 +128,8 @@ impl SkillArgs {
         }
         if discovery.empty_default && !quiet {
             eprintln!(
-                "warning: no skill found under the current directory (looked for SKILL.md and skill.md)"
+                "warning: no skill found under the current directory (looked for SKILL.md and skill.md){}",
+                ignored_hint(&self.paths, &settings, &cwd, options)
             );
         }
         let mut io_failed = false;
@@ -144,6 +145,42 @@ impl SkillArgs {
             cwd,
             io_failed,
         })
+    }
+}
+
+/// When a search found no skill but ignore files hid some: how many, the first, and the flag
+/// that checks them (empty otherwise).
+fn ignored_hint(
+    paths: &[PathBuf],
+    settings: &Settings,
+    cwd: &Path,
+    options: discover::Options,
+) -> String {
+    if options.no_ignore {
+        return String::new();
+    }
+    let all = discover::Options {
+        no_ignore: true,
+        ..options
+    };
+    let Ok(found) = discover::discover(paths, settings, cwd, all) else {
+        return String::new();
+    };
+    let hidden: Vec<&discover::SkillDir> =
+        found.skills.iter().filter(|s| s.file.is_some()).collect();
+    match hidden.first() {
+        None => String::new(),
+        Some(first) => format!(
+            "; .gitignore or .ignore hides {} (`{}`{}): `--no-ignore` checks {}",
+            if hidden.len() == 1 {
+                "1 skill".to_string()
+            } else {
+                format!("{} skills", hidden.len())
+            },
+            crate::render::escaped(&first.dir.display().to_string()),
+            if hidden.len() > 1 { ", …" } else { "" },
+            if hidden.len() == 1 { "it" } else { "them" },
+        ),
     }
 }
 
