@@ -32,8 +32,14 @@ pub fn complete(
     let layout = file.layout().ok();
     let in_frontmatter = match &layout {
         Some(layout) => line_start > layout.open.start && line_start < layout.close.start,
-        // While the closing `---` is not written yet, everything after the opening is.
-        None => text.starts_with("---") && line_start > 0,
+        // While the closing `---` is not written yet: the lines after an opening `---` line,
+        // up to the first blank one (after it, text is prose).
+        None => {
+            let mut lines = text[..line_start].lines();
+            lines.next().is_some_and(|first| first.trim_end() == "---")
+                && lines.all(|line| !line.trim().is_empty())
+                && line_start > 0
+        }
     };
     let report = document.report.as_ref();
     let dialect = report
@@ -121,6 +127,19 @@ pub fn complete(
     if !in_body || partial.contains([')', ' ', '#']) || partial.contains("://") {
         return Vec::new();
     }
+    // Not in code (a fence, an indented block, a code span) nor in an HTML comment: a link
+    // there is text.
+    let body_start = layout.as_ref().map_or(0, |l| l.body.start);
+    let in_code = super::in_code_fence(text.get(body_start..line_start).unwrap_or(""))
+        || prefix.starts_with("    ")
+        || prefix.starts_with('\t')
+        || prefix.matches('`').count() % 2 == 1
+        || prefix
+            .rfind("<!--")
+            .is_some_and(|i| !prefix[i..].contains("-->"));
+    if in_code {
+        return Vec::new();
+    }
     let from = at - partial.len();
     let Some(dir) = document.path.parent() else {
         return Vec::new();
@@ -148,6 +167,9 @@ fn present_keys(text: &str, end: Option<usize>) -> Vec<&str> {
         .lines()
         .skip(1)
         .filter(|line| !line.starts_with([' ', '\t', '#', '-']))
-        .filter_map(|line| line.split_once(':').map(|(key, _)| key.trim()))
+        .filter_map(|line| {
+            let (key, _) = line.split_once(':')?;
+            Some(key.trim().trim_matches(['"', '\'']))
+        })
         .collect()
 }

@@ -574,7 +574,8 @@ impl Server<'_> {
         // The collection rules compare the skill with every other of the workspace: run again
         // only when what they read of it (its key, description, targets...) or the workspace
         // changed, not on every keystroke in its body.
-        let facts = crate::lint::collection_facts(&report);
+        // The settings are part of what they read (a budget set in skillc.toml).
+        let facts = format!("{}{settings:?}", crate::lint::collection_facts(&report));
         let mut memo = self.collected.borrow_mut();
         match memo.get(path) {
             Some((generation, known, collected))
@@ -831,7 +832,13 @@ impl Server<'_> {
             let eol = if line.ends_with('\r') { "\r\n" } else { "\n" };
             (start, format!("{indent}# skillc: ignore[{code}]{eol}"))
         } else {
+            // Not in a table row or a code fence; not after a hard line break (`\` or two
+            // spaces at the end); not on a reference definition (the comment would end it).
+            let content = &line[..content_end - start];
             if line.trim_start().starts_with('|')
+                || content.ends_with('\\')
+                || content.ends_with("  ")
+                || is_reference_definition(content)
                 || in_code_fence(text.get(layout.body.start..start)?)
             {
                 return None;
@@ -854,8 +861,27 @@ impl Server<'_> {
         let (mut was, mut now) = (counts(report), counts(&after));
         let exact = now.remove(code).unwrap_or(0) + on_line == was.remove(code).unwrap_or(0);
         let same_values = !in_frontmatter || frontmatter_value(text) == frontmatter_value(&with);
-        (exact && was == now && same_values).then_some((at, comment))
+        // The body's links are the same ones (a comment must not end a link).
+        let dests = |text: &str| -> Vec<String> {
+            crate::markdown::links(text.get(layout.body.start..).unwrap_or(""))
+                .into_iter()
+                .map(|link| link.dest)
+                .collect()
+        };
+        let same_links = in_frontmatter || dests(text) == dests(&with);
+        (exact && was == now && same_values && same_links).then_some((at, comment))
     }
+}
+
+/// Whether a Markdown line is a link reference definition (`[label]: destination`).
+fn is_reference_definition(line: &str) -> bool {
+    let indent = line.len() - line.trim_start_matches(' ').len();
+    let rest = &line[indent..];
+    indent <= 3
+        && rest.starts_with('[')
+        && rest
+            .find("]:")
+            .is_some_and(|end| end > 1 && !rest[1..end].contains(']'))
 }
 
 /// Whether the Markdown `before` (a body up to a line) leaves that line inside a fenced code
@@ -916,12 +942,16 @@ fn frontmatter_value(text: &str) -> Option<serde_json::Value> {
 
 /// Whether a changed file may change what the collection rules know of a skill: its key,
 /// description and targets (a skill file), the configuration, a plugin manifest or a tool
-/// schema (JSON), or anything deleted (a folder of skills).
+/// schema (JSON), anything deleted, or a folder created (a folder of skills moved in is one
+/// event).
 fn changes_facts(change: &lsp_types::FileEvent) -> bool {
     let name = path_of(&change.uri)
         .and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
         .unwrap_or_default();
+    let folder_created = change.typ == lsp_types::FileChangeType::CREATED
+        && path_of(&change.uri).is_some_and(|p| p.is_dir());
     change.typ == lsp_types::FileChangeType::DELETED
+        || folder_created
         || crate::discover::SKILL_FILE_NAMES.contains(&name.as_str())
         || name == "skillc.toml"
         || name.ends_with(".json")

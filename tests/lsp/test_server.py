@@ -373,3 +373,78 @@ async def test_hostile_buffers_get_diagnostics_and_the_server_goes_on(client: La
             t.CodeActionContext(diagnostics=[]),
         )
     )
+
+
+async def completions(client, rel, line, character):
+    result = await client.text_document_completion_async(
+        t.CompletionParams(t.TextDocumentIdentifier(uri_of(client, rel)), t.Position(line, character))
+    )
+    items = result if isinstance(result, list) else (result.items if result else [])
+    return [i.label for i in items]
+
+
+@pytest.mark.asyncio
+async def test_no_completion_where_it_would_be_text(client: LanguageClient):
+    rel = ".claude/skills/demo/SKILL.md"
+    body = "```\n[a](r\n```\nSee `[a](r` and <!-- [a](r -->\n\n    [a](r\n[a](r"
+    text = DEMO.replace("effort: \n", "") + body
+    await open_doc(client, rel, text)
+    lines = text.split("\n")
+    first = lines.index("[a](r")
+    # In a fence, a code span, a comment, an indented block: nothing. In plain text: the files.
+    assert await completions(client, rel, first, 5) == []
+    assert await completions(client, rel, first + 2, 10) == []
+    assert await completions(client, rel, first + 2, 26) == []
+    assert await completions(client, rel, first + 4, 9) == []
+    assert await completions(client, rel, first + 5, 5) == ["references/guide.md"]
+    # Frontmatter never closed: keys right after `---`, not in the prose after a blank line.
+    unclosed = "---\nname: demo\nmo\n\n# Title\n\nmo"
+    await open_doc(client, rel, unclosed)
+    assert "model" in await completions(client, rel, 2, 2)
+    assert await completions(client, rel, 6, 2) == []
+    # A quoted key is present.
+    quoted = '---\n"name": demo\n\n---\n'
+    await open_doc(client, rel, quoted)
+    assert "name" not in await completions(client, rel, 2, 0)
+
+
+@pytest.mark.asyncio
+async def test_no_ignore_comment_that_would_end_a_link(client: LanguageClient):
+    rel = ".claude/skills/demo/SKILL.md"
+    text = "---\nname: demo\ndescription: Use when x.\n---\nSee [guide][g] and more.\n\n[g]: nope.md\n"
+    diagnostics = await open_doc(client, rel, text)
+    assert [(d.code, d.range.start.line) for d in diagnostics] == [("SK404", 6)]
+    actions = await client.text_document_code_action_async(
+        t.CodeActionParams(
+            t.TextDocumentIdentifier(uri_of(client, rel)),
+            diagnostics[0].range,
+            t.CodeActionContext(diagnostics=diagnostics),
+        )
+    )
+    assert [a.title for a in actions] == []
+
+
+@pytest.mark.asyncio
+async def test_collection_rules_follow_the_settings_and_folders_moved_in(client: LanguageClient):
+    rel = ".claude/skills/demo/SKILL.md"
+    text = DEMO.replace("gide.md", "guide.md").replace("effort: \n", "").replace("1.10", '"1.10"')
+    assert await open_doc(client, rel, text) == []
+    # A budget set in skillc.toml (no file watching here): the next edit sees it.
+    (client.root / "skillc.toml").write_text("budget = 5\n")
+    diagnostics = await change(client, rel, text + "More.\n", 2, lambda _: True)
+    assert [d.code for d in diagnostics] == ["SK503"]
+    (client.root / "skillc.toml").unlink()
+    assert await change(client, rel, text, 3, lambda _: True) == []
+    # A skill folder moved into the workspace is one event, for the folder.
+    outside = client.root.parent / (client.root.name + "-outside")
+    (outside / "aaa").mkdir(parents=True)
+    (outside / "aaa" / "SKILL.md").write_text(text)
+    (outside / "aaa").rename(client.root / ".claude" / "skills" / "aaa")
+    changed = t.DidChangeWatchedFilesParams(
+        [t.FileEvent(uri=uri_of(client, ".claude/skills/aaa"), type=t.FileChangeType.Created)]
+    )
+    client.workspace_did_change_watched_files(changed)
+    diagnostics = await diagnostics_of(client, rel, lambda d: any(x.code == "SK501" for x in d))
+    assert [d.message.split("\n")[0] for d in diagnostics if d.code == "SK501"] == [
+        "duplicate skill key `demo`: also used by `.claude/skills/aaa/SKILL.md`"
+    ]
