@@ -111,6 +111,7 @@ registry! {
     SK112 "description-markup" Warning Both "The description contains `<` or `>`.";
     SK113 "description-no-trigger" Info Both "The description says what the skill does but not when to use it.";
     SK114 "description-bytes" Warning Par "The description is longer than 1024 UTF-8 bytes.";
+    SK115 "description-placeholder" Warning Both "The description is unfinished placeholder text.";
     SK201 "unsupported-schema-version" Error Par "`schema_version` is an integer other than 1.";
     SK202 "invalid-tool-filter" Error Par "`tool_filter` does not match the grammar.";
     SK203 "invalid-trigger" Error Par "`trigger` does not match the grammar.";

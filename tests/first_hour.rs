@@ -133,3 +133,86 @@ fn no_skill_found_says_what_ignore_files_hid() {
          Checked 0 skills: 0 errors, 0 warnings, 0 infos.\n"
     );
 }
+
+#[test]
+fn new_refuses_reserved_names_and_suggests_the_whole_command() {
+    let tmp = tempfile::tempdir().unwrap();
+    let run = skillc(tmp.path(), &["new", "claude-helper", "--yes"]);
+    assert_eq!(run.code, Some(2));
+    assert_eq!(
+        run.stderr,
+        "error: invalid skill name: `claude-helper` contains the reserved word `claude`, which \
+         Anthropic's skill upload rejects (SK104)\n  help: try: skillc new helper --yes\n"
+    );
+    let run = skillc(
+        tmp.path(),
+        &[
+            "new",
+            "My Skill",
+            "--dialect",
+            "par",
+            "--template",
+            "scripts",
+        ],
+    );
+    assert_eq!(run.code, Some(2));
+    assert!(
+        run.stderr
+            .ends_with("  help: try: skillc new my-skill --dialect par --template scripts\n"),
+        "{}",
+        run.stderr
+    );
+    assert!(!tmp.path().join("claude-helper").exists());
+}
+
+#[test]
+fn the_placeholder_description_of_new_fails_strict() {
+    let tmp = tempfile::tempdir().unwrap();
+    let run = skillc(tmp.path(), &["new", "pdf-forms", "--yes"]);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    let run = skillc(
+        tmp.path(),
+        &["validate", "pdf-forms", "--strict", "--format", "concise"],
+    );
+    assert_eq!(run.code, Some(1));
+    assert_eq!(
+        run.stdout,
+        "pdf-forms/SKILL.md:3:14: warning[SK115] the description is unfinished: it ends with an ellipsis\n"
+    );
+    // With a description, it passes.
+    let run = skillc(
+        tmp.path(),
+        &[
+            "new",
+            "csv-tools",
+            "--yes",
+            "--description",
+            "Cleans CSV files. Use when the user asks to clean a CSV.",
+        ],
+    );
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    let run = skillc(tmp.path(), &["validate", "csv-tools", "--strict"]);
+    assert_eq!(
+        (run.code, run.stdout.as_str()),
+        (Some(0), ""),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
+fn init_creates_a_directory_that_does_not_exist() {
+    let tmp = tempfile::tempdir().unwrap();
+    let run = skillc(tmp.path(), &["init", "skills/log-triage", "--yes"]);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    assert_eq!(
+        run.stderr.lines().next(),
+        Some("Created skills/log-triage/SKILL.md")
+    );
+    let text = std::fs::read_to_string(tmp.path().join("skills/log-triage/SKILL.md")).unwrap();
+    assert!(text.starts_with("---\nname: log-triage\n"), "{text}");
+    // An invalid name creates nothing.
+    let run = skillc(tmp.path(), &["init", "Bad_Name", "--yes"]);
+    assert_eq!(run.code, Some(2));
+    assert!(!tmp.path().join("Bad_Name").exists());
+}

@@ -56,9 +56,55 @@ fn check_key(dialect: Dialect, key: &str) -> Result<(), (String, String)> {
         Dialect::AgentSkills => (identity::name_problem(key), identity::suggest_name(key)),
         Dialect::Par => (identity::id_problem(key), identity::suggest_key(key)),
     };
-    match problem {
-        Some(problem) => Err((problem, suggestion)),
+    if let Some(problem) = problem {
+        return Err((problem, suggestion));
+    }
+    // A name Anthropic's upload rejects (SK104) would fail `validate --strict` from the start.
+    match identity::reserved_word(key).filter(|_| dialect == Dialect::AgentSkills) {
+        Some(word) => {
+            let rest: Vec<&str> = key
+                .split('-')
+                .filter(|part| !part.to_lowercase().contains(word))
+                .collect();
+            Err((
+                format!(
+                    "`{key}` contains the reserved word `{word}`, which Anthropic's skill upload rejects (SK104)"
+                ),
+                identity::suggest_name(&rest.join("-")),
+            ))
+        }
         None => Ok(()),
+    }
+}
+
+/// This command line with its NAME argument replaced by `name` (quoted for a POSIX shell
+/// where needed): what to run instead.
+fn command_with_name(given: &str, name: &str) -> String {
+    let mut replaced = false;
+    let words: Vec<String> = std::env::args()
+        .skip(1)
+        .map(|arg| {
+            if !replaced && arg == given {
+                replaced = true;
+                name.to_string()
+            } else {
+                arg
+            }
+        })
+        .map(|arg| shell_quoted(&arg))
+        .collect();
+    format!("skillc {}", words.join(" "))
+}
+
+fn shell_quoted(arg: &str) -> String {
+    let plain = !arg.is_empty()
+        && arg
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_./=:@%+,".contains(c));
+    if plain {
+        arg.to_string()
+    } else {
+        format!("'{}'", arg.replace('\'', "'\\''"))
     }
 }
 
@@ -90,7 +136,7 @@ pub fn run_new(args: NewArgs) -> Outcome {
         let hint = if suggestion.is_empty() {
             "use 1-64 lowercase letters, digits and single hyphens".to_string()
         } else {
-            format!("try: skillc new {suggestion}")
+            format!("try: {}", command_with_name(&args.name, &suggestion))
         };
         return fail(
             Outcome::Usage,
@@ -168,7 +214,10 @@ pub fn run_new(args: NewArgs) -> Outcome {
 
 pub fn run_init(args: InitArgs) -> Outcome {
     let dir = args.dir.clone().unwrap_or_else(|| PathBuf::from("."));
-    if !dir.is_dir() {
+    // A directory that does not exist yet is created (as `cargo init` does), once the name
+    // it gives the skill is known to be valid.
+    let create = !dir.exists() && !dir.is_symlink();
+    if !create && !dir.is_dir() {
         return fail(
             Outcome::Usage,
             format!("`{}` is not a directory", dir.display()),
@@ -187,11 +236,16 @@ pub fn run_init(args: InitArgs) -> Outcome {
             ),
         );
     }
-    let name = dir
-        .canonicalize()
-        .ok()
-        .and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
-        .unwrap_or_default();
+    let name = if create {
+        crate::discover::clean(&dir)
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+    } else {
+        dir.canonicalize()
+            .ok()
+            .and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
+    }
+    .unwrap_or_default();
     if let Err((problem, suggestion)) = check_key(args.dialect, &name) {
         return fail(
             Outcome::Usage,
@@ -220,6 +274,12 @@ pub fn run_init(args: InitArgs) -> Outcome {
     else {
         return fail(Outcome::Failure, "the built-in template has no skill file");
     };
+    if create && let Err(e) = std::fs::create_dir_all(&dir) {
+        return fail(
+            Outcome::Failure,
+            format!("creating `{}`: {e}", dir.display()),
+        );
+    }
     let path = dir.join(&skill_file.path);
     // Written beside and renamed into place, never over an existing file: a failed write (a full
     // disk) leaves no empty skill file behind to block the next `init`.

@@ -1,12 +1,14 @@
 //! Identity and description rules: SK101–SK104 (Agent Skills), SK105–SK107 (PAR) and
-//! SK110–SK114.
+//! SK110–SK115.
 
 use std::path::{Component, Path};
 
 use unicode_general_category::{GeneralCategory, get_general_category};
 use unicode_normalization::UnicodeNormalization;
 
-use super::{SK101, SK102, SK103, SK104, SK105, SK106, SK107, SK110, SK111, SK112, SK113, SK114};
+use super::{
+    SK101, SK102, SK103, SK104, SK105, SK106, SK107, SK110, SK111, SK112, SK113, SK114, SK115,
+};
 use crate::diagnostic::Span;
 use crate::dialect::Dialect;
 use crate::discover::SkillDir;
@@ -89,6 +91,12 @@ fn name_char(c: char) -> bool {
 
 /// The words Anthropic's skill upload rejects in a name (SK104).
 const RESERVED: [&str; 2] = ["anthropic", "claude"];
+
+/// The reserved word a name holds (SK104), if any.
+pub fn reserved_word(name: &str) -> Option<&'static str> {
+    let lower = name.to_lowercase();
+    RESERVED.into_iter().find(|w| lower.contains(w))
+}
 
 /// SK101–SK104.
 fn agentskills_name(skill: &Skill, out: &mut Reporter) {
@@ -400,6 +408,15 @@ fn description(skill: &Skill, out: &mut Reporter) {
             .label("markup character")
             .help("reword without `<` and `>`: Claude.ai rejects XML tags in descriptions and some prompt formats break");
     }
+    if let Some(what) = placeholder(text) {
+        out.emit(
+            &SK115,
+            Some(node.span),
+            format!("the description is unfinished: it {what}"),
+        )
+        .label("placeholder")
+        .help("write what the skill does and when to use it: the model decides from this text alone whether to load the skill");
+    }
     // Claude Code lists `when_to_use` after the description: a trigger there counts.
     let when_to_use = skill
         .targets
@@ -418,6 +435,23 @@ fn description(skill: &Skill, out: &mut Reporter) {
         .label("no trigger")
         .help("add when to load it, e.g. \"Use when the user asks to ...\"");
     }
+}
+
+/// Markers of text still to be written, as whole words in capitals.
+const PLACEHOLDER_MARKERS: [&str; 3] = ["TODO", "TBD", "FIXME"];
+
+/// How a description shows it is unfinished (SK115): a `TODO`-like marker, or an ellipsis that
+/// ends it (the sentence left for the author to complete).
+fn placeholder(text: &str) -> Option<String> {
+    let words = text.split(|c: char| !c.is_alphanumeric());
+    if let Some(marker) = words
+        .filter(|w| !w.is_empty())
+        .find(|w| PLACEHOLDER_MARKERS.contains(w))
+    {
+        return Some(format!("holds `{marker}`"));
+    }
+    let end = text.trim_end();
+    (end.ends_with("...") || end.ends_with('…')).then(|| "ends with an ellipsis".to_string())
 }
 
 /// Whether a description holds one of [`TRIGGER_PHRASES`] as whole words, in any case and
