@@ -216,3 +216,68 @@ fn init_creates_a_directory_that_does_not_exist() {
     assert_eq!(run.code, Some(2));
     assert!(!tmp.path().join("Bad_Name").exists());
 }
+
+#[test]
+fn force_color_and_clicolor_force_colour_a_pipe() {
+    let tmp = tempfile::tempdir().unwrap();
+    skill(tmp.path(), "skills/y", "y");
+    let plain = skillc(tmp.path(), &["validate"]);
+    assert!(!plain.stdout.contains('\u{1b}'), "{}", plain.stdout);
+    for (name, value) in [("FORCE_COLOR", "1"), ("CLICOLOR_FORCE", "1")] {
+        let run = common::skillc_env(tmp.path(), &["validate"], &[(name, value)]);
+        assert!(
+            run.stdout.contains("\u{1b}[1m\u{1b}[33mwarning[SK010]"),
+            "{name}: {}",
+            run.stdout
+        );
+        // `0` forces nothing; NO_COLOR without a force still wins; --color never always does.
+        let run = common::skillc_env(tmp.path(), &["validate"], &[(name, "0")]);
+        assert_eq!(run.stdout, plain.stdout);
+        let run = common::skillc_env(
+            tmp.path(),
+            &["validate", "--color", "never"],
+            &[(name, value)],
+        );
+        assert_eq!(run.stdout, plain.stdout);
+    }
+    let run = common::skillc_env(tmp.path(), &["validate"], &[("NO_COLOR", "1")]);
+    assert_eq!(run.stdout, plain.stdout);
+}
+
+#[test]
+fn keygen_warns_of_an_unencrypted_key_and_unpack_of_an_unchecked_signature() {
+    let tmp = tempfile::tempdir().unwrap();
+    let run = skillc(tmp.path(), &["keygen", "--out", "k"]);
+    assert_eq!(run.code, Some(0));
+    assert!(
+        run.stderr.ends_with(
+            "warning: the private key is not encrypted (set SKILLC_KEY_PASSWORD to encrypt it); keep it out of the repository\n"
+        ),
+        "{}",
+        run.stderr
+    );
+    let help = skillc(tmp.path(), &["keygen", "--help"]);
+    assert!(
+        help.stdout
+            .contains("SKILLC_KEY_PASSWORD  encrypts the private key"),
+        "{}",
+        help.stdout
+    );
+    let run = common::skillc_env(
+        tmp.path(),
+        &["keygen", "--out", "e"],
+        &[("SKILLC_KEY_PASSWORD", "s3cret")],
+    );
+    assert!(!run.stderr.contains("warning"), "{}", run.stderr);
+
+    skill(tmp.path(), "x", "x");
+    let run = skillc(tmp.path(), &["pack", "x", "-o", "x.tgz"]);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    std::fs::create_dir(tmp.path().join("out")).unwrap();
+    let run = skillc(tmp.path(), &["unpack", "x.tgz", "-C", "out"]);
+    assert_eq!(
+        run.stderr,
+        "Unpacked `x` (1 file and the manifest) into out/x\n\
+         note: the signature was not checked (its digests were): pass --key PUB to verify who signed it first\n"
+    );
+}

@@ -8,6 +8,11 @@ use crate::render::escaped;
 use crate::sign;
 
 #[derive(Debug, clap::Args)]
+#[command(
+    after_help = "Environment:\n  SKILLC_KEY_PASSWORD  encrypts the private key (PKCS#8, scrypt + AES-256-CBC, as OpenSSL reads); \
+                  `sign` and `pack --key` read the password from it. Without it the \
+                  private key is written unencrypted, readable by its owner only (mode 0600)."
+)]
 pub struct Args {
     /// Write PREFIX.key and PREFIX.pub.
     #[arg(long, value_name = "PREFIX", default_value = "skillc")]
@@ -55,5 +60,10 @@ pub fn run(args: &Args) -> Outcome {
     );
     eprintln!("public key:  {}", escaped(&public.display().to_string()));
     eprintln!("key hint:    {hint}");
+    if password.is_none() {
+        eprintln!(
+            "warning: the private key is not encrypted (set SKILLC_KEY_PASSWORD to encrypt it); keep it out of the repository"
+        );
+    }
     Outcome::Success
 }

@@ -56,8 +56,14 @@ impl ColorChoice {
         match self {
             ColorChoice::Always => true,
             ColorChoice::Never => false,
+            // FORCE_COLOR or CLICOLOR_FORCE (set, not `0`) colour any stream; NO_COLOR (set,
+            // not empty) none; else a terminal is coloured.
             ColorChoice::Auto => {
-                is_terminal && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+                let set = |name: &str| std::env::var_os(name).filter(|v| !v.is_empty());
+                let forced = ["FORCE_COLOR", "CLICOLOR_FORCE"]
+                    .iter()
+                    .any(|name| set(name).is_some_and(|v| v != "0"));
+                forced || (is_terminal && set("NO_COLOR").is_none())
             }
         }
     }
@@ -71,7 +77,8 @@ impl ColorChoice {
     propagate_version = true
 )]
 struct Cli {
-    /// When to use colour: auto (a terminal without NO_COLOR), always, never.
+    /// When to use colour: auto (a terminal without NO_COLOR; FORCE_COLOR or CLICOLOR_FORCE
+    /// colour any output), always, never.
     #[arg(long, value_enum, default_value_t, global = true)]
     color: ColorChoice,
     #[command(subcommand)]

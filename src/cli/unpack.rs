@@ -138,12 +138,18 @@ pub fn run(args: &Args) -> Outcome {
         );
     }
     drop(staging);
+    let files = archive.files.len() - 1;
     eprintln!(
-        "Unpacked `{}` ({} files and the manifest) into {}",
+        "Unpacked `{}` ({files} {} and the manifest) into {}",
         reader::shown(&archive.key),
-        archive.files.len() - 1,
+        if files == 1 { "file" } else { "files" },
         target.display()
     );
+    if args.key.is_none() {
+        eprintln!(
+            "note: the signature was not checked (its digests were): pass --key PUB to verify who signed it first"
+        );
+    }
     Outcome::Success
 }
 

@@ -23,6 +23,8 @@ pub fn skillc_env(dir: &Path, args: &[&str], env: &[(&str, &str)]) -> Run {
         .env("HOME", dir.join("home"))
         .env_remove("SKILLC_FORMAT")
         .env_remove("NO_COLOR")
+        .env_remove("FORCE_COLOR")
+        .env_remove("CLICOLOR_FORCE")
         .env_remove("SOURCE_DATE_EPOCH")
         .env_remove("SKILLC_KEY_PASSWORD")
         .envs(env.iter().copied())
