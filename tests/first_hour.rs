@@ -281,3 +281,24 @@ fn keygen_warns_of_an_unencrypted_key_and_unpack_of_an_unchecked_signature() {
          note: the signature was not checked (its digests were): pass --key PUB to verify who signed it first\n"
     );
 }
+
+#[test]
+fn pack_prints_the_archive_on_stdout_and_list_json_is_versioned() {
+    let tmp = tempfile::tempdir().unwrap();
+    skill(tmp.path(), "x", "x");
+    let run = skillc(tmp.path(), &["pack", "x"]);
+    assert_eq!(
+        (run.code, run.stdout.as_str()),
+        (Some(0), "x.skill.tar.gz\n"),
+        "{}",
+        run.stderr
+    );
+    let run = skillc(tmp.path(), &["pack", "x", "--dry-run"]);
+    assert_eq!((run.code, run.stdout.as_str()), (Some(0), ""));
+    let run = skillc(tmp.path(), &["list", "--format", "json"]);
+    let value: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(value["version"], 1);
+    assert_eq!(value["tool"]["name"], "skillc");
+    assert_eq!(value["skills"][0]["key"], "x");
+    assert_eq!(value["skills"].as_array().map(Vec::len), Some(1));
+}

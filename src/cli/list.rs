@@ -121,7 +121,13 @@ pub fn run(args: &Args) -> Outcome {
                 })
             })
             .collect();
-        let text = crate::render::json_text(&items) + "\n";
+        // Versioned, as every other JSON document of skillc.
+        let doc = json!({
+            "version": 1,
+            "tool": {"name": "skillc", "version": env!("CARGO_PKG_VERSION")},
+            "skills": items,
+        });
+        let text = crate::render::json_text(&doc) + "\n";
         return super::emit(&text).unwrap_or(Outcome::Success);
     }
     let rows: Vec<[String; 8]> = reports

@@ -321,5 +321,9 @@ pub fn run(args: &Args) -> Outcome {
     if args.key.is_some() && !args.dry_run {
         eprintln!("signed:        {}", bundle_path.display());
     }
+    // The archive's path on stdout, as `npm pack` prints it: `ARCHIVE=$(skillc pack)`.
+    if !args.json && !args.dry_run {
+        return super::emit(&format!("{}\n", output.display())).unwrap_or(Outcome::Success);
+    }
     Outcome::Success
 }
