@@ -302,3 +302,34 @@ fn pack_prints_the_archive_on_stdout_and_list_json_is_versioned() {
     assert_eq!(value["skills"][0]["key"], "x");
     assert_eq!(value["skills"].as_array().map(Vec::len), Some(1));
 }
+
+#[test]
+fn show_takes_a_skill_directory_or_file() {
+    let tmp = tempfile::tempdir().unwrap();
+    skill(tmp.path(), "skills/pdf", "pdf-tools");
+    let by_key = skillc(tmp.path(), &["show", "pdf-tools"]);
+    assert_eq!(by_key.code, Some(0), "{}", by_key.stderr);
+    assert!(
+        by_key
+            .stdout
+            .starts_with("pdf-tools (agentskills, project)\n  path:        skills/pdf/SKILL.md\n"),
+        "{}",
+        by_key.stdout
+    );
+    for path in ["skills/pdf", "skills/pdf/SKILL.md", "./skills/pdf/"] {
+        let run = skillc(tmp.path(), &["show", path]);
+        assert_eq!(
+            (run.code, &run.stdout),
+            (Some(0), &by_key.stdout),
+            "{path}: {}",
+            run.stderr
+        );
+    }
+    // A directory that is no skill is not a key either.
+    let run = skillc(tmp.path(), &["show", "skills"]);
+    assert_eq!(run.code, Some(2));
+    assert_eq!(
+        run.stderr,
+        "error: no skill with key `skills` found; `skillc list` shows the keys\n"
+    );
+}

@@ -1,4 +1,4 @@
-//! `skillc show KEY [PATH]...`: everything about one skill.
+//! `skillc show KEY|DIR [PATH]...`: everything about one skill.
 
 use std::fmt::Write;
 
@@ -12,14 +12,26 @@ use crate::tokens;
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// The skill's key (`name` or `id`).
+    /// The skill's key (`name` or `id`), or its directory or skill file.
     key: String,
     #[command(flatten)]
     skills: SkillArgs,
 }
 
 pub fn run(args: &Args) -> Outcome {
-    let loaded = match args.skills.load(
+    // A path that exists names the skill there: it is searched alone.
+    let as_path = std::path::Path::new(&args.key);
+    let skill_file = as_path.is_file()
+        && as_path
+            .file_name()
+            .is_some_and(|n| crate::discover::SKILL_FILE_NAMES.iter().any(|f| n == *f));
+    let by_path = args.skills.paths.is_empty()
+        && (skill_file || crate::discover::skill_file_in(as_path).is_some());
+    let mut skills = args.skills.clone();
+    if by_path {
+        skills.paths = vec![as_path.to_path_buf()];
+    }
+    let loaded = match skills.load(
         crate::config::Overrides::default(),
         false,
         crate::skill::Keep {
@@ -32,7 +44,18 @@ pub fn run(args: &Args) -> Outcome {
     };
     let reports = &loaded.reports;
     let mut matches: Vec<usize> = (0..reports.len())
-        .filter(|&i| reports[i].key.as_deref() == Some(args.key.as_str()))
+        .filter(|&i| {
+            let skill = &reports[i];
+            if by_path {
+                // The skill the path names (not one nested below it).
+                skill.dir.file.is_some()
+                    && skill.dir.nested_in().is_none()
+                    && (skill.dir.dir.as_ref() == crate::discover::clean(as_path)
+                        || skill.dir.file.as_deref() == Some(&crate::discover::clean(as_path)))
+            } else {
+                skill.key.as_deref() == Some(args.key.as_str())
+            }
+        })
         .collect();
     if matches.is_empty() {
         return fail(

@@ -10,7 +10,7 @@ use crate::lint;
 use crate::skill::{Keep, SkillReport};
 use crate::targets::Targets;
 
-#[derive(Debug, clap::Args)]
+#[derive(Debug, Clone, clap::Args)]
 pub struct SkillArgs {
     /// Skill directories, skill files, files inside skills, or directories to search
     /// (default `.`).
