@@ -333,3 +333,62 @@ fn show_takes_a_skill_directory_or_file() {
         "error: no skill with key `skills` found; `skillc list` shows the keys\n"
     );
 }
+
+#[test]
+fn github_format_writes_a_step_summary_and_says_what_annotations_hide() {
+    let tmp = tempfile::tempdir().unwrap();
+    for i in 1..=11 {
+        skill(
+            tmp.path(),
+            &format!("repo/skills/s{i:02}"),
+            &format!("wrong{i:02}"),
+        );
+    }
+    let summary = tmp.path().join("summary.md");
+    std::fs::write(&summary, "earlier step\n").unwrap();
+    let run = common::skillc_env(
+        &tmp.path().join("repo/skills"),
+        &["validate", "--format", "github"],
+        &[
+            ("GITHUB_STEP_SUMMARY", summary.to_str().unwrap()),
+            ("GITHUB_SERVER_URL", "https://github.com"),
+            ("GITHUB_REPOSITORY", "o/r"),
+            ("GITHUB_SHA", "abc123"),
+            (
+                "GITHUB_WORKSPACE",
+                tmp.path().join("repo").to_str().unwrap(),
+            ),
+        ],
+    );
+    assert_eq!(run.code, Some(1));
+    assert_eq!(run.stdout.lines().count(), 11);
+    let line = "Checked 11 skills: 11 errors, 0 warnings, 0 infos (GitHub annotates 10 of each kind per step: 1 error is in the log only).";
+    assert!(run.stderr.ends_with(&format!("{line}\n")), "{}", run.stderr);
+    let text = std::fs::read_to_string(&summary).unwrap();
+    let doc = "https://github.com/skillc/skillc/blob/main/src/rules/docs/SK103.md";
+    assert!(
+        text.starts_with(&format!(
+            "earlier step\n## skillc\n\n{line}\n\n| rule | name | severity | count |\n|---|---|---|---:|\n\
+             | [SK103]({doc}) | name-directory-mismatch | error | 11 |\n\n### Diagnostics\n\n\
+             - error [`s01/SKILL.md:2`](https://github.com/o/r/blob/abc123/skills/s01/SKILL.md#L2) \
+             [SK103]({doc}): the name 'wrong01' does not match the directory name 's01'\n"
+        )),
+        "{text}"
+    );
+    assert_eq!(
+        text.lines().filter(|l| l.starts_with("- error")).count(),
+        11
+    );
+    // Without the variable, nothing is written and only 10 of a kind: no note.
+    std::fs::remove_dir_all(tmp.path().join("repo/skills/s11")).unwrap();
+    let run = skillc(
+        &tmp.path().join("repo/skills"),
+        &["validate", "--format", "github"],
+    );
+    assert!(
+        run.stderr
+            .ends_with("Checked 10 skills: 10 errors, 0 warnings, 0 infos.\n"),
+        "{}",
+        run.stderr
+    );
+}

@@ -326,6 +326,20 @@ fn finish(
     }
     let summary = Summary::of(reports);
     let machine = matches!(args.format, Format::Json | Format::Sarif);
+    let mut line = summary.line();
+    if args.format == Format::Github && !args.statistics {
+        // GitHub shows only the first annotations of each kind: say what it leaves out.
+        if let Some(hidden) = render::github::beyond_limit(reports) {
+            line = format!(
+                "{} (GitHub annotates {} of each kind per step: {hidden} in the log only).",
+                line.trim_end_matches('.'),
+                render::github::ANNOTATIONS_PER_STEP
+            );
+        }
+        if let Some(path) = std::env::var_os("GITHUB_STEP_SUMMARY").filter(|p| !p.is_empty()) {
+            append_step_summary(reports, &line, Path::new(&path));
+        }
+    }
     if let Some(count) = fixed {
         let remaining: usize = reports
             .iter()
@@ -343,7 +357,7 @@ fn finish(
         if let Some(hint) = fixable_hint(reports, mode) {
             eprintln!("{hint}");
         }
-        eprintln!("{}", summary.line());
+        eprintln!("{line}");
     }
     if failed {
         return Outcome::Failure;
@@ -358,6 +372,48 @@ fn finish(
 
 fn plural(count: usize) -> &'static str {
     if count == 1 { "problem" } else { "problems" }
+}
+
+/// Appends the run's Markdown summary to the step summary file GitHub Actions names; a
+/// failure to write it is a warning (the check itself ran).
+fn append_step_summary(reports: &[SkillReport], line: &str, path: &Path) {
+    let var = |name: &str| std::env::var(name).ok().filter(|v| !v.is_empty());
+    let (server, repository, sha) = (
+        var("GITHUB_SERVER_URL"),
+        var("GITHUB_REPOSITORY"),
+        var("GITHUB_SHA"),
+    );
+    // Paths are shown relative to the current directory; links need them from the root.
+    let prefix = var("GITHUB_WORKSPACE")
+        .and_then(|root| {
+            let cwd = std::env::current_dir().ok()?;
+            let relative = cwd.strip_prefix(root).ok()?.to_path_buf();
+            Some(render::slash_path(&relative))
+        })
+        .filter(|p| !p.is_empty())
+        .map(|p| format!("{p}/"))
+        .unwrap_or_default();
+    let commit = match (&server, &repository, &sha) {
+        (Some(server), Some(repository), Some(sha)) => Some(render::github::Commit {
+            server,
+            repository,
+            sha,
+            prefix,
+        }),
+        _ => None,
+    };
+    let markdown = render::github::step_summary(reports, line, commit.as_ref());
+    let appended = std::fs::OpenOptions::new()
+        .append(true)
+        .create(true)
+        .open(path)
+        .and_then(|mut file| file.write_all(markdown.as_bytes()));
+    if let Err(e) = appended {
+        eprintln!(
+            "warning: writing the step summary `{}`: {e}",
+            render::escaped(&path.display().to_string())
+        );
+    }
 }
 
 /// `[*] N fixable with --fix` under the summary, when there is anything to fix.

@@ -39,6 +39,160 @@ fn render_report(report: &SkillReport, out: &mut String) {
     }
 }
 
+/// GitHub shows at most this many annotations of each kind (error, warning, notice) per step.
+pub const ANNOTATIONS_PER_STEP: usize = 10;
+
+/// At most this many diagnostics are listed in the step summary.
+const SUMMARY_DIAGNOSTICS: usize = 50;
+
+/// The annotations of a run beyond GitHub's per-step limit, as "6 errors and 9 warnings are"
+/// (`None`: every one is shown).
+pub fn beyond_limit(reports: &[SkillReport]) -> Option<String> {
+    let mut by_kind = [0usize; 3];
+    for d in super::diagnostics(reports) {
+        by_kind[kind(d.severity)] += 1;
+    }
+    let names = ["error", "warning", "notice"];
+    let hidden: Vec<String> = by_kind
+        .iter()
+        .zip(names)
+        .filter(|(n, _)| **n > ANNOTATIONS_PER_STEP)
+        .map(|(n, name)| {
+            let n = n - ANNOTATIONS_PER_STEP;
+            format!("{n} {name}{}", if n == 1 { "" } else { "s" })
+        })
+        .collect();
+    let one = hidden.len() == 1 && hidden[0].starts_with("1 ");
+    (!hidden.is_empty()).then(|| {
+        format!(
+            "{} {}",
+            hidden.join(" and "),
+            if one { "is" } else { "are" }
+        )
+    })
+}
+
+fn kind(severity: Severity) -> usize {
+    match severity {
+        Severity::Error => 0,
+        Severity::Warning => 1,
+        Severity::Info => 2,
+    }
+}
+
+/// Where the checked files are in the repository on GitHub: the files' links.
+pub struct Commit<'a> {
+    /// `https://github.com`.
+    pub server: &'a str,
+    /// `owner/name`.
+    pub repository: &'a str,
+    pub sha: &'a str,
+    /// The current directory relative to the repository's root, `/`-separated, empty or
+    /// ending in `/`.
+    pub prefix: String,
+}
+
+/// The Markdown a run appends to `$GITHUB_STEP_SUMMARY`: the summary line, the count of each
+/// rule, and the first diagnostics, linked to their lines (when the workflow's repository and
+/// commit are known) and to their rules' documentation.
+pub fn step_summary(
+    reports: &[SkillReport],
+    summary_line: &str,
+    commit: Option<&Commit>,
+) -> String {
+    let mut out = format!("## skillc\n\n{}\n", cell(summary_line));
+    let rows = super::statistics::rows(reports);
+    if !rows.is_empty() {
+        out += "\n| rule | name | severity | count |\n|---|---|---|---:|\n";
+        for row in &rows {
+            let _ = writeln!(
+                out,
+                "| [{code}]({}) | {} | {} | {} |",
+                rule_doc(row.code),
+                row.name,
+                row.severity,
+                row.count,
+                code = row.code
+            );
+        }
+    }
+    let total = super::diagnostics(reports).count();
+    if total > 0 {
+        let _ = writeln!(
+            out,
+            "\n### {}\n",
+            if total > SUMMARY_DIAGNOSTICS {
+                format!("The first {SUMMARY_DIAGNOSTICS} of {total} diagnostics")
+            } else {
+                "Diagnostics".to_string()
+            }
+        );
+        for d in super::diagnostics(reports).take(SUMMARY_DIAGNOSTICS) {
+            let path = slash_path(&d.path);
+            let line = d.region.map(|r| r.line);
+            let place = match line {
+                Some(line) => format!("{path}:{line}"),
+                None => path.clone(),
+            };
+            let place = match commit {
+                Some(c) => format!(
+                    "[`{}`]({}/{}/blob/{}/{}{}{})",
+                    cell(&place),
+                    c.server,
+                    c.repository,
+                    c.sha,
+                    c.prefix,
+                    url_path(path.trim_start_matches("./")),
+                    line.map(|l| format!("#L{l}")).unwrap_or_default()
+                ),
+                None => format!("`{}`", cell(&place)),
+            };
+            let _ = writeln!(
+                out,
+                "- {} {place} [{}]({}): {}",
+                d.severity.as_str(),
+                d.rule.code,
+                rule_doc(d.rule.code),
+                cell(&d.message)
+            );
+        }
+    }
+    out
+}
+
+/// A path as a URL's path: bytes other than unreserved ones and `/` escaped.
+fn url_path(path: &str) -> String {
+    let mut out = String::with_capacity(path.len());
+    for &b in path.as_bytes() {
+        if b.is_ascii_alphanumeric() || b"/-._~".contains(&b) {
+            out.push(char::from(b));
+        } else {
+            let _ = write!(out, "%{b:02X}");
+        }
+    }
+    out
+}
+
+/// Where a rule's documentation is read online.
+fn rule_doc(code: &str) -> String {
+    format!(
+        "{}/blob/main/src/rules/docs/{code}.md",
+        env!("CARGO_PKG_HOMEPAGE")
+    )
+}
+
+/// Text from a skill made safe for one Markdown line: printable, one line, no markup that
+/// could open HTML or break a table.
+fn cell(text: &str) -> String {
+    printable(text)
+        .replace('\u{240a}', " ")
+        .replace('\\', "\\\\")
+        .replace('|', "\\|")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('`', "'")
+}
+
 /// Escapes a command's message as the Actions toolkit does.
 fn data(text: &str) -> String {
     text.replace('%', "%25")

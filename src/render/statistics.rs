@@ -11,15 +11,15 @@ use crate::skill::SkillReport;
 
 /// One rule's count.
 #[derive(Serialize)]
-struct Row {
-    count: usize,
-    code: &'static str,
-    name: &'static str,
-    severity: &'static str,
+pub struct Row {
+    pub count: usize,
+    pub code: &'static str,
+    pub name: &'static str,
+    pub severity: &'static str,
 }
 
 /// The rules with problems, most frequent first (then by code).
-fn rows(reports: &[SkillReport]) -> Vec<Row> {
+pub fn rows(reports: &[SkillReport]) -> Vec<Row> {
     let mut counts: HashMap<&'static str, Row> = HashMap::new();
     for (rule, severity, count) in super::counts(reports) {
         let severity = match severity {
