@@ -482,6 +482,11 @@ impl Settings {
         }
     }
 
+    /// How many `per-file-ignores` patterns are in force.
+    pub fn per_file_ignore_count(&self) -> usize {
+        self.per_file_ignores.len()
+    }
+
     /// Whether a rule is selected (before per-file ignores and suppressions).
     pub fn enabled(&self, rule: &Rule) -> bool {
         self.enabled.contains(rule.code)

@@ -392,3 +392,72 @@ fn github_format_writes_a_step_summary_and_says_what_annotations_hide() {
         run.stderr
     );
 }
+
+#[test]
+fn show_files_and_show_settings_check_nothing_and_say_where_values_come_from() {
+    let tmp = tempfile::tempdir().unwrap();
+    skill(tmp.path(), "skills/a", "a");
+    skill(tmp.path(), "vendor/b", "b");
+    common::write(
+        &tmp.path().join("skillc.toml"),
+        "targets = [\"claude-code\"]\nexclude = [\"vendor/**\"]\n\n[rules]\nignore = [\"SK113\"]\nunfixable = [\"SK004\"]\n\n[rules.severity]\nSK412 = \"warning\"\n",
+    );
+    let run = skillc(tmp.path(), &["validate", "--show-files"]);
+    assert_eq!(
+        (run.code, run.stdout.as_str(), run.stderr.as_str()),
+        (Some(0), "skills/a/SKILL.md\n", "")
+    );
+    let run = skillc(
+        tmp.path(),
+        &[
+            "validate",
+            "--show-settings",
+            "--strict",
+            "--ignore",
+            "SK412",
+        ],
+    );
+    assert_eq!((run.code, run.stderr.as_str()), (Some(0), ""));
+    let config = tmp.path().join("skillc.toml").canonicalize().unwrap();
+    let lines: Vec<String> = run
+        .stdout
+        .lines()
+        .map(|l| l.split_whitespace().collect::<Vec<_>>().join(" "))
+        .collect();
+    let total = lines
+        .iter()
+        .find(|l| l.starts_with("rules "))
+        .and_then(|l| {
+            l.split(" of ")
+                .nth(1)?
+                .split(' ')
+                .next()?
+                .parse::<usize>()
+                .ok()
+        })
+        .unwrap();
+    assert_eq!(
+        lines,
+        [
+            format!("config file: {}", config.display()),
+            "dialect auto (detected per skill) (default)".into(),
+            "strict true (--strict)".into(),
+            "targets claude-code (skillc.toml)".into(),
+            "budget each target's own (default)".into(),
+            "encoding o200k_base (default)".into(),
+            "context-window 200000 tokens (default)".into(),
+            "max-file-size 1048576 bytes (default)".into(),
+            "extra-fields none (default)".into(),
+            "tools any (SK207 is off) (default)".into(),
+            "exclude vendor/** (skillc.toml)".into(),
+            format!(
+                "rules {} of {total} selected (not SK113, SK412) (skillc.toml, --ignore)",
+                total - 2
+            ),
+            "severity SK412 = warning (skillc.toml)".into(),
+            "fixable all but SK004 (skillc.toml)".into(),
+            "per-file-ignores none (default)".into(),
+            "runtime the runtime table's (default)".into(),
+        ]
+    );
+}

@@ -62,6 +62,13 @@ pub struct Args {
     /// print the fixed text.
     #[arg(long, value_name = "PATH")]
     stdin_filename: Option<PathBuf>,
+    /// Print the skill files this run would check, one per line, and check nothing.
+    #[arg(long, conflicts_with = "show_settings")]
+    show_files: bool,
+    /// Print the settings in force and where each came from (a flag, skillc.toml, the
+    /// default), and check nothing.
+    #[arg(long)]
+    show_settings: bool,
 }
 
 pub fn run(args: Args, color: ColorChoice) -> Outcome {
@@ -101,10 +108,16 @@ fn keep(args: &Args) -> Keep {
 
 /// Validates (and with `--fix`/`--diff` fixes) the skills the PATHs name.
 fn run_paths(args: &Args, extra: Overrides, mode: Mode, color: ColorChoice) -> Outcome {
-    let (settings, cwd) = match args.skills.settings(extra) {
+    let (settings, cwd) = match args.skills.settings(extra.clone()) {
         Ok(found) => found,
         Err(outcome) => return outcome,
     };
+    if args.show_files {
+        return super::introspect::show_files(&args.skills, &settings, &cwd);
+    }
+    if args.show_settings {
+        return super::introspect::show_settings(&args.skills, &extra, &settings);
+    }
     let load = |settings, keep| {
         args.skills
             .load_with(settings, cwd.clone(), args.quiet, keep)
