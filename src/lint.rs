@@ -169,6 +169,20 @@ fn conclude(reports: &mut [SkillReport], settings: &Settings, cwd: &Path) {
         if report.diagnostics.len() != n {
             finish(report, settings, cwd);
         }
+        suppression_problems(report, settings, cwd);
+    }
+}
+
+/// SK018 and SK019, once every rule has run on a report: its suppressions that name no rule or
+/// suppressed nothing. (Like the collection rules' diagnostics, they are kept as diagnostics
+/// even when the run keeps only counts.)
+fn suppression_problems(report: &mut SkillReport, settings: &Settings, cwd: &Path) {
+    let found = report
+        .suppressions
+        .problems(&report.dir.dir, |rule| settings.enabled(rule));
+    if !found.is_empty() {
+        report.diagnostics.extend(found);
+        finish(report, settings, cwd);
     }
 }
 
@@ -277,6 +291,7 @@ pub fn collect_among(
         name_fixes: name_fixes(report).map(|d| d.fix.clone()).collect(),
     };
     finish(report, settings, cwd);
+    suppression_problems(report, settings, cwd);
     collected
 }
 
@@ -305,6 +320,7 @@ pub fn collected_before(
     }
     report.diagnostics.extend(collected.added.iter().cloned());
     finish(report, settings, cwd);
+    suppression_problems(report, settings, cwd);
 }
 
 /// What of a report the collection rules read, as text: two reports with the same facts get

@@ -99,6 +99,8 @@ registry! {
     SK015 "missing-field" Error Both "A required field is absent or null.";
     SK016 "nested-skill-file" Info Both "A skill file below another skill's directory: runtimes do not load it as a skill.";
     SK017 "skill-file-case" Warning Both "A file named like a skill file in another case (`SKILL.MD`, `Skill.md`).";
+    SK018 "unknown-suppression" Warning Both "A suppression comment names no rule.";
+    SK019 "unused-suppression" Warning Both "A suppression comment suppresses nothing.";
     SK101 "invalid-name" Error AgentSkills "The `name` breaks the character, length or hyphen rules.";
     SK102 "non-ascii-name" Warning AgentSkills "A valid `name` that is not ASCII.";
     SK103 "name-directory-mismatch" Error AgentSkills "The `name` differs from the directory name (both NFKC-normalised).";

@@ -1,21 +1,54 @@
 //! Inline suppressions: `# skillc: ignore[...]` and `# skillc: ignore-file[...]` in the
-//! frontmatter, `<!-- skillc: ignore[...] -->` in the body.
+//! frontmatter, `<!-- skillc: ignore[...] -->` in the body. Each directive remembers whether it
+//! suppressed anything, so that one that names no rule (SK018) or suppresses nothing (SK019)
+//! is reported once the run is complete.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
-use crate::diagnostic::Diagnostic;
+use crate::diagnostic::{Diagnostic, Region};
+use crate::rule::Rule;
+use crate::rules::{SK018, SK019};
 use crate::source::{Layout, SkillFile};
 
 /// The suppressions one skill file declares (most declare none, and take no memory).
 #[derive(Debug, Default)]
 pub struct Suppressions(Option<Box<Directives>>);
 
-#[derive(Debug, Default)]
+#[derive(Debug)]
 struct Directives {
-    file: HashSet<&'static str>,
-    lines: HashMap<usize, HashSet<&'static str>>,
+    /// One per selector of a directive.
+    entries: Vec<Entry>,
+    /// The entries that cover each line (line directives).
+    lines: HashMap<usize, Vec<usize>>,
+    /// Selectors that name no rule, where they are written.
+    unknown: Vec<(String, Region)>,
     /// The skill file: line directives cover its lines, not those of other files.
-    path: std::path::PathBuf,
+    path: Arc<std::path::Path>,
+}
+
+impl Default for Directives {
+    fn default() -> Self {
+        Directives {
+            entries: Vec::new(),
+            lines: HashMap::new(),
+            unknown: Vec::new(),
+            path: Arc::from(std::path::Path::new("")),
+        }
+    }
+}
+
+/// One selector of a directive: a code, a prefix or a name, and the rules it names.
+#[derive(Debug)]
+struct Entry {
+    codes: Vec<&'static str>,
+    /// `ignore-file`: the whole skill.
+    file_wide: bool,
+    /// The selector as written, and where (what SK019 points at).
+    written: String,
+    at: Region,
+    used: AtomicBool,
 }
 
 impl Suppressions {
@@ -26,7 +59,7 @@ impl Suppressions {
             return Suppressions::default();
         }
         let mut out = Directives {
-            path: file.path.clone(),
+            path: file.path.clone().into(),
             ..Directives::default()
         };
         for n in 1..=file.line_count() {
@@ -36,59 +69,179 @@ impl Suppressions {
                 continue;
             }
             if !layout.body.is_empty() && span.start >= layout.body.start {
-                if let Some(codes) = directive(line, "<!-- skillc: ignore[") {
-                    out.add_line(n, &codes);
-                    out.add_line(n + 1, &codes);
+                if let Some(found) = directive(line, "<!-- skillc: ignore[") {
+                    out.add(file, span.start, found, &[n, n + 1], false);
                 }
             } else if span.start >= layout.frontmatter.start && span.start < layout.frontmatter.end
             {
-                if let Some(codes) = directive(line, "# skillc: ignore-file[") {
-                    out.file.extend(codes);
-                } else if let Some(codes) = directive(line, "# skillc: ignore[") {
-                    out.add_line(n, &codes);
+                if let Some(found) = directive(line, "# skillc: ignore-file[") {
+                    out.add(file, span.start, found, &[], true);
+                } else if let Some(found) = directive(line, "# skillc: ignore[") {
                     // A comment on a line of its own covers the next line.
-                    if line.trim_start().starts_with('#') {
-                        out.add_line(n + 1, &codes);
-                    }
+                    let lines: &[usize] = if line.trim_start().starts_with('#') {
+                        &[n, n + 1]
+                    } else {
+                        &[n]
+                    };
+                    out.add(file, span.start, found, lines, false);
                 }
             }
         }
         Suppressions(Some(Box::new(out)))
     }
 
-    /// Whether a diagnostic is suppressed.
+    /// Whether a diagnostic is suppressed (and the directive that does it is marked used).
     pub fn suppresses(&self, d: &Diagnostic) -> bool {
         self.0.as_ref().is_some_and(|s| s.suppresses(d))
+    }
+
+    /// SK018 for each selector that names no rule, and SK019 for each rule a directive names
+    /// that suppressed nothing — to be asked once every rule (the collection rules too) has
+    /// run. `enabled` says which rules ran: a directive for a rule that did not run is not
+    /// unused.
+    pub fn problems(
+        &self,
+        skill: &Arc<std::path::Path>,
+        enabled: impl Fn(&Rule) -> bool,
+    ) -> Vec<Diagnostic> {
+        let Some(directives) = &self.0 else {
+            return Vec::new();
+        };
+        let diagnostic =
+            |rule: &'static Rule, at: Region, message: String, help: &str| Diagnostic {
+                rule,
+                severity: rule.severity,
+                message,
+                label: None,
+                help: Some(help.to_string()),
+                path: directives.path.clone(),
+                skill: skill.clone(),
+                region: Some(at),
+                secondary: Vec::new(),
+                count: 1,
+                fix: None,
+            };
+        let mut out: Vec<Diagnostic> = directives
+            .unknown
+            .iter()
+            .map(|(written, at)| {
+                diagnostic(
+                    &SK018,
+                    *at,
+                    format!("`{written}` is not a rule: this suppression suppresses nothing"),
+                    "write a rule's code (`SK404`), a code prefix (`SK4`) or its name (`broken-link`); `skillc rule` lists them",
+                )
+            })
+            .collect();
+        for entry in &directives.entries {
+            let ran = entry
+                .codes
+                .iter()
+                .any(|code| crate::rule::find(code).is_some_and(&enabled));
+            if ran && !entry.used.load(Ordering::Relaxed) {
+                out.push(diagnostic(
+                    &SK019,
+                    entry.at,
+                    format!(
+                        "unused suppression: no `{}` diagnostic {}",
+                        entry.written,
+                        if entry.file_wide {
+                            "in this skill"
+                        } else {
+                            "here"
+                        }
+                    ),
+                    "remove it: a stale suppression would hide the next problem of this rule",
+                ));
+            }
+        }
+        out
     }
 }
 
 impl Directives {
-    fn add_line(&mut self, line: usize, codes: &[&'static str]) {
-        self.lines
-            .entry(line)
-            .or_default()
-            .extend(codes.iter().copied());
+    fn add(
+        &mut self,
+        file: &SkillFile,
+        line_start: usize,
+        found: Vec<(Selector, std::ops::Range<usize>)>,
+        lines: &[usize],
+        file_wide: bool,
+    ) {
+        for (selector, range) in found {
+            let at = file.region(crate::diagnostic::Span::new(
+                line_start + range.start,
+                line_start + range.end,
+            ));
+            match selector {
+                Selector::Unknown(written) => self.unknown.push((written, at)),
+                Selector::Rules(written, rules) => {
+                    let index = self.entries.len();
+                    self.entries.push(Entry {
+                        codes: rules.iter().map(|r| r.code).collect(),
+                        file_wide,
+                        written,
+                        at,
+                        used: AtomicBool::new(false),
+                    });
+                    for &line in lines {
+                        self.lines.entry(line).or_default().push(index);
+                    }
+                }
+            }
+        }
     }
 
     fn suppresses(&self, d: &Diagnostic) -> bool {
-        self.file.contains(d.rule.code)
-            || (*d.path == *self.path
-                && d.region
-                    .and_then(|r| self.lines.get(&r.line))
-                    .is_some_and(|codes| codes.contains(d.rule.code)))
+        let code = d.rule.code;
+        let on_line = (*d.path == *self.path)
+            .then(|| d.region.and_then(|r| self.lines.get(&r.line)))
+            .flatten()
+            .into_iter()
+            .flatten()
+            .filter_map(|&i| self.entries.get(i))
+            .filter(|e| e.codes.contains(&code));
+        let file_wide = self
+            .entries
+            .iter()
+            .filter(|e| e.file_wide && e.codes.contains(&code));
+        let mut suppressed = false;
+        for entry in on_line.chain(file_wide) {
+            entry.used.store(true, Ordering::Relaxed);
+            suppressed = true;
+        }
+        suppressed
     }
 }
 
-/// The rule codes of a directive `marker...]` on a line (codes, prefixes or names).
-fn directive(line: &str, marker: &str) -> Option<Vec<&'static str>> {
+/// What one selector of a directive names.
+enum Selector {
+    /// The rules of a code, prefix or name, as written.
+    Rules(String, Vec<&'static Rule>),
+    Unknown(String),
+}
+
+/// The selectors of a directive `marker...]` on a line, each with its byte range in the line.
+fn directive(line: &str, marker: &str) -> Option<Vec<(Selector, std::ops::Range<usize>)>> {
     let start = line.find(marker)? + marker.len();
     let end = start + line[start..].find(']')?;
-    Some(
-        line[start..end]
-            .split(',')
-            .filter_map(|s| crate::rule::select(s.trim()))
-            .flatten()
-            .map(|r| r.code)
-            .collect(),
-    )
+    let mut out = Vec::new();
+    let mut at = start;
+    for part in line[start..end].split(',') {
+        let trimmed = part.trim();
+        let offset = at + (part.len() - part.trim_start().len());
+        at += part.len() + 1;
+        if trimmed.is_empty() {
+            continue;
+        }
+        let range = offset..offset + trimmed.len();
+        out.push((
+            match crate::rule::select(trimmed) {
+                Some(rules) => Selector::Rules(trimmed.to_string(), rules),
+                None => Selector::Unknown(trimmed.to_string()),
+            },
+            range,
+        ));
+    }
+    Some(out)
 }
