@@ -461,3 +461,33 @@ fn show_files_and_show_settings_check_nothing_and_say_where_values_come_from() {
         ]
     );
 }
+
+#[test]
+fn add_noqa_covers_every_diagnostic_with_comments_only_and_is_idempotent() {
+    let tmp = tempfile::tempdir().unwrap();
+    let skill_md = "---\nname: demo\ndescription: Converts <b> tags. Use when asked.\nmetadata:\n  version: 1.10\n---\n# Demo\n\nSee [the guide](references/gide.md).\n\n| a | b |\n|---|---|\n| [x](nope.md) | y |\n";
+    common::write(&tmp.path().join("demo/SKILL.md"), skill_md);
+    common::write(&tmp.path().join("demo/references/unused.md"), "# Unused\n");
+    let before = skillc(tmp.path(), &["validate", "--format", "concise"]);
+    assert_eq!(before.code, Some(1));
+    let run = skillc(tmp.path(), &["validate", "--add-noqa"]);
+    assert_eq!(
+        (run.code, run.stdout.as_str(), run.stderr.as_str()),
+        (Some(0), "", "Added 6 suppression comments in 1 file.\n")
+    );
+    assert_eq!(
+        std::fs::read_to_string(tmp.path().join("demo/SKILL.md")).unwrap(),
+        "---\n# skillc: ignore-file[SK404, SK412]\nname: demo\n# skillc: ignore[SK112]\ndescription: Converts <b> tags. Use when asked.\nmetadata:\n  # skillc: ignore[SK010, SK303]\n  version: 1.10\n---\n# Demo\n\nSee [the guide](references/gide.md). <!-- skillc: ignore[SK404] -->\n\n| a | b |\n|---|---|\n| [x](nope.md) | y |\n"
+    );
+    let after = skillc(tmp.path(), &["validate"]);
+    assert_eq!(
+        (after.code, after.stdout.as_str(), after.stderr.as_str()),
+        (
+            Some(0),
+            "",
+            "Checked 1 skill: 0 errors, 0 warnings, 0 infos.\n"
+        )
+    );
+    let again = skillc(tmp.path(), &["validate", "--add-noqa"]);
+    assert_eq!(again.stderr, "Added 0 suppression comments in 0 files.\n");
+}

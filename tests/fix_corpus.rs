@@ -159,3 +159,76 @@ fn fixing_the_corpus_makes_nothing_worse_and_is_idempotent() {
     let expected = std::fs::read_to_string(&path).unwrap_or_default();
     assert_eq!(pinned, expected, "what --fix does on the corpus changed");
 }
+
+/// The text with every suppression comment `--add-noqa` writes taken out.
+fn without_comments(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for line in text.split_inclusive('\n') {
+        let trimmed = line.trim_start();
+        if trimmed.starts_with("# skillc: ignore[") || trimmed.starts_with("# skillc: ignore-file[")
+        {
+            continue;
+        }
+        let mut line = line.to_string();
+        while let Some(start) = line.find(" <!-- skillc: ignore[") {
+            let Some(len) = line[start..].find(" -->") else {
+                break;
+            };
+            line.replace_range(start..start + len + 4, "");
+        }
+        out.push_str(&line);
+    }
+    out
+}
+
+#[test]
+fn add_noqa_on_the_corpus_leaves_no_diagnostic_and_adds_only_comments() {
+    let Some(tmp) = common::extract_corpus() else {
+        return;
+    };
+    let root = tmp.path();
+    std::fs::create_dir_all(root.join("home")).unwrap();
+    for repo in REPOSITORIES {
+        let before_files = snapshot(&root.join(repo));
+        let (_, stderr) = skillc(root, repo, &["--add-noqa"]);
+        assert!(stderr.starts_with("Added "), "{repo}: {stderr}");
+        assert!(!stderr.contains("no comment can cover"), "{repo}: {stderr}");
+        let after_files = snapshot(&root.join(repo));
+        assert_eq!(
+            before_files.len(),
+            after_files.len(),
+            "{repo}: files appeared"
+        );
+        let mut changed = 0;
+        for (rel, bytes) in &after_files {
+            let before = &before_files[rel];
+            if before == bytes {
+                continue;
+            }
+            changed += 1;
+            let text = String::from_utf8(bytes.clone()).unwrap();
+            assert_eq!(
+                without_comments(&text).as_bytes(),
+                before.as_slice(),
+                "{repo}: {rel} changed beyond its comments"
+            );
+        }
+        assert!(changed > 0, "{repo}: nothing was added");
+        let (stdout, stderr) = skillc(root, repo, &["--format", "concise"]);
+        assert_eq!(stdout, "", "{repo}: diagnostics remain");
+        assert!(
+            stderr.ends_with(": 0 errors, 0 warnings, 0 infos.\n"),
+            "{repo}: {stderr}"
+        );
+        let (_, again) = skillc(root, repo, &["--add-noqa"]);
+        assert_eq!(
+            again, "Added 0 suppression comments in 0 files.\n",
+            "{repo}"
+        );
+        assert_eq!(
+            snapshot(&root.join(repo)),
+            after_files,
+            "{repo}: a second run changed bytes"
+        );
+    }
+}

@@ -65,6 +65,10 @@ pub struct Args {
     /// Print the skill files this run would check, one per line, and check nothing.
     #[arg(long, conflicts_with = "show_settings")]
     show_files: bool,
+    /// Write a suppression comment for every current diagnostic one can cover (for adopting
+    /// skillc on a repository that has problems); change nothing else.
+    #[arg(long, conflicts_with_all = ["fix", "diff", "stdin_filename"])]
+    add_noqa: bool,
     /// Print the settings in force and where each came from (a flag, skillc.toml, the
     /// default), and check nothing.
     #[arg(long)]
@@ -122,6 +126,12 @@ fn run_paths(args: &Args, extra: Overrides, mode: Mode, color: ColorChoice) -> O
         args.skills
             .load_with(settings, cwd.clone(), args.quiet, keep)
     };
+    if args.add_noqa {
+        return match load(settings, Keep::default()) {
+            Ok(loaded) => add_noqa(loaded, &cwd),
+            Err(outcome) => outcome,
+        };
+    }
     let mut fixing = None;
     let loaded = if args.fix || args.diff {
         let loaded = match load(settings, Keep::default()) {
@@ -385,6 +395,99 @@ fn finish(
 
 fn plural(count: usize) -> &'static str {
     if count == 1 { "problem" } else { "problems" }
+}
+
+/// `--add-noqa`: a suppression comment for every diagnostic of each skill file that one can
+/// cover, each checked by linting the text with it among the run's other skills.
+fn add_noqa(loaded: Loaded, cwd: &Path) -> Outcome {
+    let Loaded {
+        settings,
+        reports,
+        io_failed,
+        ..
+    } = loaded;
+    let dirs: Vec<crate::discover::SkillDir> = reports
+        .iter()
+        .filter(|r| r.dir.file.is_some() && !r.diagnostics.is_empty())
+        .map(|r| r.dir.clone())
+        .collect();
+    let others = std::cell::RefCell::new(reports);
+    let (mut comments, mut files, mut left, mut failed) = (0, 0, 0, io_failed);
+    for dir in dirs {
+        let original = match fix::read_skill_file(&dir, &settings) {
+            Ok(bytes) => bytes,
+            Err(e) => {
+                eprintln!("error: {}", render::escaped(&failure_text(&e)));
+                failed = true;
+                continue;
+            }
+        };
+        let Ok(text) = String::from_utf8(original.clone()) else {
+            continue;
+        };
+        let lint = |text: &str| {
+            Some(crate::lint::lint_buffer_among(
+                dir.clone(),
+                text.as_bytes().to_vec(),
+                &settings,
+                cwd,
+                Keep::default(),
+                &mut others.borrow_mut(),
+            ))
+        };
+        let path = dir.file.as_deref().unwrap_or(Path::new(""));
+        let added = fix::noqa::add_all(path, &text, &lint);
+        left += added.left;
+        if added.comments == 0 {
+            continue;
+        }
+        match fix::write_text(&dir, &original, added.text.as_bytes(), &settings) {
+            Ok(()) => {
+                comments += added.comments;
+                files += 1;
+            }
+            Err(e) => {
+                eprintln!("error: {}", render::escaped(&failure_text(&e)));
+                failed = true;
+            }
+        }
+    }
+    eprintln!(
+        "Added {comments} suppression {} in {files} {}.{}",
+        if comments == 1 { "comment" } else { "comments" },
+        if files == 1 { "file" } else { "files" },
+        if left == 0 {
+            String::new()
+        } else {
+            format!(
+                " {left} {} no comment can cover (about a whole skill or another file, or where a comment would change the skill): `skillc validate` lists {}.",
+                if left == 1 {
+                    "diagnostic"
+                } else {
+                    "diagnostics"
+                },
+                if left == 1 { "it" } else { "them" }
+            )
+        }
+    );
+    if failed {
+        Outcome::Failure
+    } else {
+        Outcome::Success
+    }
+}
+
+fn failure_text(failure: &Failure) -> String {
+    match failure {
+        Failure::Refused(e) => e.clone(),
+        Failure::Worse { rules, new } => {
+            format!(
+                "internal error: {} would add {}",
+                rules.join(", "),
+                new.join(", ")
+            )
+        }
+    }
 }
 
 /// Appends the run's Markdown summary to the step summary file GitHub Actions names; a

@@ -414,6 +414,36 @@ fn write_unchanged(
         .map_err(|e| Failure::Refused(format!("writing `{}`: {e}", shown.display())))
 }
 
+/// Writes `text` over the skill file of `dir` whose bytes were `original` (as [`fix_file`]
+/// writes: refused for a read-only file, one with other hard links, a link outside the skill,
+/// or a file that changed since it was read).
+pub fn write_text(
+    dir: &SkillDir,
+    original: &[u8],
+    text: &[u8],
+    settings: &Settings,
+) -> Result<(), Failure> {
+    let Some(shown) = dir.file.clone() else {
+        return Err(Failure::Refused(format!(
+            "`{}` has no skill file",
+            dir.dir.display()
+        )));
+    };
+    let target = writable(&shown, dir)?;
+    write_unchanged(&target, &shown, original, text, settings)
+}
+
+/// Reads the skill file of `dir` as [`fix_file`] does (bounded, no link outside the skill).
+pub fn read_skill_file(dir: &SkillDir, settings: &Settings) -> Result<Vec<u8>, Failure> {
+    let Some(shown) = dir.file.clone() else {
+        return Err(Failure::Refused(format!(
+            "`{}` has no skill file",
+            dir.dir.display()
+        )));
+    };
+    read(&linked_target(&shown, dir)?, settings)
+}
+
 /// Undoes what [`fix_file`] did to a skill file whose text was `original`: the rename, then
 /// the text.
 pub fn revert(fixed: &Fixed, original: &[u8]) -> std::io::Result<()> {

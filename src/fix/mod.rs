@@ -3,9 +3,11 @@
 //! `--unsafe-fixes`, `fixable`/`unfixable` in skillc.toml): see [`Mode`].
 
 mod file;
+pub mod noqa;
 
 pub use file::{
-    Failure, Fixed, fix_file, fix_text, mentions_own_name, rename_breaks, revert, same_file,
+    Failure, Fixed, fix_file, fix_text, mentions_own_name, read_skill_file, rename_breaks, revert,
+    same_file, write_text,
 };
 
 use crate::diagnostic::{Diagnostic, Span};

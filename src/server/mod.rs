@@ -755,7 +755,10 @@ impl Server<'_> {
                 if checked.len() >= MAX_IGNORE_CHECKS || !checked.insert(key) {
                     continue;
                 }
-                if let Some((at, comment)) = self.suppression(document, report, d) {
+                let lint = |text: &str| self.lint(&document.path, text);
+                if let Some((at, comment)) =
+                    crate::fix::noqa::comment_for(&document.path, &document.text, report, d, &lint)
+                {
                     let range = lines.range(at, at);
                     actions.push(CodeActionOrCommand::CodeAction(CodeAction {
                         title: format!("Ignore {} on this line", d.rule.code),
@@ -796,112 +799,9 @@ impl Server<'_> {
     }
 }
 
-impl Server<'_> {
-    /// The suppression comment for `d` and where it goes: `# skillc: ignore[CODE]` on a line of
-    /// its own above the diagnostic's line in the frontmatter, ` <!-- skillc: ignore[CODE] -->`
-    /// at the end of its line in the body (a directive covers its own line) — only when linting
-    /// the text with it shows that it suppresses exactly `d`'s rule on that line and changes
-    /// nothing else, the frontmatter's values included (a comment inside a block of text would
-    /// be text). Not in a table row or a code fence, nor in a file whose lines a lone `\r` ends
-    /// (the editor's lines are not skillc's there).
-    fn suppression(
-        &self,
-        document: &Document,
-        report: &SkillReport,
-        d: &Diagnostic,
-    ) -> Option<(usize, String)> {
-        let text = &document.text;
-        if text.replace("\r\n", "").contains('\r') {
-            return None;
-        }
-        let region = d.region?;
-        let offset = region.offset.min(text.len());
-        let start = text.get(..offset)?.rfind('\n').map_or(0, |i| i + 1);
-        let end = text
-            .get(start..)?
-            .find('\n')
-            .map_or(text.len(), |i| start + i);
-        let line = text.get(start..end)?;
-        let content_end = end - usize::from(line.ends_with('\r'));
-        let indent = &line[..line.len() - line.trim_start_matches([' ', '\t']).len()];
-        let file = crate::source::SkillFile::new(document.path.clone(), text.clone());
-        let layout = file.layout().ok()?;
-        let in_frontmatter = start > layout.open.start && start < layout.close.start;
-        let code = d.rule.code;
-        let (at, comment) = if in_frontmatter {
-            let eol = if line.ends_with('\r') { "\r\n" } else { "\n" };
-            (start, format!("{indent}# skillc: ignore[{code}]{eol}"))
-        } else {
-            // Not in a table row or a code fence; not after a hard line break (`\` or two
-            // spaces at the end); not on a reference definition (the comment would end it).
-            let content = &line[..content_end - start];
-            if line.trim_start().starts_with('|')
-                || content.ends_with('\\')
-                || content.ends_with("  ")
-                || is_reference_definition(content)
-                || in_code_fence(text.get(layout.body.start..start)?)
-            {
-                return None;
-            }
-            (content_end, format!(" <!-- skillc: ignore[{code}] -->"))
-        };
-        let mut with = text.clone();
-        with.insert_str(at, &comment);
-        let after = self.lint(&document.path, &with)?;
-        let counts = |report: &SkillReport| {
-            let mut counts: HashMap<&'static str, usize> = HashMap::new();
-            for d in own(report) {
-                *counts.entry(d.rule.code).or_default() += 1;
-            }
-            counts
-        };
-        let on_line = own(report)
-            .filter(|x| x.rule.code == code && x.region.is_some_and(|r| r.line == region.line))
-            .count();
-        let (mut was, mut now) = (counts(report), counts(&after));
-        let exact = now.remove(code).unwrap_or(0) + on_line == was.remove(code).unwrap_or(0);
-        let same_values = !in_frontmatter || frontmatter_value(text) == frontmatter_value(&with);
-        // The body's links are the same ones (a comment must not end a link).
-        let dests = |text: &str| -> Vec<String> {
-            crate::markdown::links(text.get(layout.body.start..).unwrap_or(""))
-                .into_iter()
-                .map(|link| link.dest)
-                .collect()
-        };
-        let same_links = in_frontmatter || dests(text) == dests(&with);
-        (exact && was == now && same_values && same_links).then_some((at, comment))
-    }
-}
-
-/// Whether a Markdown line is a link reference definition (`[label]: destination`).
-fn is_reference_definition(line: &str) -> bool {
-    let indent = line.len() - line.trim_start_matches(' ').len();
-    let rest = &line[indent..];
-    indent <= 3
-        && rest.starts_with('[')
-        && rest
-            .find("]:")
-            .is_some_and(|end| end > 1 && !rest[1..end].contains(']'))
-}
-
-/// Whether the Markdown `before` (a body up to a line) leaves that line inside a fenced code
-/// block.
-fn in_code_fence(before: &str) -> bool {
-    before
-        .lines()
-        .filter(|line| {
-            let line = line.trim_start_matches(' ');
-            line.starts_with("```") || line.starts_with("~~~")
-        })
-        .count()
-        % 2
-        == 1
-}
-
 /// The frontmatter of a text, parsed (spans are offsets in the text).
 struct Frontmatter {
     root: crate::yaml::Node,
-    anchors: HashMap<usize, crate::yaml::Node>,
 }
 
 impl Frontmatter {
@@ -911,10 +811,7 @@ impl Frontmatter {
         let layout = file.layout().ok()?;
         let yaml = file.slice(layout.frontmatter);
         let doc = crate::yaml::parse(yaml, layout.frontmatter.start).ok()?;
-        Some(Frontmatter {
-            root: doc.root?,
-            anchors: doc.anchors,
-        })
+        Some(Frontmatter { root: doc.root? })
     }
 
     /// The top-level entry whose key or value holds byte `at`.
@@ -927,17 +824,6 @@ impl Frontmatter {
             holds(key.span) || holds(value.span)
         })
     }
-}
-
-/// The frontmatter of `text` as data (`None` when it has none or it does not parse).
-fn frontmatter_value(text: &str) -> Option<serde_json::Value> {
-    let frontmatter = Frontmatter::parse(text)?;
-    let mut budget = 10_000;
-    Some(crate::yaml::to_json(
-        &frontmatter.root,
-        &frontmatter.anchors,
-        &mut budget,
-    ))
 }
 
 /// Whether a changed file may change what the collection rules know of a skill: its key,
