@@ -395,8 +395,10 @@ fn action_steps() -> Vec<(String, String)> {
     let skillc::yaml::Value::Seq(steps) = &runs.get("steps").unwrap().1.value else {
         panic!("steps")
     };
+    // The steps that run a script (the cache step is GitHub's own action).
     steps
         .iter()
+        .filter(|step| step.get("uses").is_none())
         .map(|step| {
             let name = step.get("name").unwrap().1.as_str().unwrap().to_string();
             let run = step.get("run").unwrap().1.as_str().unwrap().to_string();
@@ -488,4 +490,85 @@ fn github_action_steps_run_locally() {
             format!("{}\n", tmp.path().join("skillc/bin").display())
         );
     }
+}
+
+/// The Action installs the release binary of its version for the runner, checked against the
+/// release's SHA256SUMS (a `file:` URL stands for the release here), and refuses a binary
+/// that does not match them.
+#[cfg(all(target_os = "linux", target_arch = "x86_64"))]
+#[test]
+fn github_action_installs_the_release_binary_it_can_check() {
+    let steps = action_steps();
+    let script = &steps.iter().find(|(n, _)| n == "Install skillc").unwrap().1;
+    let tmp = tempfile::tempdir().unwrap();
+    let release = tmp.path().join("releases/v0.1.0");
+    let packed = tmp.path().join("skillc-x86_64-unknown-linux-gnu");
+    fs::create_dir_all(&release).unwrap();
+    fs::create_dir_all(&packed).unwrap();
+    fs::copy(env!("CARGO_BIN_EXE_skillc"), packed.join("skillc")).unwrap();
+    let archive = "skillc-x86_64-unknown-linux-gnu.tar.gz";
+    let tar = Command::new("tar")
+        .args(["czf", release.join(archive).to_str().unwrap(), "-C"])
+        .arg(tmp.path())
+        .arg("skillc-x86_64-unknown-linux-gnu")
+        .status()
+        .unwrap();
+    assert!(tar.success());
+    let digest = hex_sha256(&fs::read(release.join(archive)).unwrap());
+    let run = |sums: &str, runner: &Path| {
+        fs::write(release.join("SHA256SUMS"), sums).unwrap();
+        let out = Command::new("bash")
+            .arg("-c")
+            .arg(script)
+            .env("PATH", "/usr/bin:/bin")
+            .env("INPUT_INSTALL", "true")
+            .env("ACTION_REF", "v0.1.0")
+            .env("RUNNER_OS", "Linux")
+            .env("RUNNER_ARCH", "X64")
+            .env("RUNNER_TEMP", runner)
+            .env("GITHUB_PATH", runner.join("github_path"))
+            .env("GITHUB_ACTION_PATH", repo())
+            .env(
+                "SKILLC_RELEASES",
+                format!("file://{}", tmp.path().join("releases").display()),
+            )
+            .output()
+            .unwrap();
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+        )
+    };
+    let good = tmp.path().join("good");
+    fs::create_dir_all(&good).unwrap();
+    let (code, stdout) = run(&format!("{digest}  {archive}\n"), &good);
+    assert_eq!(code, Some(0), "{stdout}");
+    assert_eq!(stdout, "skillc (release binary): skillc 0.1.0\n");
+    assert!(good.join("skillc/bin/skillc").is_file());
+    // A second run finds it (as the cache restores it).
+    let (code, stdout) = run(&format!("{digest}  {archive}\n"), &good);
+    assert_eq!(
+        (code, stdout.as_str()),
+        (Some(0), "skillc (cached): skillc 0.1.0\n")
+    );
+    // A digest that does not match: refused, and with no cargo on PATH the build fails too.
+    let bad = tmp.path().join("bad");
+    fs::create_dir_all(&bad).unwrap();
+    let (code, stdout) = run(&format!("{}  {archive}\n", "0".repeat(64)), &bad);
+    assert_ne!(code, Some(0));
+    assert!(
+        stdout.starts_with(
+            "::warning::skillc v0.1.0: skillc-x86_64-unknown-linux-gnu.tar.gz does not match SHA256SUMS\nNo release binary of skillc v0.1.0 for Linux/X64: building it\n"
+        ),
+        "{stdout}"
+    );
+    assert!(!bad.join("skillc/bin/skillc").exists());
+}
+
+fn hex_sha256(bytes: &[u8]) -> String {
+    use sha2::Digest;
+    sha2::Sha256::digest(bytes)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
 }
