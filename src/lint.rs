@@ -53,6 +53,27 @@ pub fn discover_and_lint(
     options: crate::discover::Options,
     keep: Keep,
 ) -> Result<(crate::discover::Discovery, Vec<SkillReport>), NotFound> {
+    discover_and_lint_counted(paths, settings, cwd, options, keep, &Progress::default())
+}
+
+/// How far a run is: skills found, and skills checked (read by a progress display while the
+/// run goes on).
+#[derive(Debug, Default)]
+pub struct Progress {
+    pub found: std::sync::atomic::AtomicUsize,
+    pub checked: std::sync::atomic::AtomicUsize,
+}
+
+/// [`discover_and_lint`], counting in `progress` as it goes.
+pub fn discover_and_lint_counted(
+    paths: &[PathBuf],
+    settings: &Settings,
+    cwd: &Path,
+    options: crate::discover::Options,
+    keep: Keep,
+    progress: &Progress,
+) -> Result<(crate::discover::Discovery, Vec<SkillReport>), NotFound> {
+    use std::sync::atomic::Ordering::Relaxed;
     let threads = crate::parallel::cores();
     let (found, queue) = std::sync::mpsc::channel::<SkillDir>();
     let queue = std::sync::Mutex::new(queue);
@@ -74,12 +95,14 @@ pub fn discover_and_lint(
                             };
                             let Some(dir) = next else { break };
                             let report = lint_one(dir, &[], settings, cwd, keep);
+                            progress.checked.fetch_add(1, Relaxed);
                             if let Ok(mut linted) = linted.lock() {
                                 linted.push(report);
                             }
                         }
                     });
                 }
+                progress.found.fetch_add(1, Relaxed);
                 let _ = found.send(dir);
             });
         drop(found);

@@ -491,3 +491,50 @@ fn add_noqa_covers_every_diagnostic_with_comments_only_and_is_idempotent() {
     let again = skillc(tmp.path(), &["validate", "--add-noqa"]);
     assert_eq!(again.stderr, "Added 0 suppression comments in 0 files.\n");
 }
+
+#[test]
+fn progress_shows_on_a_terminal_only() {
+    let tmp = tempfile::tempdir().unwrap();
+    for i in 0..400 {
+        skill(tmp.path(), &format!("skills/s{i:03}"), &format!("s{i:03}"));
+    }
+    let plain = common::skillc_env(tmp.path(), &["validate"], &[("SKILLC_PROGRESS_AFTER", "0")]);
+    assert_eq!(
+        plain.stderr,
+        "Checked 400 skills: 0 errors, 0 warnings, 0 infos.\n"
+    );
+    // On a terminal (`script` gives the run one), the line is drawn and erased.
+    let has_script = std::process::Command::new("script")
+        .arg("--version")
+        .output()
+        .is_ok();
+    if !has_script {
+        return;
+    }
+    let command = format!(
+        "SKILLC_PROGRESS_AFTER=0 {} validate",
+        env!("CARGO_BIN_EXE_skillc")
+    );
+    let out = std::process::Command::new("script")
+        .args(["-q", "-e", "-c", &command, "/dev/null"])
+        .current_dir(tmp.path())
+        .env("HOME", tmp.path())
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("\r\u{1b}[2KChecking skills: "), "{text}");
+    // Erased before the summary line.
+    assert!(
+        text.ends_with("\r\u{1b}[2KChecked 400 skills: 0 errors, 0 warnings, 0 infos.\r\n"),
+        "{text:?}"
+    );
+    // -q: no progress.
+    let quiet = format!("{command} -q");
+    let out = std::process::Command::new("script")
+        .args(["-q", "-e", "-c", &quiet, "/dev/null"])
+        .current_dir(tmp.path())
+        .env("HOME", tmp.path())
+        .output()
+        .unwrap();
+    assert!(!String::from_utf8_lossy(&out.stdout).contains("Checking skills"));
+}

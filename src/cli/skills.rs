@@ -114,15 +114,36 @@ impl SkillArgs {
             no_ignore: self.no_ignore,
             follow_links: self.follow_links,
         };
-        let (discovery, reports) =
-            lint::discover_and_lint(&self.paths, &settings, &cwd, options, keep).map_err(
-                |NotFound(path)| {
-                    fail(
-                        Outcome::Usage,
-                        format!("path not found: {}", path.display()),
-                    )
-                },
-            )?;
+        let progress = lint::Progress::default();
+        let done = std::sync::atomic::AtomicBool::new(false);
+        let run = || {
+            let found = lint::discover_and_lint_counted(
+                &self.paths,
+                &settings,
+                &cwd,
+                options,
+                keep,
+                &progress,
+            );
+            done.store(true, std::sync::atomic::Ordering::Relaxed);
+            found
+        };
+        // A run that takes more than a second shows how far it is, on a terminal only.
+        let show = !quiet && std::io::IsTerminal::is_terminal(&std::io::stderr());
+        let found = if show {
+            std::thread::scope(|scope| {
+                scope.spawn(|| show_progress(&progress, &done));
+                run()
+            })
+        } else {
+            run()
+        };
+        let (discovery, reports) = found.map_err(|NotFound(path)| {
+            fail(
+                Outcome::Usage,
+                format!("path not found: {}", path.display()),
+            )
+        })?;
         for warning in &discovery.warnings {
             eprintln!("warning: {}", crate::render::escaped(warning));
         }
@@ -145,6 +166,45 @@ impl SkillArgs {
             cwd,
             io_failed,
         })
+    }
+}
+
+/// Draws `Checking skills: N of M…` on stderr, from one second into the run until `done`, and
+/// erases it.
+fn show_progress(progress: &lint::Progress, done: &std::sync::atomic::AtomicBool) {
+    use std::io::Write;
+    use std::sync::atomic::Ordering::Relaxed;
+    let start = std::time::Instant::now();
+    // `SKILLC_PROGRESS_AFTER` (milliseconds; tests set it to 0).
+    let after = std::env::var("SKILLC_PROGRESS_AFTER")
+        .ok()
+        .and_then(|ms| ms.parse().ok())
+        .map_or(
+            std::time::Duration::from_secs(1),
+            std::time::Duration::from_millis,
+        );
+    let mut drawn = false;
+    while !done.load(Relaxed) {
+        std::thread::sleep(std::time::Duration::from_millis(if drawn {
+            100
+        } else {
+            20
+        }));
+        if start.elapsed() < after || done.load(Relaxed) {
+            continue;
+        }
+        let (checked, found) = (progress.checked.load(Relaxed), progress.found.load(Relaxed));
+        eprint!(
+            "\r\x1b[2KChecking skills: {} of {} found…",
+            thousands(checked),
+            thousands(found)
+        );
+        let _ = std::io::stderr().flush();
+        drawn = true;
+    }
+    if drawn {
+        eprint!("\r\x1b[2K");
+        let _ = std::io::stderr().flush();
     }
 }
 
