@@ -29,6 +29,23 @@ impl Template {
             Template::Scripts => "scripts",
         }
     }
+
+    /// The built-in template of a name.
+    pub fn named(name: &str) -> Option<Template> {
+        [Template::Minimal, Template::Standard, Template::Scripts]
+            .into_iter()
+            .find(|t| t.as_str() == name)
+    }
+}
+
+/// Whether `name` can name a template directory: one path component of letters, digits, `-`
+/// and `_`.
+pub fn is_template_name(name: &str) -> bool {
+    !name.is_empty()
+        && name.len() <= 64
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
 }
 
 /// The values a template is rendered with.
@@ -74,13 +91,27 @@ impl fmt::Display for Error {
 /// Renders a template's files: embedded, or from `template_dir` (same layout as `templates/`).
 pub fn render(
     dialect: Dialect,
-    template: Template,
+    template: &str,
     template_dir: Option<&Path>,
     values: &Values,
 ) -> Result<Vec<RenderedFile>, Error> {
+    if !is_template_name(template) {
+        return Err(Error::Template(format!(
+            "`{template}` cannot name a template: use letters, digits, `-` and `_`"
+        )));
+    }
     let sources = match template_dir {
-        None => embedded(dialect, template)?,
+        // Templates come from the directory given, whatever their name.
         Some(dir) => from_disk(dir, dialect, template)?,
+        None => match Template::named(template) {
+            Some(builtin) => embedded(dialect, builtin)?,
+            None => {
+                return Err(Error::Template(format!(
+                    "no template `{template}`: the built-in ones are `minimal`, `standard` and `scripts`; `--template-dir DIR` adds DIR/{}/{template}/",
+                    dialect.as_str()
+                )));
+            }
+        },
     };
     if !sources
         .iter()
@@ -89,7 +120,7 @@ pub fn render(
         return Err(Error::Template(format!(
             "template `{}/{}` has no {}",
             dialect.as_str(),
-            template.as_str(),
+            template,
             dialect.file_name()
         )));
     }
@@ -149,15 +180,15 @@ fn collect_embedded(dir: &Dir<'static>, root: &Path, out: &mut Vec<(PathBuf, Str
 fn from_disk(
     base: &Path,
     dialect: Dialect,
-    template: Template,
+    template: &str,
 ) -> Result<Vec<(PathBuf, String)>, Error> {
-    let root = base.join(dialect.as_str()).join(template.as_str());
+    let root = base.join(dialect.as_str()).join(template);
     if !root.is_dir() {
         return Err(Error::Template(format!(
             "`{}` has no template `{}/{}` (expected the directory `{}`)",
             base.display(),
             dialect.as_str(),
-            template.as_str(),
+            template,
             root.display()
         )));
     }

@@ -538,3 +538,45 @@ fn progress_shows_on_a_terminal_only() {
         .unwrap();
     assert!(!String::from_utf8_lossy(&out.stdout).contains("Checking skills"));
 }
+
+#[test]
+fn a_template_dir_adds_templates_by_name() {
+    let tmp = tempfile::tempdir().unwrap();
+    common::write(
+        &tmp.path().join("tpl/agentskills/team/SKILL.md"),
+        "---\nname: {{ key }}\ndescription: {{ description | yaml }}\n---\n# {{ display_name }}\n\nTeam steps.\n",
+    );
+    let run = skillc(
+        tmp.path(),
+        &[
+            "new",
+            "team-notes",
+            "--template",
+            "team",
+            "--template-dir",
+            "tpl",
+            "--yes",
+            "--description",
+            "Keeps notes. Use when asked.",
+        ],
+    );
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    assert!(
+        run.stderr
+            .starts_with("Created skill `team-notes` (agentskills, team template):\n")
+    );
+    assert_eq!(
+        std::fs::read_to_string(tmp.path().join("team-notes/SKILL.md")).unwrap(),
+        "---\nname: team-notes\ndescription: \"Keeps notes. Use when asked.\"\n---\n# Team Notes\n\nTeam steps.\n"
+    );
+    // Without the directory, an unknown name is refused up front.
+    let run = skillc(tmp.path(), &["new", "other", "--template", "team", "--yes"]);
+    assert_eq!(
+        (run.code, run.stderr.as_str()),
+        (
+            Some(2),
+            "error: no template `team`: the built-in ones are `minimal`, `standard` and `scripts`; `--template-dir DIR` adds DIR/agentskills/team/\n"
+        )
+    );
+    assert!(!tmp.path().join("other").exists());
+}

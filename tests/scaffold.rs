@@ -89,8 +89,26 @@ fn every_template_in_every_dialect_validates_clean() {
                     tmp.path(),
                     &["validate", "--strict", "--format", "concise", &dir],
                 );
-                assert_eq!((code, stdout.as_str()), (Some(0), ""), "{name}: {stderr}");
-                assert_eq!(stderr, "Checked 1 skill: 0 errors, 0 warnings, 0 infos.\n");
+                if description.is_some() {
+                    assert_eq!((code, stdout.as_str()), (Some(0), ""), "{name}: {stderr}");
+                    assert_eq!(stderr, "Checked 1 skill: 0 errors, 0 warnings, 0 infos.\n");
+                } else {
+                    // The placeholder is reported, so that it is not shipped (SK115), and
+                    // nothing else is.
+                    assert_eq!(code, Some(1), "{name}: {stderr}");
+                    assert_eq!(
+                        stdout,
+                        format!(
+                            "{dir}/{}: warning[SK115] the description is unfinished: it ends with an ellipsis\n",
+                            if dialect == "par" {
+                                "skill.md:5:14"
+                            } else {
+                                "SKILL.md:3:14"
+                            }
+                        ),
+                        "{name}"
+                    );
+                }
             }
         }
     }
@@ -312,6 +330,7 @@ fn init_adds_a_skill_file_named_after_the_directory() {
         stderr.lines().next(),
         Some("Created release-notes/SKILL.md")
     );
+    // The placeholder description is reported (SK115), and nothing else.
     let (code, stdout, _) = skillc(
         tmp.path(),
         &[
@@ -322,7 +341,13 @@ fn init_adds_a_skill_file_named_after_the_directory() {
             "release-notes",
         ],
     );
-    assert_eq!((code, stdout.as_str()), (Some(0), ""));
+    assert_eq!(
+        (code, stdout.as_str()),
+        (
+            Some(1),
+            "release-notes/SKILL.md:3:14: warning[SK115] the description is unfinished: it ends with an ellipsis\n"
+        )
+    );
     let before = fs::read(dir.join("SKILL.md")).unwrap();
     let (code, _, stderr) = skillc(&dir, &["init", "--yes"]);
     assert_eq!(

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use super::{Outcome, fail};
 use crate::dialect::Dialect;
 use crate::rules::identity;
-use crate::scaffold::{self, Template, Values};
+use crate::scaffold::{self, Values};
 
 #[derive(Debug, clap::Args)]
 pub struct NewArgs {
@@ -15,9 +15,11 @@ pub struct NewArgs {
     /// The skill format.
     #[arg(long, value_enum, default_value = "agentskills")]
     dialect: Dialect,
-    /// What to start from.
-    #[arg(long, value_enum, default_value = "standard")]
-    template: Template,
+    /// What to start from: `minimal` (the required fields and a short body), `standard`
+    /// (every field, and a body that teaches the structure of a good skill), `scripts`
+    /// (standard plus scripts/, references/ and assets/), or a template of --template-dir.
+    #[arg(long, value_name = "NAME", default_value = "standard")]
+    template: String,
     /// The description (asked for on a terminal when omitted, unless --yes).
     #[arg(long, value_name = "TEXT")]
     description: Option<String>,
@@ -143,6 +145,22 @@ pub fn run_new(args: NewArgs) -> Outcome {
             format!("invalid skill name: {problem}\n  help: {hint}"),
         );
     }
+    // A template that cannot exist is refused before anything is asked or written (one of
+    // --template-dir is looked for there when rendered).
+    if args.template_dir.is_none() && scaffold::Template::named(&args.template).is_none() {
+        let where_ = format!(
+            "`--template-dir DIR` adds DIR/{}/{}/",
+            args.dialect.as_str(),
+            args.template
+        );
+        return fail(
+            Outcome::Usage,
+            format!(
+                "no template `{}`: the built-in ones are `minimal`, `standard` and `scripts`; {where_}",
+                crate::render::escaped(&args.template)
+            ),
+        );
+    }
     let parent = match (&args.path, args.dialect) {
         (Some(path), _) => path.clone(),
         (None, Dialect::Par) => PathBuf::from(".par/skills"),
@@ -183,7 +201,7 @@ pub fn run_new(args: NewArgs) -> Outcome {
     };
     let files = match scaffold::render(
         args.dialect,
-        args.template,
+        &args.template,
         args.template_dir.as_deref(),
         &values,
     ) {
@@ -198,7 +216,7 @@ pub fn run_new(args: NewArgs) -> Outcome {
         "Created skill `{}` ({}, {} template):",
         args.name,
         args.dialect.as_str(),
-        args.template.as_str()
+        args.template
     );
     for file in &files {
         eprintln!("  {}", target.join(&file.path).display());
@@ -264,7 +282,7 @@ pub fn run_init(args: InitArgs) -> Outcome {
         description,
         date: scaffold::today(),
     };
-    let files = match scaffold::render(args.dialect, Template::Standard, None, &values) {
+    let files = match scaffold::render(args.dialect, "standard", None, &values) {
         Ok(files) => files,
         Err(e) => return fail(Outcome::Failure, e),
     };
