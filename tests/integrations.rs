@@ -336,6 +336,70 @@ fn pre_commit_rust_hook_builds_skillc() {
     pre_commit_hook("skillc");
 }
 
+/// The `language: python` hook of the pre-commit mirror (integrations/pre-commit-mirror, a
+/// repository of its own once published) installs the `skillc` wheel — here the one `.ci/run`
+/// built (SKILLC_WHEELS) — and runs it: nothing is compiled.
+#[test]
+fn pre_commit_python_hook_runs_the_wheel() {
+    let Some(wheels) = std::env::var_os("SKILLC_WHEELS") else {
+        eprintln!(
+            "skipping: set SKILLC_WHEELS to a directory holding the skillc wheel (.ci/run does)"
+        );
+        return;
+    };
+    let Some((pre_commit, tmp, work)) = pre_commit_repository() else {
+        return;
+    };
+    let mirror = tmp.path().join("mirror");
+    for file in ["pyproject.toml", ".pre-commit-hooks.yaml", "README.md"] {
+        let from = repo().join("integrations/pre-commit-mirror").join(file);
+        write(&mirror.join(file), &fs::read_to_string(from).unwrap());
+    }
+    git(&mirror, &["init", "-q"]);
+    git(&mirror, &["add", "-A"]);
+    git(&mirror, &["commit", "-q", "-m", "mirror"]);
+    write(
+        &work.join("skills/good/SKILL.md"),
+        "---\nname: good\ndescription: Use when testing hooks.\n---\n\nSteps.\n",
+    );
+    write(
+        &work.join("skills/bad/SKILL.md"),
+        "---\nname: wrong\ndescription: Use when testing hooks.\n---\n\nSteps.\n",
+    );
+    git(&work, &["add", "-A"]);
+    let run = |file: &str| {
+        let out = Command::new(&pre_commit)
+            .current_dir(&work)
+            // No skillc on PATH but the wheel's, and the wheel from the local directory.
+            .env("PATH", "/usr/local/bin:/usr/bin:/bin")
+            .env("PIP_FIND_LINKS", &wheels)
+            .env("PRE_COMMIT_HOME", tmp.path().join("cache"))
+            .args([
+                "try-repo",
+                mirror.to_str().unwrap(),
+                "skillc",
+                "--files",
+                file,
+            ])
+            .output()
+            .unwrap();
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout).into_owned()
+                + &String::from_utf8_lossy(&out.stderr),
+        )
+    };
+    let (code, output) = run("skills/good/SKILL.md");
+    assert_eq!(code, Some(0), "{output}");
+    assert!(output.contains("Passed"), "{output}");
+    let (code, output) = run("skills/bad/SKILL.md");
+    assert_eq!(code, Some(1), "{output}");
+    assert!(
+        output.contains("error[SK103]: the name `wrong` does not match the directory name `bad`"),
+        "{output}"
+    );
+}
+
 #[test]
 fn pre_commit_fix_hook_fixes_the_changed_skills() {
     // Builds skillc from this repository's committed HEAD, as pre-commit users get it.
