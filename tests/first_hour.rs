@@ -580,3 +580,24 @@ fn a_template_dir_adds_templates_by_name() {
     );
     assert!(!tmp.path().join("other").exists());
 }
+
+#[test]
+fn a_skill_file_in_another_case_given_by_path_is_reported() {
+    let tmp = tempfile::tempdir().unwrap();
+    common::write(
+        &tmp.path().join("skills/x/Skill.md"),
+        "---\nname: x\ndescription: Does x. Use when asked.\n---\n# X\n",
+    );
+    let run = skillc(
+        tmp.path(),
+        &["validate", "skills/x/Skill.md", "--format", "concise"],
+    );
+    assert_eq!(
+        (run.code, run.stdout.as_str(), run.stderr.as_str()),
+        (
+            Some(1),
+            "skills/x: error[SK001] `skills/x` has no SKILL.md or skill.md, but holds `Skill.md`\n",
+            "Checked 0 skills: 1 error, 0 warnings, 0 infos.\n"
+        )
+    );
+}
