@@ -200,9 +200,24 @@ fn conclude(reports: &mut [SkillReport], settings: &Settings, cwd: &Path) {
 /// suppressed nothing. (Like the collection rules' diagnostics, they are kept as diagnostics
 /// even when the run keeps only counts.)
 fn suppression_problems(report: &mut SkillReport, settings: &Settings, cwd: &Path) {
-    let found = report
-        .suppressions
-        .problems(&report.dir.dir, |rule| settings.enabled(rule));
+    let abs_path = crate::discover::absolute(cwd, report.path());
+    let abs_dir = crate::discover::absolute(cwd, &report.dir.dir);
+    let dialect = report.dialect;
+    // A rule "ran" when it is selected, not ignored for this file, of the skill's dialect, and
+    // not a collection rule (what they find depends on the other skills a run checks: a run
+    // over one skill cannot tell that a suppression of SK501 is unused).
+    let ran = |rule: &crate::rule::Rule| {
+        let of_dialect = !matches!(
+            (rule.dialects, dialect),
+            (crate::rule::Dialects::Par, Some(Dialect::AgentSkills))
+                | (crate::rule::Dialects::AgentSkills, Some(Dialect::Par))
+        );
+        settings.enabled(rule)
+            && !settings.ignored_for(rule, &abs_path, &abs_dir)
+            && of_dialect
+            && !rules::collection::RULES.contains(&rule.code)
+    };
+    let found = report.suppressions.problems(&report.dir.dir, ran);
     if !found.is_empty() {
         report.diagnostics.extend(found);
         finish(report, settings, cwd);
@@ -694,6 +709,21 @@ fn lint_bytes(
     }
 }
 
+/// The spans of the string values below `node` (depth-bounded as the parser is).
+fn string_spans(node: &Node, out: &mut Vec<Span>, depth: usize) {
+    if depth > yaml::MAX_DEPTH {
+        return;
+    }
+    match &node.value {
+        Value::Str(_) => out.push(node.span),
+        Value::Seq(items) => items.iter().for_each(|n| string_spans(n, out, depth + 1)),
+        Value::Map(entries) => entries
+            .iter()
+            .for_each(|(_, v)| string_spans(v, out, depth + 1)),
+        _ => {}
+    }
+}
+
 /// What checking a skill file learned, for the rules that come after it.
 #[derive(Default)]
 struct Facts {
@@ -761,6 +791,14 @@ fn check_file(
         }
     };
     rules::structure::yaml_findings(&doc.findings, out);
+    // A directive written inside a string value is part of the value.
+    if let Some(root) = &doc.root {
+        let mut strings = Vec::new();
+        string_spans(root, &mut strings, 0);
+        facts
+            .suppressions
+            .forget_within(|at| strings.iter().any(|s| s.start <= at && at < s.end));
+    }
     let root = match &doc.root {
         None => None,
         Some(

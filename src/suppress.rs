@@ -49,6 +49,8 @@ struct Entry {
     written: String,
     at: Region,
     used: AtomicBool,
+    /// Written inside a value (a YAML string): text, not a directive.
+    inert: bool,
 }
 
 impl Suppressions {
@@ -62,14 +64,34 @@ impl Suppressions {
             path: file.path.clone().into(),
             ..Directives::default()
         };
+        // Whether a body line is inside a fenced code block (a directive there is text).
+        let mut fenced = false;
         for n in 1..=file.line_count() {
             let span = file.line_span(n);
             let line = file.slice(span);
+            let in_body = !layout.body.is_empty() && span.start >= layout.body.start;
+            if in_body {
+                let trimmed = line.trim_start_matches(' ');
+                if line.len() - trimmed.len() <= 3
+                    && (trimmed.starts_with("```") || trimmed.starts_with("~~~"))
+                {
+                    fenced = !fenced;
+                    continue;
+                }
+            }
             if !line.contains("skillc:") {
                 continue;
             }
-            if !layout.body.is_empty() && span.start >= layout.body.start {
-                if let Some(found) = directive(line, "<!-- skillc: ignore[") {
+            if in_body {
+                let marker = "<!-- skillc: ignore[";
+                // Not in a fence, an indented code block or a code span.
+                let in_code = fenced
+                    || line.starts_with("    ")
+                    || line.starts_with('\t')
+                    || line
+                        .find(marker)
+                        .is_some_and(|at| line[..at].matches('`').count() % 2 == 1);
+                if !in_code && let Some(found) = directive(line, marker) {
                     out.add(file, span.start, found, &[n, n + 1], false);
                 }
             } else if span.start >= layout.frontmatter.start && span.start < layout.frontmatter.end
@@ -88,6 +110,17 @@ impl Suppressions {
             }
         }
         Suppressions(Some(Box::new(out)))
+    }
+
+    /// Forgets the directives written where `is_text` says the frontmatter holds a value's
+    /// text (a block or quoted string): they are text, not comments.
+    pub fn forget_within(&mut self, is_text: impl Fn(usize) -> bool) {
+        if let Some(directives) = &mut self.0 {
+            for entry in &mut directives.entries {
+                entry.inert |= is_text(entry.at.offset);
+            }
+            directives.unknown.retain(|(_, at)| !is_text(at.offset));
+        }
     }
 
     /// Whether a diagnostic is suppressed (and the directive that does it is marked used).
@@ -133,7 +166,7 @@ impl Suppressions {
                 )
             })
             .collect();
-        for entry in &directives.entries {
+        for entry in directives.entries.iter().filter(|e| !e.inert) {
             let ran = entry
                 .codes
                 .iter()
@@ -183,6 +216,7 @@ impl Directives {
                         written,
                         at,
                         used: AtomicBool::new(false),
+                        inert: false,
                     });
                     for &line in lines {
                         self.lines.entry(line).or_default().push(index);
@@ -200,11 +234,11 @@ impl Directives {
             .into_iter()
             .flatten()
             .filter_map(|&i| self.entries.get(i))
-            .filter(|e| e.codes.contains(&code));
+            .filter(|e| !e.inert && e.codes.contains(&code));
         let file_wide = self
             .entries
             .iter()
-            .filter(|e| e.file_wide && e.codes.contains(&code));
+            .filter(|e| !e.inert && e.file_wide && e.codes.contains(&code));
         let mut suppressed = false;
         for entry in on_line.chain(file_wide) {
             entry.used.store(true, Ordering::Relaxed);

@@ -370,8 +370,8 @@ fn github_format_writes_a_step_summary_and_says_what_annotations_hide() {
         text.starts_with(&format!(
             "earlier step\n## skillc\n\n{line}\n\n| rule | name | severity | count |\n|---|---|---|---:|\n\
              | [SK103]({doc}) | name-directory-mismatch | error | 11 |\n\n### Diagnostics\n\n\
-             - error [`s01/SKILL.md:2`](https://github.com/o/r/blob/abc123/skills/s01/SKILL.md#L2) \
-             [SK103]({doc}): the name 'wrong01' does not match the directory name 's01'\n"
+             - error [s01/SKILL.md:2](https://github.com/o/r/blob/abc123/skills/s01/SKILL.md#L2) \
+             [SK103]({doc}): the name \\`wrong01\\` does not match the directory name \\`s01\\`\n"
         )),
         "{text}"
     );
@@ -598,6 +598,60 @@ fn a_skill_file_in_another_case_given_by_path_is_reported() {
             Some(1),
             "skills/x: error[SK001] `skills/x` has no SKILL.md or skill.md, but holds `Skill.md`\n",
             "Checked 0 skills: 1 error, 0 warnings, 0 infos.\n"
+        )
+    );
+}
+
+#[test]
+fn suppressions_are_judged_only_where_their_rule_ran_and_only_as_comments() {
+    let tmp = tempfile::tempdir().unwrap();
+    common::write(
+        &tmp.path().join("my-skill/SKILL.md"),
+        "---\nname: my-skill\n# skillc: ignore[SK013]\nx-a: 1\ndescription: |\n  Use when testing. Example:\n  # skillc: ignore[SK113]\nother: \"x # skillc: ignore[SK404]\"\n---\nBody [x](gone.md). <!-- skillc: ignore[SK404] -->\n\n```\n<!-- skillc: ignore[SK401] -->\n```\nSee `<!-- skillc: ignore[SK402] -->` here.\n",
+    );
+    common::write(
+        &tmp.path().join("skillc.toml"),
+        "[per-file-ignores]\n\"my-skill/**\" = [\"SK013\", \"SK404\"]\n",
+    );
+    common::write(
+        &tmp.path().join("x/foo/SKILL.md"),
+        "---\nname: foo\ndescription: Does foo. Use when asked.\n---\nBody.\n",
+    );
+    common::write(
+        &tmp.path().join("y/foo/SKILL.md"),
+        "---\nname: foo\ndescription: Does foo. Use when asked.\n# skillc: ignore-file[SK501]\n# skillc: ignore[SK105]\n---\nBody.\n",
+    );
+    // Per-file ignores, a rule of the other dialect, a collection rule checked on one skill,
+    // and directives inside a value, a fence or a code span: no SK019.
+    for args in [
+        &["validate"][..],
+        &["validate", "y/foo"],
+        &["validate", "my-skill"],
+    ] {
+        let run = skillc(tmp.path(), args);
+        assert_eq!(
+            (run.code, run.stdout.as_str()),
+            (Some(0), ""),
+            "{args:?}: {}",
+            run.stderr
+        );
+    }
+}
+
+#[test]
+fn add_noqa_never_writes_into_a_code_span_or_a_tag() {
+    let tmp = tempfile::tempdir().unwrap();
+    let body = "See [x](gone.md) and run `some\ncommand` now.\nLine [w](gone5.md) then <span title=\"a\nb\">x</span>\n";
+    common::write(
+        &tmp.path().join("demo/SKILL.md"),
+        format!("---\nname: demo\ndescription: Does demo. Use when asked.\n---\n{body}"),
+    );
+    let run = skillc(tmp.path(), &["validate", "--add-noqa"]);
+    assert_eq!(run.stderr, "Added 1 suppression comment in 1 file.\n");
+    assert_eq!(
+        std::fs::read_to_string(tmp.path().join("demo/SKILL.md")).unwrap(),
+        format!(
+            "---\n# skillc: ignore-file[SK404]\nname: demo\ndescription: Does demo. Use when asked.\n---\n{body}"
         )
     );
 }

@@ -59,23 +59,38 @@ fn check_key(dialect: Dialect, key: &str) -> Result<(), (String, String)> {
         Dialect::Par => (identity::id_problem(key), identity::suggest_key(key)),
     };
     if let Some(problem) = problem {
+        // The suggestion must pass too: without a reserved word (SK104).
+        let suggestion = match dialect {
+            Dialect::AgentSkills => without_reserved(&suggestion),
+            Dialect::Par => suggestion,
+        };
         return Err((problem, suggestion));
     }
     // A name Anthropic's upload rejects (SK104) would fail `validate --strict` from the start.
     match identity::reserved_word(key).filter(|_| dialect == Dialect::AgentSkills) {
-        Some(word) => {
-            let rest: Vec<&str> = key
-                .split('-')
-                .filter(|part| !part.to_lowercase().contains(word))
-                .collect();
-            Err((
-                format!(
-                    "`{key}` contains the reserved word `{word}`, which Anthropic's skill upload rejects (SK104)"
-                ),
-                identity::suggest_name(&rest.join("-")),
-            ))
-        }
+        Some(word) => Err((
+            format!(
+                "`{key}` contains the reserved word `{word}`, which Anthropic's skill upload rejects (SK104)"
+            ),
+            without_reserved(key),
+        )),
         None => Ok(()),
+    }
+}
+
+/// A valid name without the words Anthropic's upload rejects (empty when nothing is left).
+fn without_reserved(name: &str) -> String {
+    let rest: Vec<&str> = name
+        .split('-')
+        .filter(|part| identity::reserved_word(part).is_none())
+        .collect();
+    let suggestion = identity::suggest_name(&rest.join("-"));
+    if identity::reserved_word(&suggestion).is_some()
+        || identity::name_problem(&suggestion).is_some()
+    {
+        String::new()
+    } else {
+        suggestion
     }
 }
 
@@ -140,9 +155,14 @@ pub fn run_new(args: NewArgs) -> Outcome {
         } else {
             format!("try: {}", command_with_name(&args.name, &suggestion))
         };
+        // The name is echoed as text: no control character reaches the terminal.
         return fail(
             Outcome::Usage,
-            format!("invalid skill name: {problem}\n  help: {hint}"),
+            format!(
+                "invalid skill name: {}\n  help: {}",
+                crate::render::escaped(&problem),
+                crate::render::escaped(&hint)
+            ),
         );
     }
     // A template that cannot exist is refused before anything is asked or written (one of
@@ -265,10 +285,16 @@ pub fn run_init(args: InitArgs) -> Outcome {
     }
     .unwrap_or_default();
     if let Err((problem, suggestion)) = check_key(args.dialect, &name) {
+        let help = if suggestion.is_empty() {
+            "rename the directory to a valid skill name first (1-64 lowercase letters, digits and single hyphens)".to_string()
+        } else {
+            format!("rename the directory to `{suggestion}` first")
+        };
         return fail(
             Outcome::Usage,
             format!(
-                "the directory name cannot be a skill name: {problem}\n  help: rename the directory to `{suggestion}` first"
+                "the directory name cannot be a skill name: {}\n  help: {help}",
+                crate::render::escaped(&problem)
             ),
         );
     }

@@ -66,9 +66,18 @@ pub fn comment_for(
         } else {
             // Not in a table row or a code fence; not after a hard line break (`\` or two
             // spaces at the end); not on a reference definition (the comment would end it).
+            // Nor where the line ends inside a code span or an HTML tag (the comment would be
+            // shown as code or become part of the tag), nor in an indented code block.
+            let open_tag = content
+                .rfind('<')
+                .is_some_and(|lt| !content[lt..].contains('>'));
             if line.trim_start().starts_with('|')
                 || content.ends_with('\\')
                 || content.ends_with("  ")
+                || content.matches('`').count() % 2 == 1
+                || open_tag
+                || content.starts_with("    ")
+                || content.starts_with('\t')
                 || is_reference_definition(content)
                 || in_code_fence(text.get(layout.body.start..start)?)
             {

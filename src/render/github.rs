@@ -100,7 +100,8 @@ pub fn step_summary(
     summary_line: &str,
     commit: Option<&Commit>,
 ) -> String {
-    let mut out = format!("## skillc\n\n{}\n", cell(summary_line));
+    // The summary line is skillc's own text.
+    let mut out = format!("## skillc\n\n{summary_line}\n");
     let rows = super::statistics::rows(reports);
     if !rows.is_empty() {
         out += "\n| rule | name | severity | count |\n|---|---|---|---:|\n";
@@ -136,7 +137,7 @@ pub fn step_summary(
             };
             let place = match commit {
                 Some(c) => format!(
-                    "[`{}`]({}/{}/blob/{}/{}{}{})",
+                    "[{}]({}/{}/blob/{}/{}{}{})",
                     cell(&place),
                     c.server,
                     c.repository,
@@ -145,7 +146,7 @@ pub fn step_summary(
                     url_path(path.trim_start_matches("./")),
                     line.map(|l| format!("#L{l}")).unwrap_or_default()
                 ),
-                None => format!("`{}`", cell(&place)),
+                None => cell(&place),
             };
             let _ = writeln!(
                 out,
@@ -181,16 +182,26 @@ fn rule_doc(code: &str) -> String {
     )
 }
 
-/// Text from a skill made safe for one Markdown line: printable, one line, no markup that
-/// could open HTML or break a table.
+/// Text from a skill made safe for the middle of one Markdown line: printable, one line, the
+/// characters that open inline Markdown backslash-escaped and HTML's as entities, so that no
+/// link, image, emphasis, code, HTML or table cell can be written by a skill.
 fn cell(text: &str) -> String {
-    printable(text)
-        .replace('\u{240a}', " ")
-        .replace('\\', "\\\\")
-        .replace('|', "\\|")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('`', "'")
+    let mut out = String::with_capacity(text.len());
+    for c in printable(text).chars() {
+        match c {
+            '\u{240a}' => out.push(' '),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '&' => out.push_str("&amp;"),
+            // What opens inline Markdown (the text never starts a line).
+            '\\' | '`' | '*' | '_' | '[' | ']' | '(' | ')' | '!' | '|' | '~' => {
+                out.push('\\');
+                out.push(c);
+            }
+            c => out.push(c),
+        }
+    }
+    out
 }
 
 /// Escapes a command's message as the Actions toolkit does.
@@ -208,6 +219,14 @@ fn property(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn skill_text_writes_no_markdown_in_the_summary() {
+        assert_eq!(
+            cell("[click](https://e.x) ![p](https://e.x/p.png) **b** <b>|`c`\n&"),
+            "\\[click\\]\\(https://e.x\\) \\!\\[p\\]\\(https://e.x/p.png\\) \\*\\*b\\*\\* &lt;b&gt;\\|\\`c\\` &amp;"
+        );
+    }
 
     #[test]
     fn escaping() {

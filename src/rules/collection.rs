@@ -36,6 +36,9 @@ pub fn taken_names(reports: &[SkillReport]) -> std::collections::HashSet<String>
         .collect()
 }
 
+/// The rules that compare a skill with the other skills of a run (SK602 also within one).
+pub const RULES: [&str; 5] = [SK501.code, SK502.code, SK503.code, SK504.code, SK602.code];
+
 /// PAR's builtin skills, which every PAR skill of the same key shadows.
 pub const PAR_BUILTINS: [&str; 4] = ["code-reviewer", "summarizer", "translator", "rag-assistant"];
 

@@ -440,18 +440,32 @@ fn description(skill: &Skill, out: &mut Reporter) {
 /// Markers of text still to be written, as whole words in capitals.
 const PLACEHOLDER_MARKERS: [&str; 3] = ["TODO", "TBD", "FIXME"];
 
-/// How a description shows it is unfinished (SK115): a `TODO`-like marker, or an ellipsis that
-/// ends it (the sentence left for the author to complete).
+/// How a description shows it is unfinished (SK115): it starts with a `TODO`-like marker (or
+/// holds one followed by `:`), or ends with an ellipsis standing alone — the sentence left for
+/// the author to complete (`asks for ...`). A description about TODO comments, or a list that
+/// ends `XLSX...`, is not one.
 fn placeholder(text: &str) -> Option<String> {
-    let words = text.split(|c: char| !c.is_alphanumeric());
-    if let Some(marker) = words
-        .filter(|w| !w.is_empty())
-        .find(|w| PLACEHOLDER_MARKERS.contains(w))
-    {
-        return Some(format!("holds `{marker}`"));
+    let trimmed = text.trim();
+    for marker in PLACEHOLDER_MARKERS {
+        let leading = trimmed.strip_prefix(marker).is_some_and(|rest| {
+            rest.is_empty() || rest.starts_with([':', ' ', '.', '!', '(', '-'])
+        });
+        let labelled = trimmed.match_indices(&format!("{marker}:")).any(|(at, _)| {
+            trimmed[..at]
+                .chars()
+                .next_back()
+                .is_none_or(|c| !c.is_alphanumeric() && c != '_' && c != '-')
+        });
+        if leading || labelled {
+            return Some(format!("holds `{marker}`"));
+        }
     }
-    let end = text.trim_end();
-    (end.ends_with("...") || end.ends_with('…')).then(|| "ends with an ellipsis".to_string())
+    let detached = ["...", "…"].iter().any(|ellipsis| {
+        trimmed
+            .strip_suffix(ellipsis)
+            .is_some_and(|before| before.is_empty() || before.ends_with(char::is_whitespace))
+    });
+    detached.then(|| "ends with an ellipsis".to_string())
 }
 
 /// Whether a description holds one of [`TRIGGER_PHRASES`] as whole words, in any case and
