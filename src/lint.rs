@@ -200,6 +200,9 @@ fn conclude(reports: &mut [SkillReport], settings: &Settings, cwd: &Path) {
 /// suppressed nothing. (Like the collection rules' diagnostics, they are kept as diagnostics
 /// even when the run keeps only counts.)
 fn suppression_problems(report: &mut SkillReport, settings: &Settings, cwd: &Path) {
+    if report.suppressions.is_empty() {
+        return;
+    }
     let abs_path = crate::discover::absolute(cwd, report.path());
     let abs_dir = crate::discover::absolute(cwd, &report.dir.dir);
     let dialect = report.dialect;
@@ -792,7 +795,7 @@ fn check_file(
     };
     rules::structure::yaml_findings(&doc.findings, out);
     // A directive written inside a string value is part of the value.
-    if let Some(root) = &doc.root {
+    if let Some(root) = doc.root.as_ref().filter(|_| !facts.suppressions.is_empty()) {
         let mut strings = Vec::new();
         string_spans(root, &mut strings, 0);
         facts

@@ -112,6 +112,11 @@ impl Suppressions {
         Suppressions(Some(Box::new(out)))
     }
 
+    /// Whether the file declares no directive (most do not).
+    pub fn is_empty(&self) -> bool {
+        self.0.is_none()
+    }
+
     /// Forgets the directives written where `is_text` says the frontmatter holds a value's
     /// text (a block or quoted string): they are text, not comments.
     pub fn forget_within(&mut self, is_text: impl Fn(usize) -> bool) {
