@@ -150,6 +150,14 @@ registry! {
     SK605 "undocumented-tool" Warning Both "A bundled tool's name never appears in the body.";
 }
 
+/// Where a rule's documentation (`skillc rule CODE`) is read online.
+pub fn doc_url(code: &str) -> String {
+    format!(
+        "{}/blob/main/src/rules/docs/{code}.md",
+        env!("CARGO_PKG_HOMEPAGE")
+    )
+}
+
 /// Finds a rule by code (`SK101`, case-insensitive) or name (`invalid-name`).
 pub fn find(code_or_name: &str) -> Option<&'static Rule> {
     RULES

@@ -109,7 +109,7 @@ pub fn step_summary(
             let _ = writeln!(
                 out,
                 "| [{code}]({}) | {} | {} | {} |",
-                rule_doc(row.code),
+                crate::rule::doc_url(row.code),
                 row.name,
                 row.severity,
                 row.count,
@@ -153,7 +153,7 @@ pub fn step_summary(
                 "- {} {place} [{}]({}): {}",
                 d.severity.as_str(),
                 d.rule.code,
-                rule_doc(d.rule.code),
+                crate::rule::doc_url(d.rule.code),
                 cell(&d.message)
             );
         }
@@ -172,14 +172,6 @@ fn url_path(path: &str) -> String {
         }
     }
     out
-}
-
-/// Where a rule's documentation is read online.
-fn rule_doc(code: &str) -> String {
-    format!(
-        "{}/blob/main/src/rules/docs/{code}.md",
-        env!("CARGO_PKG_HOMEPAGE")
-    )
 }
 
 /// Text from a skill made safe for the middle of one Markdown line: printable, one line, the

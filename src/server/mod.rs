@@ -871,12 +871,7 @@ fn workspace_edit(uri: &Uri, edits: Vec<TextEdit>) -> WorkspaceEdit {
 
 /// Where a rule's documentation is read online (what `skillc rule CODE` prints).
 fn rule_url(code: &str) -> Option<Uri> {
-    format!(
-        "{}/blob/main/src/rules/docs/{code}.md",
-        env!("CARGO_PKG_HOMEPAGE")
-    )
-    .parse()
-    .ok()
+    crate::rule::doc_url(code).parse().ok()
 }
 
 /// `SKILL.md` or `skill.md`.
