@@ -1,7 +1,6 @@
 //! The files beside a skill file: one bounded walk of the skill directory, shared by the file
 //! rules and link checks. Symbolic links are classified, never followed.
 
-use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
 /// More entries than this are not listed (the skill is far over SK410's limit anyway).
@@ -67,7 +66,6 @@ pub struct SkillTree {
     pub entries: Vec<Entry>,
     /// The walk stopped at [`MAX_ENTRIES`] or skipped directories below [`MAX_DEPTH`].
     pub truncated: bool,
-    paths: HashSet<String>,
 }
 
 impl SkillTree {
@@ -75,28 +73,33 @@ impl SkillTree {
     pub fn walk(root: &Path) -> SkillTree {
         let mut tree = SkillTree::default();
         let mut stack = vec![(root.to_path_buf(), String::new(), 0usize)];
+        let mut children: Vec<(String, std::fs::DirEntry)> = Vec::new();
         while let Some((dir, prefix, depth)) = stack.pop() {
             let Ok(read) = std::fs::read_dir(&dir) else {
                 continue;
             };
-            let mut children: Vec<(String, std::fs::DirEntry)> = read
-                .flatten()
-                .map(|e| (e.file_name().to_string_lossy().into_owned(), e))
-                .collect();
+            // Each name as its path in the skill, made once.
+            children.clear();
+            children.extend(read.flatten().map(|e| {
+                let name = e.file_name();
+                let name = name.to_string_lossy();
+                let mut rel = String::with_capacity(prefix.len() + 1 + name.len());
+                if !prefix.is_empty() {
+                    rel.push_str(&prefix);
+                    rel.push('/');
+                }
+                rel.push_str(&name);
+                (rel, e)
+            }));
             children.sort_by(|a, b| a.0.cmp(&b.0));
             // Whether a look at an entry succeeded: a directory that can be listed but not
             // entered (no `x`) lists names that cannot be looked at, and they are skipped.
             let mut entered = false;
-            for (name, entry) in children {
+            for (rel, entry) in children.drain(..) {
                 if tree.entries.len() >= MAX_ENTRIES {
                     tree.truncated = true;
                     break;
                 }
-                let rel = if prefix.is_empty() {
-                    name.clone()
-                } else {
-                    format!("{prefix}/{name}")
-                };
                 // A directory listed is one (only a directory can be mounted over it): it needs
                 // no look once a look inside this directory succeeded. Anything else is looked
                 // at, for its size and mode, and for its type (a file mounted over a name).
@@ -123,7 +126,7 @@ impl SkillTree {
                         Kind::Special
                     }
                 };
-                if kind == Kind::Dir && name != ".git" {
+                if kind == Kind::Dir && entry.file_name() != ".git" {
                     if depth + 1 < MAX_DEPTH {
                         stack.push((entry.path(), rel.clone(), depth + 1));
                     } else {
@@ -134,7 +137,6 @@ impl SkillTree {
             }
         }
         tree.entries.sort_by(|a, b| a.rel.cmp(&b.rel));
-        tree.paths = tree.entries.iter().map(|e| e.rel.clone()).collect();
         tree
     }
 
@@ -142,7 +144,10 @@ impl SkillTree {
     /// listing, then on disk for what the listing cannot show (paths through symlinked
     /// directories, truncated walks).
     pub fn contains(&self, root: &Path, rel: &str) -> bool {
-        self.paths.contains(rel) || std::fs::metadata(root.join(rel)).is_ok()
+        self.entries
+            .binary_search_by(|e| e.rel.as_str().cmp(rel))
+            .is_ok()
+            || std::fs::metadata(root.join(rel)).is_ok()
     }
 
     /// The directories (relative, ending in `/`) of the skill files nested in the skill, as

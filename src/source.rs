@@ -76,7 +76,7 @@ pub enum MissingHint {
 impl SkillFile {
     pub fn new(path: PathBuf, text: String) -> SkillFile {
         let mut line_starts = vec![0];
-        line_starts.extend(text.match_indices('\n').map(|(i, _)| i + 1));
+        line_starts.extend(memchr::memchr_iter(b'\n', text.as_bytes()).map(|i| i + 1));
         SkillFile {
             path,
             text,

@@ -180,7 +180,7 @@ fn run_paths(args: &Args, extra: Overrides, mode: Mode, color: ColorChoice) -> O
         Some(path) => Sink::File(path),
         None => Sink::Stdout,
     };
-    finish(
+    let outcome = finish(
         args,
         &settings,
         &reports,
@@ -188,7 +188,11 @@ fn run_paths(args: &Args, extra: Overrides, mode: Mode, color: ColorChoice) -> O
         failed,
         output,
         color,
-    )
+    );
+    // The process ends with this outcome: freeing each report, one allocation at a time, would
+    // only delay it (a tenth of a second on 61,000 skills).
+    std::mem::forget(reports);
+    outcome
 }
 
 /// `--stdin-filename PATH -`: lints standard input as the skill file at PATH; with `--fix`,

@@ -34,7 +34,7 @@ pub const MAX_ENTRIES: usize = 2_000_000;
 /// What a directory's listing shows the walk.
 struct Listing {
     /// Its subdirectories and links (not the skipped ones), sorted by name.
-    dirs: Vec<(DirEntry, FileType)>,
+    dirs: Vec<(OsString, DirEntry, FileType)>,
     /// The ignore files it holds.
     present: Present,
     /// Its first file named like a skill file in another case (`SKILL.MD`).
@@ -256,8 +256,7 @@ impl Walker<'_> {
                 None => None,
             };
             let mut children = Vec::new();
-            for (entry, file_type) in listing.dirs {
-                let name = entry.file_name();
+            for (name, entry, file_type) in listing.dirs {
                 let path = if dir.path == Path::new(".") {
                     PathBuf::from(&name)
                 } else {
@@ -346,7 +345,9 @@ impl Walker<'_> {
         let mut present = Present::default();
         let mut entries = Vec::new();
         let mut other_case: Option<OsString> = None;
-        let mut exact: [Option<FileType>; SKILL_FILE_NAMES.len()] = Default::default();
+        // Each skill file name's listed type, with its entry when it is not searched further.
+        let mut exact: [Option<(FileType, Option<DirEntry>)>; SKILL_FILE_NAMES.len()] =
+            Default::default();
         let mut listed = Listed::NEITHER;
         for entry in listing {
             self.entries += 1;
@@ -375,9 +376,7 @@ impl Walker<'_> {
                 continue;
             };
             listed.note(&name, file_type);
-            if let Some(i) = SKILL_FILE_NAMES.iter().position(|n| name == *n) {
-                exact[i] = Some(file_type);
-            }
+            let skill_name = SKILL_FILE_NAMES.iter().position(|n| name == *n);
             if !file_type.is_dir()
                 && let Some(text) = name.to_str()
                 && is_other_case(text)
@@ -386,20 +385,31 @@ impl Walker<'_> {
                 other_case = Some(name.clone());
             }
             if !(file_type.is_dir() || file_type.is_symlink()) || is_skipped(&name) {
+                if let Some(i) = skill_name {
+                    exact[i] = Some((file_type, Some(entry)));
+                }
                 continue;
             }
-            entries.push((entry, file_type));
+            if let Some(i) = skill_name {
+                exact[i] = Some((file_type, None));
+            }
+            entries.push((name, entry, file_type));
         }
-        entries.sort_by_key(|(entry, _)| entry.file_name());
+        entries.sort_by(|a, b| a.0.cmp(&b.0));
         // The first name listed that `skill_file_in` takes: a regular file, or a link to one or
         // to nothing (SK408). One look decides it: a directory that can be listed but not
         // entered (no `x`) lists names that cannot be reached, and a name's listed type is not
         // always what a look sees (a file mounted over it). Only a directory stays one.
+        // A name listed as a regular file is looked at through the listing's own handle (no
+        // lookup of the whole path); a link is followed by path.
         let skill_file = SKILL_FILE_NAMES
             .iter()
             .zip(exact)
-            .find(|(name, file_type)| {
-                file_type.is_some_and(|t| !t.is_dir()) && is_file_or_dangling(&dir.join(name))
+            .find(|(name, listed_as)| match listed_as {
+                Some((file_type, _)) if file_type.is_dir() => false,
+                Some((_, Some(entry))) => entry.metadata().is_ok_and(|meta| meta.is_file()),
+                Some((_, None)) => is_file_or_dangling(&dir.join(name)),
+                None => false,
             })
             .map(|(name, _)| *name);
         // What the listing shows is reachable only when a look inside succeeded.

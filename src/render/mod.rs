@@ -151,13 +151,52 @@ pub fn json_to(
     sink: &mut dyn std::io::Write,
     value: &impl serde::Serialize,
 ) -> std::io::Result<()> {
-    let mut serializer = serde_json::Serializer::with_formatter(
+    let mut chunks = Chunks {
+        buf: Vec::with_capacity(CHUNK),
         sink,
+    };
+    let mut serializer = serde_json::Serializer::with_formatter(
+        &mut chunks,
         SafeFormatter(serde_json::ser::PrettyFormatter::new()),
     );
     value
         .serialize(&mut serializer)
-        .map_err(std::io::Error::from)
+        .map_err(std::io::Error::from)?;
+    chunks.sink.write_all(&chunks.buf)
+}
+
+/// How much serialized JSON is gathered before it is written on.
+const CHUNK: usize = 64 * 1024;
+
+/// A buffer in front of a writer of any kind: the serializer's many small writes are copies
+/// into it (no call through `dyn Write` each), and it is written on a chunk at a time.
+struct Chunks<'a> {
+    buf: Vec<u8>,
+    sink: &'a mut dyn std::io::Write,
+}
+
+impl std::io::Write for Chunks<'_> {
+    #[inline]
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        self.write_all(bytes)?;
+        Ok(bytes.len())
+    }
+
+    #[inline]
+    fn write_all(&mut self, bytes: &[u8]) -> std::io::Result<()> {
+        self.buf.extend_from_slice(bytes);
+        if self.buf.len() >= CHUNK {
+            self.sink.write_all(&self.buf)?;
+            self.buf.clear();
+        }
+        Ok(())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.sink.write_all(&self.buf)?;
+        self.buf.clear();
+        self.sink.flush()
+    }
 }
 
 /// Writes each report's text, as `render` makes it, to `sink`: the output is never held whole.
@@ -193,14 +232,26 @@ impl serde_json::ser::Formatter for SafeFormatter<'_> {
         writer: &mut W,
         fragment: &str,
     ) -> std::io::Result<()> {
-        let mut rest = fragment;
-        while let Some(at) = rest.find(|c: char| c.is_control() || is_bidi(c)) {
-            writer.write_all(&rest.as_bytes()[..at])?;
-            let c = rest[at..].chars().next().unwrap_or('\u{fffd}');
-            write!(writer, "\\u{:04x}", c as u32)?;
-            rest = &rest[at + c.len_utf8()..];
+        // Most text is printable ASCII: only DEL and non-ASCII characters are looked at.
+        let bytes = fragment.as_bytes();
+        let (mut written, mut at) = (0, 0);
+        while let Some(found) = bytes
+            .get(at..)
+            .and_then(|rest| rest.iter().position(|b| !(0x20..0x7f).contains(b)))
+        {
+            at += found;
+            let c = fragment
+                .get(at..)
+                .and_then(|rest| rest.chars().next())
+                .unwrap_or('\u{fffd}');
+            if c.is_control() || is_bidi(c) {
+                writer.write_all(&bytes[written..at])?;
+                write!(writer, "\\u{:04x}", c as u32)?;
+                written = at + c.len_utf8();
+            }
+            at += c.len_utf8();
         }
-        writer.write_all(rest.as_bytes())
+        writer.write_all(&bytes[written..])
     }
     fn begin_array<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
         self.0.begin_array(w)
