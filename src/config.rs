@@ -517,6 +517,9 @@ impl Settings {
     /// Whether `per-file-ignores` switches `rule` off for the skill file at `path` (absolute) in
     /// skill directory `dir` (absolute).
     pub fn ignored_for(&self, rule: &Rule, path: &Path, dir: &Path) -> bool {
+        if self.per_file_ignores.is_empty() {
+            return false;
+        }
         let relative = |p: &Path| p.strip_prefix(&self.base).map(Path::to_path_buf).ok();
         let (Some(file), Some(dir)) = (relative(path), relative(dir)) else {
             return false;
@@ -524,6 +527,11 @@ impl Settings {
         self.per_file_ignores.iter().any(|(set, rules)| {
             (set.is_match(&file) || set.is_match(&dir)) && rules.iter().any(|r| r.code == rule.code)
         })
+    }
+
+    /// Whether `per-file-ignores` names any file (most configurations do not).
+    pub fn has_per_file_ignores(&self) -> bool {
+        !self.per_file_ignores.is_empty()
     }
 }
 

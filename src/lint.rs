@@ -871,12 +871,19 @@ fn check_file(
 /// Finishing again after more diagnostics are added (the collection rules') gives what one
 /// pass over them all would give.
 fn finish(report: &mut SkillReport, settings: &Settings, cwd: &Path) {
-    let abs_path = crate::discover::absolute(cwd, report.path());
-    let abs_dir = crate::discover::absolute(cwd, &report.dir.dir);
+    // The absolute paths `per-file-ignores` matches, made only when it names files.
+    let abs = settings.has_per_file_ignores().then(|| {
+        (
+            crate::discover::absolute(cwd, report.path()),
+            crate::discover::absolute(cwd, &report.dir.dir),
+        )
+    });
     let suppressions = &report.suppressions;
     report.diagnostics.retain(|d| {
         settings.enabled(d.rule)
-            && !settings.ignored_for(d.rule, &abs_path, &abs_dir)
+            && !abs
+                .as_ref()
+                .is_some_and(|(path, dir)| settings.ignored_for(d.rule, path, dir))
             && !suppressions.suppresses(d)
     });
     for d in &mut report.diagnostics {

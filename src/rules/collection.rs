@@ -19,13 +19,7 @@ use crate::targets::{Namespace, Unit};
 pub fn taken_names(reports: &[SkillReport]) -> std::collections::HashSet<String> {
     let mut dirs: HashMap<String, usize> = HashMap::new();
     for report in reports {
-        let listed = super::identity::listed_name(&report.dir);
-        // ASCII is its own NFKC form (most names are).
-        let name: String = if listed.is_ascii() {
-            listed
-        } else {
-            unicode_normalization::UnicodeNormalization::nfkc(listed.as_str()).collect()
-        };
+        let name = super::identity::nfkc(&super::identity::listed_name(&report.dir));
         *dirs.entry(name).or_default() += 1;
     }
     reports

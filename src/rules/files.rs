@@ -82,15 +82,14 @@ pub fn check(dir: &SkillDir, tree: &SkillTree, out: &mut Reporter) {
 
 /// SK408, SK409 and SK411 on one entry of the skill directory.
 fn check_entry(dir: &SkillDir, entry: &Entry, out: &mut Reporter) {
-    let path = dir.path_of(&entry.rel);
+    // The entry's path is made only for a diagnostic (most entries have none).
+    let path = || dir.path_of(&entry.rel);
     match &entry.kind {
-        Kind::Symlink(LinkTarget::Outside(target)) => {
-            link_outside(&entry.rel, target, path.clone(), out)
-        }
+        Kind::Symlink(LinkTarget::Outside(target)) => link_outside(&entry.rel, target, path(), out),
         Kind::Symlink(LinkTarget::Dangling) => {
             out.emit_file(
                 &SK408,
-                path.clone(),
+                path(),
                 format!("symlink `{}` is dangling", entry.rel),
             )
             .help("remove the symlink or point it at a file inside the skill");
@@ -98,7 +97,7 @@ fn check_entry(dir: &SkillDir, entry: &Entry, out: &mut Reporter) {
         _ => {}
     }
     if sensitive(entry.name(), &entry.kind) {
-        out.emit_file(&SK411, path.clone(), format!("`{}` looks like a secret or version-control data", entry.rel))
+        out.emit_file(&SK411, path(), format!("`{}` looks like a secret or version-control data", entry.rel))
             .help("remove it from the skill (and rotate it if it is a real secret): skills are shared and uploaded whole");
     }
     if not_runnable(entry) && !starts_with_shebang(&dir.real_path().join(&entry.rel)) {
@@ -107,7 +106,7 @@ fn check_entry(dir: &SkillDir, entry: &Entry, out: &mut Reporter) {
             .map(|ext| format!(".{ext}"))
             .collect::<Vec<_>>()
             .join(" ");
-        out.emit_file(&SK409, path, format!("`{}` has no known runner: no script extension (.py, .sh, .js, .ts, .rb, .pl, .php, .ps1, …), no executable bit, no `#!` line", entry.rel))
+        out.emit_file(&SK409, path(), format!("`{}` has no known runner: no script extension (.py, .sh, .js, .ts, .rb, .pl, .php, .ps1, …), no executable bit, no `#!` line", entry.rel))
             .help(format!("add a `#!` line and `chmod +x {}`, or give it its runner's extension ({known}); data files belong in `assets/`", entry.rel));
     }
 }

@@ -103,7 +103,7 @@ fn agentskills_name(skill: &Skill, out: &mut Reporter) {
     let Some((raw, node)) = skill.str_field("name") else {
         return;
     };
-    let name: String = raw.nfkc().collect();
+    let name = nfkc(raw);
     if let Some(message) = name_problem(raw) {
         let suggestion = suggest_name(raw);
         let fix = name_fix(skill, node.span);
@@ -210,8 +210,13 @@ fn name_fix(skill: &Skill, span: Span) -> Option<Fix> {
     ))
 }
 
-fn nfkc(text: &str) -> String {
-    text.nfkc().collect()
+/// The NFKC form of `text` (ASCII is its own: most names are).
+pub fn nfkc(text: &str) -> String {
+    if text.is_ascii() {
+        text.to_string()
+    } else {
+        text.nfkc().collect()
+    }
 }
 
 /// The directory name a runtime lists for a skill: the last component of the path the skill
@@ -322,7 +327,7 @@ pub fn id_problem(id: &str) -> Option<String> {
 /// What is wrong with an Agent Skills name (SK101), if anything. Checked on the NFKC form, as
 /// the reference validator does.
 pub fn name_problem(raw: &str) -> Option<String> {
-    let name: String = raw.nfkc().collect();
+    let name = nfkc(raw);
     let count = name.chars().count().max(raw.chars().count());
     if is_blank(&name) {
         Some("the name is empty".to_string())
