@@ -541,6 +541,36 @@ fn a_directory_that_only_looks_like_a_nested_skill_hides_nothing() {
 }
 
 #[test]
+fn a_skill_file_name_is_a_skill_file_only_when_a_look_says_it_is_a_file() {
+    // The search looks at a name listed as a regular file through the listing's own handle,
+    // and follows a link by its path: a directory named `SKILL.md` is searched as any other
+    // folder (the skill inside it is found), and `skill.md` counts when `SKILL.md` is not a
+    // file.
+    let (_tmp, root) = sandbox();
+    let inner = skill(&root.join("a/SKILL.md"));
+    write(&inner.join(".env"), "K=1\n");
+    fs::create_dir_all(root.join("b/SKILL.md")).unwrap();
+    write(
+        &root.join("b/skill.md"),
+        "---\nname: b\ndescription: Use when testing b.\n---\n\nBody.\n",
+    );
+    fs::create_dir_all(root.join("c")).unwrap();
+    write(
+        &root.join("c/real.md"),
+        "---\nname: c\ndescription: Use when testing c.\n---\n\nBody.\n",
+    );
+    symlink("real.md", root.join("c/SKILL.md")).unwrap();
+    let run = validate(&root, &[]);
+    assert_eq!(run.paths, ["a/SKILL.md", "b", "c"], "{}", run.stderr);
+    assert!(
+        run.diagnostics
+            .contains(&"a/SKILL.md/.env: SK411".to_string()),
+        "{:?}",
+        run.diagnostics
+    );
+}
+
+#[test]
 fn outside_a_repository_nothing_above_the_current_directory_changes_the_skills() {
     // A stranger's `/tmp/.claude-plugin/plugin.json` or `/tmp/SKILL.md` must not turn the
     // skills below the current directory into Claude Code skills or nested ones.
