@@ -571,6 +571,33 @@ fn a_skill_file_name_is_a_skill_file_only_when_a_look_says_it_is_a_file() {
 }
 
 #[test]
+fn a_skill_file_whose_path_is_too_long_to_open_is_no_skill_file() {
+    // A folder 4,090 bytes deep (as displayed) can be listed, but `…/SKILL.md` is longer than
+    // the system opens (PATH_MAX, 4,096 on Linux): it is no skill file, as the file could never
+    // be read; a shorter folder beside it is a skill.
+    let (_tmp, root) = sandbox();
+    // Made from a folder part of the way down: the whole path is too long to name.
+    let x = "x".repeat(200);
+    let z = "z".repeat(4090 - 1 - 20 * 201 - 1);
+    let script = format!(
+        "mkdir d && cd d && for i in $(seq 19); do mkdir {x} && cd {x} || exit 1; done \
+         && mkdir -p {x}/{z} \
+         && printf -- '---\\nname: deep\\ndescription: Use when testing deep.\\n---\\n\\nBody.\\n' > {x}/{z}/SKILL.md"
+    );
+    let made = Command::new("sh")
+        .arg("-c")
+        .arg(&script)
+        .current_dir(&root)
+        .status()
+        .unwrap();
+    assert!(made.success());
+    skill(&root.join("near"));
+    let run = validate(&root, &[]);
+    assert_eq!(run.paths, ["near"], "{}", run.stderr);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+}
+
+#[test]
 fn outside_a_repository_nothing_above_the_current_directory_changes_the_skills() {
     // A stranger's `/tmp/.claude-plugin/plugin.json` or `/tmp/SKILL.md` must not turn the
     // skills below the current directory into Claude Code skills or nested ones.

@@ -118,6 +118,18 @@ struct Walker<'a> {
     warnings: &'a mut Vec<String>,
 }
 
+/// Whether `dir/name` is short enough for the system to open by path (`PATH_MAX`): a
+/// look through a directory's handle would find a file that no later read by path can open.
+#[cfg(unix)]
+fn openable(dir: &Path, name: &str) -> bool {
+    dir.as_os_str().len() + 1 + name.len() < libc::PATH_MAX as usize
+}
+
+#[cfg(not(unix))]
+fn openable(_dir: &Path, _name: &str) -> bool {
+    false
+}
+
 /// The skill directories below `root` (not `root` itself), with their skill files and real
 /// paths, sorted; each is also handed to `found` as soon as it is found. Problems met go to
 /// `warnings`.
@@ -401,14 +413,17 @@ impl Walker<'_> {
         // entered (no `x`) lists names that cannot be reached, and a name's listed type is not
         // always what a look sees (a file mounted over it). Only a directory stays one.
         // A name listed as a regular file is looked at through the listing's own handle (no
-        // lookup of the whole path); a link is followed by path.
+        // lookup of the whole path) when its path can be opened; a link, or a path too long to
+        // open (which is then no skill file, as every other file there), is looked at by path.
         let skill_file = SKILL_FILE_NAMES
             .iter()
             .zip(exact)
             .find(|(name, listed_as)| match listed_as {
                 Some((file_type, _)) if file_type.is_dir() => false,
-                Some((_, Some(entry))) => entry.metadata().is_ok_and(|meta| meta.is_file()),
-                Some((_, None)) => is_file_or_dangling(&dir.join(name)),
+                Some((_, Some(entry))) if openable(dir, name) => {
+                    entry.metadata().is_ok_and(|meta| meta.is_file())
+                }
+                Some(_) => is_file_or_dangling(&dir.join(name)),
                 None => false,
             })
             .map(|(name, _)| *name);
