@@ -1096,6 +1096,16 @@ fn scan<'a>(text: &'a str, mut token: impl FnMut(Token<'a>), mut glob_run: impl 
     };
     let mut i = 0;
     while i < bytes.len() {
+        // Most bytes between runs are ASCII of no class (spaces, punctuation).
+        while bytes
+            .get(i)
+            .is_some_and(|&b| b < 0x80 && CLASSES[usize::from(b)] == 0)
+        {
+            i += 1;
+        }
+        if i >= bytes.len() {
+            break;
+        }
         let (class, len) = class_at(text, i);
         if class == 0 {
             i += len;
@@ -1106,6 +1116,16 @@ fn scan<'a>(text: &'a str, mut token: impl FnMut(Token<'a>), mut glob_run: impl 
         let mut classes = 0;
         let mut piece = (i, 0);
         loop {
+            // Most bytes of a run are ASCII path characters: taken without `class_at`.
+            while let Some(&b) = bytes.get(i) {
+                let class = if b < 0x80 { CLASSES[usize::from(b)] } else { 0 };
+                if class & PATH == 0 {
+                    break;
+                }
+                piece.1 |= class;
+                classes |= class;
+                i += 1;
+            }
             let (class, len) = if i < bytes.len() {
                 class_at(text, i)
             } else {
