@@ -1,7 +1,10 @@
 //! The files beside a skill file: one bounded walk of the skill directory, shared by the file
 //! rules and link checks. Symbolic links are classified, never followed.
 
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+
+use crate::input::Listing;
 
 /// More entries than this are not listed (the skill is far over SK410's limit anyway).
 pub const MAX_ENTRIES: usize = 20_000;
@@ -71,69 +74,92 @@ pub struct SkillTree {
 impl SkillTree {
     /// Lists `root` (the skill directory, canonical).
     pub fn walk(root: &Path) -> SkillTree {
+        SkillTree::build(root, None, None)
+    }
+
+    /// Lists `root` (the skill directory, canonical), taking `top` as its listing when it was
+    /// read already (by the search that found the skill); the listings of the directories
+    /// below it are left in `keep`, by path, when given (for the search, which goes on into
+    /// them: each directory is read once).
+    pub fn build(
+        root: &Path,
+        top: Option<&Listing>,
+        mut keep: Option<&mut HashMap<PathBuf, Listing>>,
+    ) -> SkillTree {
         let mut tree = SkillTree::default();
         let mut stack = vec![(root.to_path_buf(), String::new(), 0usize)];
-        let mut children: Vec<(String, std::fs::DirEntry)> = Vec::new();
+        let mut children: Vec<(String, usize)> = Vec::new();
         while let Some((dir, prefix, depth)) = stack.pop() {
-            let Ok(read) = std::fs::read_dir(&dir) else {
+            let read = match top.filter(|_| depth == 0) {
+                Some(_) => None,
+                None => match Listing::read(&dir, usize::MAX) {
+                    Ok(listing) => Some(listing),
+                    Err(_) => continue,
+                },
+            };
+            let Some(listing) = read.as_ref().or(top) else {
                 continue;
             };
             // Each name as its path in the skill, made once.
             children.clear();
-            children.extend(read.flatten().map(|e| {
-                let name = e.file_name();
-                let name = name.to_string_lossy();
+            children.extend(listing.items.iter().enumerate().map(|(i, item)| {
+                let name = item.name.to_string_lossy();
                 let mut rel = String::with_capacity(prefix.len() + 1 + name.len());
                 if !prefix.is_empty() {
                     rel.push_str(&prefix);
                     rel.push('/');
                 }
                 rel.push_str(&name);
-                (rel, e)
+                (rel, i)
             }));
             children.sort_by(|a, b| a.0.cmp(&b.0));
             // Whether a look at an entry succeeded: a directory that can be listed but not
             // entered (no `x`) lists names that cannot be looked at, and they are skipped.
             let mut entered = false;
-            for (rel, entry) in children.drain(..) {
+            for (rel, i) in children.drain(..) {
                 if tree.entries.len() >= MAX_ENTRIES {
                     tree.truncated = true;
                     break;
                 }
+                let item = &listing.items[i];
                 // A directory listed is one (only a directory can be mounted over it): it needs
                 // no look once a look inside this directory succeeded. Anything else is looked
                 // at, for its size and mode, and for its type (a file mounted over a name).
-                let Ok(file_type) = entry.file_type() else {
+                let Some(file_type) = item.file_type else {
                     continue;
                 };
                 let kind = if file_type.is_dir() && entered {
                     Kind::Dir
                 } else {
-                    let Ok(meta) = entry.metadata() else {
+                    let Some(meta) = item.metadata() else {
                         continue;
                     };
                     entered = true;
                     if meta.is_symlink() {
-                        Kind::Symlink(classify_link(&entry.path(), root))
+                        Kind::Symlink(classify_link(&dir.join(&item.name), root))
                     } else if meta.is_dir() {
                         Kind::Dir
                     } else if meta.is_file() {
                         Kind::File {
                             size: meta.len(),
-                            executable: is_executable(&meta),
+                            executable: is_executable(meta),
                         }
                     } else {
                         Kind::Special
                     }
                 };
-                if kind == Kind::Dir && entry.file_name() != ".git" {
+                if kind == Kind::Dir && item.name != ".git" {
                     if depth + 1 < MAX_DEPTH {
-                        stack.push((entry.path(), rel.clone(), depth + 1));
+                        stack.push((dir.join(&item.name), rel.clone(), depth + 1));
                     } else {
                         tree.truncated = true;
                     }
                 }
                 tree.entries.push(Entry { rel, kind });
+            }
+            if let (Some(mut listing), Some(keep)) = (read, keep.as_deref_mut()) {
+                listing.detach();
+                keep.insert(dir, listing);
             }
         }
         tree.entries.sort_by(|a, b| a.rel.cmp(&b.rel));

@@ -110,6 +110,69 @@ pub fn open(path: &Path, links: Links) -> std::io::Result<std::fs::File> {
     std::fs::File::open(path)
 }
 
+/// A directory's entries, read once and shared by whoever walks that directory (the search for
+/// skills, then the skill's own file walk): each entry's name, its type as listed, and a look
+/// at it, made at most once and through the listing's own handle.
+#[derive(Debug, Default)]
+pub struct Listing {
+    pub items: Vec<Item>,
+    /// The error that ended the listing early (the entries before it are kept).
+    pub error: Option<std::io::Error>,
+}
+
+/// One entry of a [`Listing`].
+#[derive(Debug)]
+pub struct Item {
+    pub name: std::ffi::OsString,
+    /// Its type as the listing shows it; `None` when that could not be told.
+    pub file_type: Option<std::fs::FileType>,
+    /// The handle to look through, until [`Listing::detach`].
+    entry: Option<std::fs::DirEntry>,
+    /// The look (`lstat`): `None` inside when it failed.
+    look: std::cell::OnceCell<Option<std::fs::Metadata>>,
+}
+
+impl Item {
+    /// The entry as `lstat` sees it (a symbolic link is not followed); `None` when the look
+    /// fails. Looked at once, on first use.
+    pub fn metadata(&self) -> Option<&std::fs::Metadata> {
+        self.look
+            .get_or_init(|| self.entry.as_ref().and_then(|e| e.metadata().ok()))
+            .as_ref()
+    }
+}
+
+impl Listing {
+    /// The first `limit` entries of `dir` (a search's entry budget stops the reading too).
+    pub fn read(dir: &Path, limit: usize) -> std::io::Result<Listing> {
+        let mut listing = Listing::default();
+        for entry in std::fs::read_dir(dir)?.take(limit) {
+            match entry {
+                Ok(entry) => listing.items.push(Item {
+                    name: entry.file_name(),
+                    file_type: entry.file_type().ok(),
+                    entry: Some(entry),
+                    look: std::cell::OnceCell::new(),
+                }),
+                Err(err) => {
+                    listing.error = Some(err);
+                    break;
+                }
+            }
+        }
+        Ok(listing)
+    }
+
+    /// Looks at every entry now and lets go of the directory's handle: a listing kept for
+    /// later holds no open file.
+    pub fn detach(&mut self) {
+        for item in &mut self.items {
+            item.metadata();
+            item.entry = None;
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

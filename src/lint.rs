@@ -33,7 +33,7 @@ pub fn lint_all(
     let work: Vec<(SkillDir, Vec<PathBuf>)> = skills.into_iter().zip(inner).collect();
     let mut reports = crate::parallel::map_owned(
         work,
-        |(dir, inner)| lint_one(dir, &inner, settings, cwd, keep),
+        |(dir, inner)| lint_one(dir, None, &inner, settings, cwd, keep),
         |_| internal_error(Path::new("")),
     );
     conclude(&mut reports, settings, cwd);
@@ -75,14 +75,16 @@ pub fn discover_and_lint_counted(
 ) -> Result<(crate::discover::Discovery, Vec<SkillReport>), NotFound> {
     use std::sync::atomic::Ordering::Relaxed;
     let threads = crate::parallel::cores();
-    let (found, queue) = std::sync::mpsc::channel::<SkillDir>();
+    let (found, queue) = std::sync::mpsc::channel::<(usize, SkillDir, Option<SkillTree>)>();
     let queue = std::sync::Mutex::new(queue);
-    // Workers put their reports here as they finish: none waits in a channel.
-    let linted: std::sync::Mutex<Vec<SkillReport>> = std::sync::Mutex::new(Vec::new());
+    // Workers put their reports here as they finish, each with the number of its skill in the
+    // order found: none waits in a channel.
+    let linted: std::sync::Mutex<Vec<(usize, SkillReport)>> = std::sync::Mutex::new(Vec::new());
     let discovery = std::thread::scope(|scope| {
         let mut workers = 0;
+        let mut handed = 0;
         let discovery =
-            crate::discover::discover_streaming(paths, settings, cwd, options, &mut |dir| {
+            crate::discover::discover_streaming(paths, settings, cwd, options, &mut |dir, lent| {
                 // Workers start with the first skills found: a run over one skill starts none.
                 if workers < threads {
                     workers += 1;
@@ -93,17 +95,23 @@ pub fn discover_and_lint_counted(
                                 Ok(queue) => queue.recv().ok(),
                                 Err(_) => None,
                             };
-                            let Some(dir) = next else { break };
-                            let report = lint_one(dir, &[], settings, cwd, keep);
+                            let Some((seq, dir, tree)) = next else { break };
+                            let report = lint_one(dir, tree, &[], settings, cwd, keep);
                             progress.checked.fetch_add(1, Relaxed);
                             if let Ok(mut linted) = linted.lock() {
-                                linted.push(report);
+                                linted.push((seq, report));
                             }
                         }
                     });
                 }
                 progress.found.fetch_add(1, Relaxed);
-                let _ = found.send(dir);
+                // The skill's files are listed here, from the listing the search read, and the
+                // search takes the listings of the directories below it: each is read once.
+                let tree = lent.map(|lent| {
+                    SkillTree::build(&dir.real_path(), Some(lent.listing), Some(lent.below))
+                });
+                let _ = found.send((handed, dir, tree));
+                handed += 1;
             });
         drop(found);
         discovery
@@ -120,13 +128,19 @@ pub fn discover_and_lint_counted(
 /// linted in its final form, and linting the others now.
 fn reconcile(
     skills: Vec<SkillDir>,
-    mut early: Vec<SkillReport>,
+    mut early: Vec<(usize, SkillReport)>,
     settings: &Settings,
     cwd: &Path,
     keep: Keep,
 ) -> Vec<SkillReport> {
-    // Unstable: no scratch copy of the reports (equal paths are the same skill).
-    early.sort_unstable_by(|a, b| a.dir.dir.cmp(&b.dir.dir));
+    // The search finds skills in path order but for a few (links, several PATHs): put in the
+    // order found, the reports are sorted by path once that is checked, with no comparison of
+    // paths in a sort. Unstable: no scratch copy of the reports (equal paths are the same skill).
+    let in_order = in_found_order(&mut early);
+    let mut early: Vec<SkillReport> = early.into_iter().map(|(_, report)| report).collect();
+    if !in_order || !early.is_sorted_by(|a, b| a.dir.dir <= b.dir.dir) {
+        early.sort_unstable_by(|a, b| a.dir.dir.cmp(&b.dir.dir));
+    }
     let inner = nested_skills(&skills);
     // Most often every skill was linted early in its final form: the sorted reports are the
     // answer, and nothing is moved.
@@ -156,7 +170,7 @@ fn reconcile(
     let (at, work): (Vec<usize>, Vec<_>) = again.into_iter().unzip();
     let linted = crate::parallel::map_owned(
         work,
-        |(dir, inner)| lint_one(dir, &inner, settings, cwd, keep),
+        |(dir, inner)| lint_one(dir, None, &inner, settings, cwd, keep),
         |_| internal_error(Path::new("")),
     );
     for (i, report) in at.into_iter().zip(linted) {
@@ -165,10 +179,30 @@ fn reconcile(
     reports
 }
 
+/// Puts `items`, numbered `0..items.len()` in some order, in the order of their numbers, by
+/// swapping each into its place; `false` (and some order) when the numbers are not those.
+fn in_found_order<T>(items: &mut [(usize, T)]) -> bool {
+    let n = items.len();
+    if items.iter().any(|(seq, _)| *seq >= n) {
+        return false;
+    }
+    for i in 0..n {
+        while items[i].0 != i {
+            let j = items[i].0;
+            if items[j].0 == j {
+                return false;
+            }
+            items.swap(i, j);
+        }
+    }
+    true
+}
+
 /// Lints one skill in a worker and settles its report; a bug (a rule's panic) becomes an
 /// internal error of that skill instead of ending the run.
 fn lint_one(
     dir: SkillDir,
+    tree: Option<SkillTree>,
     inner: &[PathBuf],
     settings: &Settings,
     cwd: &Path,
@@ -176,7 +210,7 @@ fn lint_one(
 ) -> SkillReport {
     let shown = dir.dir.clone();
     let linted = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        let (mut report, sources) = lint_skill(dir, settings);
+        let (mut report, sources) = lint_skill(dir, tree, settings);
         leave_files_to(inner, &mut report.diagnostics);
         settle(&mut report, sources, settings, cwd, keep);
         report
@@ -300,7 +334,7 @@ pub fn lint_buffer_alone(
         rules::structure::file_too_large(size, settings.max_file_size, &mut out);
         Sources::default()
     } else {
-        lint_bytes(&mut report, path.to_path_buf(), bytes, settings)
+        lint_bytes(&mut report, path.to_path_buf(), bytes, None, settings)
     };
     report.diagnostics.append(&mut out.diagnostics);
     // The skills nested in it, as discovery would find them, report their own files.
@@ -505,7 +539,7 @@ fn settle(report: &mut SkillReport, sources: Sources, settings: &Settings, cwd: 
 
 /// A skill's token costs (L1, L2, L3): what `skillc show` prints for one skill.
 pub fn costs(dir: &SkillDir, settings: &Settings) -> Option<Costs> {
-    let (report, sources) = lint_skill(dir.clone(), settings);
+    let (report, sources) = lint_skill(dir.clone(), None, settings);
     count_costs(&report, &sources, settings)
 }
 
@@ -558,8 +592,13 @@ pub fn keep_lines(report: &mut SkillReport, file: Option<&SkillFile>, others: &[
     report.extra_mut().excerpts = excerpts;
 }
 
-/// Lints one skill directory; its report, and what was read to make it.
-fn lint_skill(dir: SkillDir, settings: &Settings) -> (SkillReport, Sources) {
+/// Lints one skill directory (whose files are listed in `tree` when they were already);
+/// its report, and what was read to make it.
+fn lint_skill(
+    dir: SkillDir,
+    tree: Option<SkillTree>,
+    settings: &Settings,
+) -> (SkillReport, Sources) {
     let mut report = SkillReport::empty(dir);
     place(&mut report, settings);
     let Some(path) = report.dir.file.clone() else {
@@ -570,7 +609,7 @@ fn lint_skill(dir: SkillDir, settings: &Settings) -> (SkillReport, Sources) {
     };
     let mut out = Reporter::new(None, path.clone(), report.dir.dir.clone());
     rules::structure::where_found(&report.dir, &path, &mut out);
-    let sources = read_and_lint(&mut report, path.to_path_buf(), settings, &mut out);
+    let sources = read_and_lint(&mut report, path.to_path_buf(), tree, settings, &mut out);
     report.diagnostics.append(&mut out.diagnostics);
     (report, sources)
 }
@@ -579,6 +618,7 @@ fn lint_skill(dir: SkillDir, settings: &Settings) -> (SkillReport, Sources) {
 fn read_and_lint(
     report: &mut SkillReport,
     path: PathBuf,
+    tree: Option<SkillTree>,
     settings: &Settings,
     out: &mut Reporter,
 ) -> Sources {
@@ -616,7 +656,7 @@ fn read_and_lint(
             return Sources::default();
         }
     };
-    lint_bytes(report, path, bytes, settings)
+    lint_bytes(report, path, bytes, tree, settings)
 }
 
 /// Where the skill sits, and the targets that implies before its dialect is known.
@@ -648,6 +688,7 @@ fn lint_bytes(
     report: &mut SkillReport,
     path: PathBuf,
     bytes: Vec<u8>,
+    tree: Option<SkillTree>,
     settings: &Settings,
 ) -> Sources {
     // The diagnostics share the report's copy of the path.
@@ -683,7 +724,14 @@ fn lint_bytes(
     };
     let file = SkillFile::new(path.clone(), text);
     let mut out = Reporter::new(Some(&file), shared, report.dir.dir.clone());
-    let facts = check_file(&report.dir, report.placement(), &file, settings, &mut out);
+    let facts = check_file(
+        &report.dir,
+        report.placement(),
+        &file,
+        tree,
+        settings,
+        &mut out,
+    );
     let body = facts.body.map_or("", |span| file.slice(span));
     let bundle = rules::tools::check(
         &report.dir,
@@ -747,6 +795,7 @@ fn check_file(
     dir: &SkillDir,
     placement: &Placement,
     file: &SkillFile,
+    tree: Option<SkillTree>,
     settings: &Settings,
     out: &mut Reporter,
 ) -> Facts {
@@ -754,7 +803,7 @@ fn check_file(
     if file.has_bom() {
         rules::structure::byte_order_mark(out);
     }
-    facts.tree = SkillTree::walk(&dir.real_path());
+    facts.tree = tree.unwrap_or_else(|| SkillTree::walk(&dir.real_path()));
     rules::files::check(dir, &facts.tree, out);
     let layout = match file.layout() {
         Ok(layout) => layout,
@@ -939,4 +988,22 @@ fn cap_per_rule(diagnostics: &mut Vec<Diagnostic>) {
         }
     }
     *diagnostics = kept;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::in_found_order;
+
+    #[test]
+    fn in_found_order_places_each_item_by_its_number_or_says_it_cannot() {
+        let mut items: Vec<(usize, char)> = vec![(2, 'c'), (0, 'a'), (3, 'd'), (1, 'b')];
+        assert!(in_found_order(&mut items));
+        assert_eq!(items, [(0, 'a'), (1, 'b'), (2, 'c'), (3, 'd')]);
+        // A number out of range (a report lost) or twice: not an order.
+        let mut gap: Vec<(usize, char)> = vec![(0, 'a'), (2, 'c')];
+        assert!(!in_found_order(&mut gap));
+        let mut twice: Vec<(usize, char)> = vec![(1, 'a'), (1, 'b'), (0, 'c')];
+        assert!(!in_found_order(&mut twice));
+        assert!(in_found_order::<char>(&mut []));
+    }
 }

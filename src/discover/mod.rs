@@ -9,8 +9,8 @@ use std::sync::Arc;
 
 use crate::config::Settings;
 
-pub use walk::UNPACK_TEMP_PREFIX;
 pub use walk::is_skipped as is_skipped_dir;
+pub use walk::{Lent, UNPACK_TEMP_PREFIX};
 
 /// The skill file names, in preference order.
 pub const SKILL_FILE_NAMES: [&str; 2] = ["SKILL.md", "skill.md"];
@@ -235,7 +235,7 @@ pub fn discover(
     cwd: &Path,
     options: Options,
 ) -> Result<Discovery, NotFound> {
-    discover_streaming(paths, settings, cwd, options, &mut |_| {})
+    discover_streaming(paths, settings, cwd, options, &mut |_, _| {})
 }
 
 /// [`discover`], handing each skill a search finds to `early` as soon as it is found — as the
@@ -247,7 +247,7 @@ pub fn discover_streaming(
     settings: &Settings,
     cwd: &Path,
     options: Options,
-    early: &mut dyn FnMut(SkillDir),
+    early: &mut dyn FnMut(SkillDir, Option<Lent>),
 ) -> Result<Discovery, NotFound> {
     let default = paths.is_empty();
     let dot = [PathBuf::from(".")];
@@ -294,18 +294,21 @@ pub fn discover_streaming(
             ignores = Some(ignore_files::Ignores::new(cwd, &mut out.warnings));
         }
         // Below a skill directory: the skill files nested in it (SK016).
-        let mut hand_over = |found: &walk::Found| {
-            early(SkillDir {
-                rare: SkillDir::rare_of(
-                    None,
-                    outer_skill(&found.dir, found.listed, cwd, &mut nearest),
-                ),
-                tier: found.tier,
-                dir: found.dir.clone(),
-                file: Some(found.file.clone()),
-                real: found.real.clone(),
-                listed: found.listed,
-            });
+        let mut hand_over = |found: &walk::Found, lent: Option<Lent>| {
+            early(
+                SkillDir {
+                    rare: SkillDir::rare_of(
+                        None,
+                        outer_skill(&found.dir, found.listed, cwd, &mut nearest),
+                    ),
+                    tier: found.tier,
+                    dir: found.dir.clone(),
+                    file: Some(found.file.clone()),
+                    real: found.real.clone(),
+                    listed: found.listed,
+                },
+                lent,
+            );
         };
         let skills = walk::walk(
             &display,

@@ -5,9 +5,9 @@
 //! another skill's directory is a skill of its own (SK016), and a directory whose only skill file
 //! is in another case (`SKILL.MD`) is a skill at that file (SK017).
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::ffi::OsString;
-use std::fs::{DirEntry, FileType};
+use std::fs::FileType;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -17,6 +17,7 @@ use super::{
     is_other_case, skill_file_in, tier_of,
 };
 use crate::config::Settings;
+use crate::input::Listing;
 
 /// Directories never searched.
 const SKIPPED_DIRS: &[&str] = &[".git", "node_modules", "target", "__pycache__", ".venv"];
@@ -32,9 +33,10 @@ pub const MAX_DEPTH: usize = 64;
 pub const MAX_ENTRIES: usize = 2_000_000;
 
 /// What a directory's listing shows the walk.
-struct Listing {
-    /// Its subdirectories and links (not the skipped ones), sorted by name.
-    dirs: Vec<(OsString, DirEntry, FileType)>,
+struct Shown {
+    /// Its subdirectories and links (not the skipped ones), as indices into the listing,
+    /// sorted by name.
+    dirs: Vec<usize>,
     /// The ignore files it holds.
     present: Present,
     /// Its first file named like a skill file in another case (`SKILL.MD`).
@@ -42,6 +44,15 @@ struct Listing {
     /// Its skill file by its exact name, when it has one.
     skill_file: Option<&'static str>,
     listed: Listed,
+}
+
+/// What the search lends the one it hands a skill to, when the skill was found by its
+/// directory's listing: that listing, and a place for the listings of the directories below
+/// it that the skill's own walk reads, which the search then takes instead of reading them
+/// again.
+pub struct Lent<'a> {
+    pub listing: &'a Listing,
+    pub below: &'a mut HashMap<PathBuf, Listing>,
 }
 
 /// A skill found.
@@ -114,7 +125,11 @@ struct Walker<'a> {
     stopped: bool,
     too_deep: bool,
     found: Vec<Found>,
-    on_found: &'a mut dyn FnMut(&Found),
+    on_found: &'a mut dyn FnMut(&Found, Option<Lent>),
+    /// The listings read by the walk of the skill whose directory is `lent_root`, for the
+    /// directories below it not searched yet.
+    lent: HashMap<PathBuf, Listing>,
+    lent_root: Option<PathBuf>,
     warnings: &'a mut Vec<String>,
 }
 
@@ -136,7 +151,7 @@ fn openable(_dir: &Path, _name: &str) -> bool {
 pub fn walk(
     root: &Path,
     context: Context,
-    found: &mut dyn FnMut(&Found),
+    found: &mut dyn FnMut(&Found, Option<Lent>),
     warnings: &mut Vec<String>,
 ) -> Vec<Found> {
     walk_within(root, &context, MAX_ENTRIES, found, warnings)
@@ -159,7 +174,7 @@ fn walk_within(
     root: &Path,
     context: &Context,
     max_entries: usize,
-    on_found: &mut dyn FnMut(&Found),
+    on_found: &mut dyn FnMut(&Found, Option<Lent>),
     warnings: &mut Vec<String>,
 ) -> Vec<Found> {
     let Context {
@@ -208,6 +223,8 @@ fn walk_within(
         too_deep: false,
         found: Vec::new(),
         on_found,
+        lent: HashMap::new(),
+        lent_root: None,
         warnings,
     };
     walker.search(start);
@@ -238,22 +255,22 @@ impl Walker<'_> {
                 self.skill_unlisted(&dir);
                 continue;
             }
-            let Some(listing) = self.list(&dir.path) else {
+            let Some((listing, shown)) = self.list(&dir) else {
                 self.skill_unlisted(&dir);
                 continue;
             };
             // A directory's skill file is seen in its own listing (no look of its own).
-            let skill = dir.skill.unwrap_or_else(|| match listing.skill_file {
+            let skill = dir.skill.unwrap_or_else(|| match shown.skill_file {
                 Some(name) => {
                     let file = clean(&dir.path.join(name));
-                    self.record(&dir.path, file, &dir.real, listing.listed);
+                    self.record(&dir.path, file, &dir.real, shown.listed, Some(&listing));
                     true
                 }
                 None => false,
             });
-            if !skill && let Some(name) = listing.other_case {
+            if !skill && let Some(name) = shown.other_case {
                 let file = clean(&dir.path.join(name));
-                self.record(&dir.path, file, &dir.real, listing.listed);
+                self.record(&dir.path, file, &dir.real, shown.listed, Some(&listing));
             }
             // The root's and a link's `in_skill` counts their own skill file already.
             let in_skill = dir.in_skill || (dir.skill.is_none() && skill);
@@ -262,19 +279,25 @@ impl Walker<'_> {
                     &dir.rules,
                     &dir.abs,
                     &dir.path,
-                    listing.present,
+                    shown.present,
                     self.warnings,
                 ),
                 None => None,
             };
             let mut children = Vec::new();
-            for (name, entry, file_type) in listing.dirs {
-                let path = if dir.path == Path::new(".") {
-                    PathBuf::from(&name)
-                } else {
-                    dir.path.join(&name)
+            for i in shown.dirs {
+                let Some(item) = listing.items.get(i) else {
+                    continue;
                 };
-                let abs = dir.abs.join(&name);
+                let (name, Some(file_type)) = (&item.name, item.file_type) else {
+                    continue;
+                };
+                let path = if dir.path == Path::new(".") {
+                    PathBuf::from(name)
+                } else {
+                    dir.path.join(name)
+                };
+                let abs = dir.abs.join(name);
                 let depth = dir.depth + 1;
                 if file_type.is_symlink() && !self.leads_to_dir(&path, in_skill) {
                     continue;
@@ -290,14 +313,14 @@ impl Walker<'_> {
                     self.link(path, abs, depth, &rules, in_skill);
                     continue;
                 }
-                let real = dir.real.join(&name);
+                let real = dir.real.join(name);
                 if self.deep(&path, depth) {
                     // Not searched, but a skill all the same.
                     self.skill_at(&path, &real);
                     continue;
                 }
                 // The directory's identity, from the listing's own handle (no path lookup).
-                let key = entry.metadata().ok().and_then(|m| key_of(&m, &path));
+                let key = item.metadata().and_then(|m| key_of(m, &path));
                 children.push(Pending {
                     path,
                     abs,
@@ -326,12 +349,20 @@ impl Walker<'_> {
         let Some(file) = skill_file_in(path) else {
             return false;
         };
-        self.record(path, file, real, Listed::default());
+        self.record(path, file, real, Listed::default(), None);
         true
     }
 
-    /// Records the skill in `dir` (real path `real`), and hands it over at once.
-    fn record(&mut self, dir: &Path, file: PathBuf, real: &Path, listed: Listed) {
+    /// Records the skill in `dir` (real path `real`), and hands it over at once, lending the
+    /// directory's listing when it was read.
+    fn record(
+        &mut self,
+        dir: &Path,
+        file: PathBuf,
+        real: &Path,
+        listed: Listed,
+        listing: Option<&Listing>,
+    ) {
         let dir = clean(dir);
         let found = Found {
             real: Real::of(real, &dir, self.base),
@@ -340,28 +371,69 @@ impl Walker<'_> {
             file: file.into(),
             listed,
         };
-        (self.on_found)(&found);
+        let lent = listing.map(|listing| {
+            // Listings lent before are kept only while the walk is below their skill.
+            if self
+                .lent_root
+                .as_ref()
+                .is_none_or(|root| !real.starts_with(root))
+            {
+                self.lent.clear();
+                self.lent_root = Some(real.to_path_buf());
+            }
+            Lent {
+                listing,
+                below: &mut self.lent,
+            }
+        });
+        (self.on_found)(&found, lent);
         self.found.push(found);
     }
 
-    /// What `dir`'s listing shows; `None` when it cannot be read (with a warning).
-    fn list(&mut self, dir: &Path) -> Option<Listing> {
-        let listing = match std::fs::read_dir(dir) {
-            Ok(listing) => listing,
-            Err(err) => {
-                self.warnings
-                    .push(format!("skipping `{}`: {err}", shown(dir)));
-                return None;
+    /// The listing of `dir`: the one a skill's walk read already, else read now (with a
+    /// warning when it cannot be); what it shows the walk. `None` also when the walk's entry
+    /// budget runs out in it.
+    fn list(&mut self, dir: &Pending) -> Option<(Listing, Shown)> {
+        let listing = match self.lent(&dir.real) {
+            Some(listing) => listing,
+            None => {
+                let budget = self.max_entries.saturating_sub(self.entries);
+                match Listing::read(&dir.path, budget.saturating_add(1)) {
+                    Ok(listing) => listing,
+                    Err(err) => {
+                        self.warnings
+                            .push(format!("skipping `{}`: {err}", shown(&dir.path)));
+                        return None;
+                    }
+                }
             }
         };
+        let shown = self.show(&dir.path, &listing)?;
+        Some((listing, shown))
+    }
+
+    /// The lent listing of the directory at `real`, if any; leaving the lending skill's
+    /// directory lets go of the rest.
+    fn lent(&mut self, real: &Path) -> Option<Listing> {
+        let root = self.lent_root.as_ref()?;
+        if !real.starts_with(root) {
+            self.lent.clear();
+            self.lent_root = None;
+            return None;
+        }
+        self.lent.remove(real)
+    }
+
+    /// What `listing` (of `dir`) shows the walk; `None` when the entry budget runs out in it.
+    fn show(&mut self, dir: &Path, listing: &Listing) -> Option<Shown> {
         let mut present = Present::default();
-        let mut entries = Vec::new();
-        let mut other_case: Option<OsString> = None;
-        // Each skill file name's listed type, with its entry when it is not searched further.
-        let mut exact: [Option<(FileType, Option<DirEntry>)>; SKILL_FILE_NAMES.len()] =
+        let mut entries: Vec<usize> = Vec::new();
+        let mut other_case: Option<&OsString> = None;
+        // Each skill file name's listed type, and whether it is searched further.
+        let mut exact: [Option<(FileType, Option<usize>)>; SKILL_FILE_NAMES.len()] =
             Default::default();
         let mut listed = Listed::NEITHER;
-        for entry in listing {
+        for (i, item) in listing.items.iter().enumerate() {
             self.entries += 1;
             if self.entries > self.max_entries {
                 self.warnings.push(format!(
@@ -372,42 +444,50 @@ impl Walker<'_> {
                 self.stopped = true;
                 return None;
             }
-            let entry = match entry {
-                Ok(entry) => entry,
-                Err(err) => {
-                    self.warnings
-                        .push(format!("skipping part of `{}`: {err}", shown(dir)));
-                    listed = Listed::default();
-                    break;
-                }
-            };
-            let name = entry.file_name();
-            present.note(&name);
-            let Ok(file_type) = entry.file_type() else {
+            let name = &item.name;
+            present.note(name);
+            let Some(file_type) = item.file_type else {
                 listed = Listed::default();
                 continue;
             };
-            listed.note(&name, file_type);
+            listed.note(name, file_type);
             let skill_name = SKILL_FILE_NAMES.iter().position(|n| name == *n);
             if !file_type.is_dir()
                 && let Some(text) = name.to_str()
                 && is_other_case(text)
-                && other_case.as_ref().is_none_or(|first| name < *first)
+                && other_case.is_none_or(|first| name < first)
             {
-                other_case = Some(name.clone());
+                other_case = Some(name);
             }
-            if !(file_type.is_dir() || file_type.is_symlink()) || is_skipped(&name) {
-                if let Some(i) = skill_name {
-                    exact[i] = Some((file_type, Some(entry)));
+            if !(file_type.is_dir() || file_type.is_symlink()) || is_skipped(name) {
+                if let Some(n) = skill_name {
+                    exact[n] = Some((file_type, Some(i)));
                 }
                 continue;
             }
-            if let Some(i) = skill_name {
-                exact[i] = Some((file_type, None));
+            if let Some(n) = skill_name {
+                exact[n] = Some((file_type, None));
             }
-            entries.push((name, entry, file_type));
+            entries.push(i);
         }
-        entries.sort_by(|a, b| a.0.cmp(&b.0));
+        // The error that ended the listing counts as an entry, as it did when the walk read
+        // the listing entry by entry.
+        if let Some(err) = &listing.error {
+            self.entries += 1;
+            if self.entries > self.max_entries {
+                self.warnings.push(format!(
+                    "stopped searching `{}` after {} directory entries (pass a narrower PATH)",
+                    shown(self.root),
+                    self.max_entries
+                ));
+                self.stopped = true;
+                return None;
+            }
+            self.warnings
+                .push(format!("skipping part of `{}`: {err}", shown(dir)));
+            listed = Listed::default();
+        }
+        entries.sort_by(|&a, &b| listing.items[a].name.cmp(&listing.items[b].name));
         // The first name listed that `skill_file_in` takes: a regular file, or a link to one or
         // to nothing (SK408). One look decides it: a directory that can be listed but not
         // entered (no `x`) lists names that cannot be reached, and a name's listed type is not
@@ -420,9 +500,9 @@ impl Walker<'_> {
             .zip(exact)
             .find(|(name, listed_as)| match listed_as {
                 Some((file_type, _)) if file_type.is_dir() => false,
-                Some((_, Some(entry))) if openable(dir, name) => {
-                    entry.metadata().is_ok_and(|meta| meta.is_file())
-                }
+                Some((_, Some(i))) if openable(dir, name) => listing.items[*i]
+                    .metadata()
+                    .is_some_and(|meta| meta.is_file()),
                 Some(_) => is_file_or_dangling(&dir.join(name)),
                 None => false,
             })
@@ -431,10 +511,10 @@ impl Walker<'_> {
         if skill_file.is_none() {
             listed = Listed::default();
         }
-        Some(Listing {
+        Some(Shown {
             dirs: entries,
             present,
-            other_case,
+            other_case: other_case.cloned(),
             skill_file,
             listed,
         })
@@ -551,7 +631,7 @@ mod tests {
             ignores: None,
         };
         let mut warnings = Vec::new();
-        let found = walk_within(root, &context, budget, &mut |_| {}, &mut warnings);
+        let found = walk_within(root, &context, budget, &mut |_, _| {}, &mut warnings);
         let found = found
             .iter()
             .map(|f| f.dir.strip_prefix(root).unwrap().to_path_buf())
