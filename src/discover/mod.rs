@@ -87,11 +87,40 @@ impl Real {
 /// `dir` made absolute against `base` (as [`absolute`], without its work for the plain
 /// relative paths most skills are displayed at).
 fn below(base: &Path, dir: &Path) -> PathBuf {
-    if dir.components().all(|c| matches!(c, Component::Normal(_))) {
+    if !dir.is_absolute() && is_plain(dir, false) {
+        joined(base, dir)
+    } else if dir.components().all(|c| matches!(c, Component::Normal(_))) {
         base.join(dir)
     } else {
         absolute(base, dir)
     }
+}
+
+/// Whether `path` is spelt as its components joined by `/` (an optional leading `/`, no
+/// empty or `.` components, and `..` only when `parents`), so that it needs no normalising:
+/// a look at its bytes, cheaper than taking it apart.
+#[cfg(unix)]
+fn is_plain(path: &Path, parents: bool) -> bool {
+    use std::os::unix::ffi::OsStrExt;
+    let bytes = path.as_os_str().as_bytes();
+    let rel = bytes.strip_prefix(b"/").unwrap_or(bytes);
+    !rel.is_empty()
+        && rel
+            .split(|&b| b == b'/')
+            .all(|part| !part.is_empty() && part != b"." && (parents || part != b".."))
+}
+
+#[cfg(not(unix))]
+fn is_plain(_path: &Path, _parents: bool) -> bool {
+    false
+}
+
+/// `base.join(rel)` for a relative `rel`, allocated once.
+fn joined(base: &Path, rel: &Path) -> PathBuf {
+    let mut out = PathBuf::with_capacity(base.as_os_str().len() + 1 + rel.as_os_str().len());
+    out.push(base);
+    out.push(rel);
+    out
 }
 
 /// What a directory's listing showed of the names that a skill's placement looks for, so that
@@ -689,6 +718,9 @@ pub fn display_path(path: &Path, cwd: &Path) -> PathBuf {
 
 /// Drops `.` components (`./a/./b` → `a/b`); keeps `.` for the current directory itself.
 pub fn clean(path: &Path) -> PathBuf {
+    if is_plain(path, true) {
+        return path.to_path_buf();
+    }
     let mut cleaned: PathBuf = path
         .components()
         .filter(|c| !matches!(c, Component::CurDir))
@@ -704,6 +736,9 @@ pub fn clean(path: &Path) -> PathBuf {
 /// `path` made absolute against `cwd`, with `.` and `..` resolved lexically (config globs
 /// match these).
 pub fn absolute(cwd: &Path, path: &Path) -> PathBuf {
+    if cwd.is_absolute() && is_plain(cwd, false) && !path.is_absolute() && is_plain(path, false) {
+        return joined(cwd, path);
+    }
     let mut out = PathBuf::new();
     for component in cwd.join(path).components() {
         match component {
@@ -715,4 +750,73 @@ pub fn absolute(cwd: &Path, path: &Path) -> PathBuf {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `clean`, `absolute` and `below` as they were before their look at the bytes.
+    fn cleaned_by_parts(path: &Path) -> PathBuf {
+        let cleaned: PathBuf = path
+            .components()
+            .filter(|c| !matches!(c, Component::CurDir))
+            .collect();
+        if cleaned.as_os_str().is_empty() {
+            PathBuf::from(".")
+        } else {
+            cleaned
+        }
+    }
+
+    fn absolute_by_parts(cwd: &Path, path: &Path) -> PathBuf {
+        let mut out = PathBuf::new();
+        for component in cwd.join(path).components() {
+            match component {
+                Component::CurDir => {}
+                Component::ParentDir => {
+                    out.pop();
+                }
+                other => out.push(other),
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn paths_spelt_plainly_are_taken_as_they_are_and_the_others_as_before() {
+        let paths = [
+            "a", "a/b", "/a/b", "a/", "a//b", "./a", "a/./b", "a/.", ".", "..", "../a", "a/..",
+            "a/../b", "/", "//a", "", ".a/b.", "a/.../b", "/a/b/", "a/b/..", "..a", "a..",
+        ];
+        for cwd in ["/w", "/w/x", "/", "/w/", "/w/./x", "rel"] {
+            let cwd = Path::new(cwd);
+            for path in paths {
+                let path = Path::new(path);
+                assert_eq!(
+                    absolute(cwd, path).as_os_str(),
+                    absolute_by_parts(cwd, path).as_os_str(),
+                    "absolute({cwd:?}, {path:?})"
+                );
+                let by_parts = if path.components().all(|c| matches!(c, Component::Normal(_))) {
+                    cwd.join(path)
+                } else {
+                    absolute_by_parts(cwd, path)
+                };
+                assert_eq!(
+                    below(cwd, path).as_os_str(),
+                    by_parts.as_os_str(),
+                    "below({cwd:?}, {path:?})"
+                );
+            }
+        }
+        for path in paths {
+            let path = Path::new(path);
+            assert_eq!(
+                clean(path).as_os_str(),
+                cleaned_by_parts(path).as_os_str(),
+                "clean({path:?})"
+            );
+        }
+    }
 }
