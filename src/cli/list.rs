@@ -141,7 +141,7 @@ pub fn run(args: &Args) -> Outcome {
                 r.targets.to_string(),
                 trigger(r),
                 l1[i].map_or("-".into(), |n| n.to_string()),
-                slash_path(&r.dir.dir),
+                slash_path(&r.dir.dir).into_owned(),
                 shadowing(reports, i, &same),
             ]
         })

@@ -146,10 +146,10 @@ fn budgets(reports: &[SkillReport], settings: &Settings, cwd: &std::path::Path) 
             Some(Budgeted {
                 target: cat.runtime.name,
                 title: crate::catalog::describe(&cat, cwd),
-                root: cat
-                    .root
-                    .as_ref()
-                    .map(|r| slash_path(std::path::Path::new(&crate::catalog::shown(&r.dir, cwd)))),
+                root: cat.root.as_ref().map(|r| {
+                    slash_path(std::path::Path::new(&crate::catalog::shown(&r.dir, cwd)))
+                        .into_owned()
+                }),
                 plugin: cat.root.as_ref().and_then(|r| r.plugin.clone()),
                 unit: cat.unit,
                 budget: cat.budget,

@@ -508,7 +508,7 @@ fn append_step_summary(reports: &[SkillReport], line: &str, path: &Path) {
         .and_then(|root| {
             let cwd = std::env::current_dir().ok()?;
             let relative = cwd.strip_prefix(root).ok()?.to_path_buf();
-            Some(render::slash_path(&relative))
+            Some(render::slash_path(&relative).into_owned())
         })
         .filter(|p| !p.is_empty())
         .map(|p| format!("{p}/"))
@@ -599,8 +599,8 @@ fn fix_all(
     let taken_now = |keys: &HashMap<String, usize>| -> HashSet<String> {
         shared
             .iter()
-            .filter(|name| keys.get(*name).is_none_or(|n| *n > 0))
-            .cloned()
+            .filter(|name| keys.get(name.as_ref()).is_none_or(|n| *n > 0))
+            .map(|name| name.to_string())
             .chain(keys.iter().filter(|(_, n)| **n > 0).map(|(k, _)| k.clone()))
             .collect()
     };

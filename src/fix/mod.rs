@@ -124,18 +124,28 @@ pub const NAME_FIXES: [&str; 2] = ["SK101", "SK103"];
 
 /// Drops the fixes that would give a skill a name `taken` holds (another skill's key, which
 /// SK501 would then report).
-pub fn drop_taken_names(diagnostics: &mut [Diagnostic], taken: &std::collections::HashSet<String>) {
+pub fn drop_taken_names<S>(diagnostics: &mut [Diagnostic], taken: &std::collections::HashSet<S>)
+where
+    S: std::borrow::Borrow<str> + std::hash::Hash + Eq,
+{
     for d in diagnostics {
-        let collides = NAME_FIXES.contains(&d.rule.code)
-            && d.fix.as_deref().is_some_and(|fix| {
-                fix.edits
-                    .iter()
-                    .any(|e| taken.contains(e.content.trim_matches(['\'', '"'])))
-            });
-        if collides {
+        if gives_taken_name(d, taken) {
             d.fix = None;
         }
     }
+}
+
+/// Whether `d` is a name fix that gives a name in `taken`.
+pub fn gives_taken_name<S>(d: &Diagnostic, taken: &std::collections::HashSet<S>) -> bool
+where
+    S: std::borrow::Borrow<str> + std::hash::Hash + Eq,
+{
+    NAME_FIXES.contains(&d.rule.code)
+        && d.fix.as_deref().is_some_and(|fix| {
+            fix.edits
+                .iter()
+                .any(|e| taken.contains(e.content.trim_matches(['\'', '"'])))
+        })
 }
 
 /// How many fixes of `diagnostics` this run applies, and how many more `--unsafe-fixes` would.

@@ -133,7 +133,7 @@ pub fn step_summary(
             let line = d.region.map(|r| r.line);
             let place = match line {
                 Some(line) => format!("{path}:{line}"),
-                None => path.clone(),
+                None => path.to_string(),
             };
             let place = match commit {
                 Some(c) => format!(

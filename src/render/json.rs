@@ -1,6 +1,8 @@
 //! `--format json`: one versioned JSON document (output.md), serialized straight from the
 //! reports (nothing is copied into an intermediate document).
 
+use std::borrow::Cow;
+
 use serde::Serialize;
 
 use super::{Summary, diagnostics, slash_path};
@@ -51,8 +53,8 @@ impl Serialize for Skills<'_> {
 
 #[derive(Serialize)]
 struct SkillEntry<'a> {
-    path: String,
-    file: Option<String>,
+    path: Cow<'a, str>,
+    file: Option<Cow<'a, str>>,
     dialect: Option<&'static str>,
     key: Option<&'a str>,
     tier: &'static str,
@@ -77,8 +79,8 @@ struct DiagnosticEntry<'a> {
     severity: &'static str,
     message: &'a str,
     help: Option<&'a str>,
-    path: String,
-    skill: String,
+    path: Cow<'a, str>,
+    skill: Cow<'a, str>,
     line: Option<usize>,
     column: Option<usize>,
     end_line: Option<usize>,

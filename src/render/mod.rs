@@ -291,12 +291,12 @@ impl serde_json::ser::Formatter for SafeFormatter<'_> {
 }
 
 /// A path with `/` separators, as every format prints it.
-pub fn slash_path(path: &std::path::Path) -> String {
+pub fn slash_path(path: &std::path::Path) -> std::borrow::Cow<'_, str> {
     let text = path.to_string_lossy();
     if std::path::MAIN_SEPARATOR == '\\' {
-        text.replace('\\', "/")
+        std::borrow::Cow::Owned(text.replace('\\', "/"))
     } else {
-        text.into_owned()
+        text
     }
 }
 

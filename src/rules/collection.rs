@@ -1,6 +1,7 @@
 //! Collection rules over all skills of one run: SK501, SK502, SK503, SK504, and SK602 across
 //! skills.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 
 use std::path::Path;
@@ -16,15 +17,18 @@ use crate::targets::{Namespace, Unit};
 
 /// The names a name fix (SK101, SK103: the directory's name) may not give a skill: every
 /// skill's key, and the directory names two skills share (both would be offered it).
-pub fn taken_names(reports: &[SkillReport]) -> std::collections::HashSet<String> {
-    let mut dirs: HashMap<String, usize> = HashMap::new();
+pub fn taken_names(reports: &[SkillReport]) -> std::collections::HashSet<Cow<'_, str>> {
+    let mut dirs: HashMap<Cow<str>, usize> = HashMap::new();
     for report in reports {
-        let name = super::identity::nfkc(&super::identity::listed_name(&report.dir));
+        let name = match super::identity::listed_name(&report.dir) {
+            Cow::Borrowed(name) => super::identity::nfkc(name),
+            Cow::Owned(name) => Cow::Owned(super::identity::nfkc(&name).into_owned()),
+        };
         *dirs.entry(name).or_default() += 1;
     }
     reports
         .iter()
-        .filter_map(|r| r.key.clone())
+        .filter_map(|r| r.key.as_deref().map(Cow::Borrowed))
         .chain(
             dirs.into_iter()
                 .filter(|(_, n)| *n > 1)
@@ -49,8 +53,20 @@ pub fn check(reports: &mut [SkillReport], settings: &Settings, cwd: &Path) {
         .any(|d| crate::fix::NAME_FIXES.contains(&d.rule.code) && d.fix.is_some());
     if name_fix {
         let taken = taken_names(reports);
-        for report in reports.iter_mut() {
-            crate::fix::drop_taken_names(&mut report.diagnostics, &taken);
+        let collide: Vec<(usize, usize)> = reports
+            .iter()
+            .enumerate()
+            .flat_map(|(i, r)| {
+                r.diagnostics
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, d)| crate::fix::gives_taken_name(d, &taken))
+                    .map(move |(j, _)| (i, j))
+            })
+            .collect();
+        drop(taken);
+        for (i, j) in collide {
+            reports[i].diagnostics[j].fix = None;
         }
     }
     let mut by_key: HashMap<&str, Vec<usize>> = HashMap::new();

@@ -1,6 +1,7 @@
 //! Identity and description rules: SK101–SK104 (Agent Skills), SK105–SK107 (PAR) and
 //! SK110–SK115.
 
+use std::borrow::Cow;
 use std::path::{Component, Path};
 
 use unicode_general_category::{GeneralCategory, get_general_category};
@@ -196,7 +197,8 @@ fn name_fix(skill: &Skill, span: Span) -> Option<Fix> {
     if skill.dir.nested_in().is_some() {
         return None;
     }
-    let dir = nfkc(&listed_name(skill.dir));
+    let listed = listed_name(skill.dir);
+    let dir = nfkc(&listed);
     // Only a name no rule objects to: valid (SK101), ASCII (SK102), no reserved word (SK104).
     let reserved = RESERVED.iter().any(|w| dir.to_lowercase().contains(w));
     if dir.is_empty() || name_problem(&dir).is_some() || !dir.is_ascii() || reserved {
@@ -211,25 +213,25 @@ fn name_fix(skill: &Skill, span: Span) -> Option<Fix> {
 }
 
 /// The NFKC form of `text` (ASCII is its own: most names are).
-pub fn nfkc(text: &str) -> String {
+pub fn nfkc(text: &str) -> Cow<'_, str> {
     if text.is_ascii() {
-        text.to_string()
+        Cow::Borrowed(text)
     } else {
-        text.nfkc().collect()
+        Cow::Owned(text.nfkc().collect())
     }
 }
 
 /// The directory name a runtime lists for a skill: the last component of the path the skill
 /// was found at — a symlink's own name, not its target's — or, for `.` and `..`, the real
 /// directory's name.
-pub fn listed_name(dir: &SkillDir) -> String {
-    listed_name_of(&dir.dir).unwrap_or_else(|| dir.name())
+pub fn listed_name(dir: &SkillDir) -> Cow<'_, str> {
+    listed_name_of(&dir.dir).unwrap_or_else(|| Cow::Owned(dir.name()))
 }
 
 /// The last component of a path when it is a name (not `.`, `..` or a root).
-fn listed_name_of(shown: &Path) -> Option<String> {
+fn listed_name_of(shown: &Path) -> Option<Cow<'_, str>> {
     match shown.components().next_back() {
-        Some(Component::Normal(name)) => Some(name.to_string_lossy().into_owned()),
+        Some(Component::Normal(name)) => Some(name.to_string_lossy()),
         _ => None,
     }
 }
@@ -552,7 +554,7 @@ mod tests {
     #[test]
     fn listed_names() {
         use std::path::Path;
-        let listed = |shown: &str| super::listed_name_of(Path::new(shown));
+        let listed = |shown: &str| super::listed_name_of(Path::new(shown)).map(|n| n.into_owned());
         // A symlink is listed under its own name; `.` and `..` under the real one.
         assert_eq!(listed(".claude/skills/pdf").as_deref(), Some("pdf"));
         assert_eq!(listed("a/.").as_deref(), Some("a"));
