@@ -426,6 +426,31 @@ mod tests {
         out
     }
 
+    /// The hash as it was first written (a copy of the last bytes into a zeroed word): the
+    /// embedded tables are laid out by it, so every way of computing it must agree.
+    fn hash_by_copy(bytes: &[u8]) -> u64 {
+        const K: u64 = 0x517c_c1b7_2722_0a95;
+        let mut h = bytes.len() as u64;
+        for chunk in bytes.chunks(8) {
+            let mut word = [0u8; 8];
+            word[..chunk.len()].copy_from_slice(chunk);
+            h = (h.rotate_left(5) ^ u64::from_le_bytes(word)).wrapping_mul(K);
+        }
+        h ^ (h >> 29)
+    }
+
+    #[test]
+    fn the_hash_reads_every_tail_length_as_a_copy_would() {
+        for n in 0..40usize {
+            let bytes: Vec<u8> = (0..n)
+                .map(|i| (i as u8).wrapping_mul(97).wrapping_add(13))
+                .collect();
+            assert_eq!(hash(&bytes), hash_by_copy(&bytes), "{n}");
+            let high: Vec<u8> = bytes.iter().map(|b| b | 0x80).collect();
+            assert_eq!(hash(&high), hash_by_copy(&high), "{n} high");
+        }
+    }
+
     #[test]
     fn same_compares_every_byte_at_every_length() {
         for n in 0..40usize {

@@ -14,11 +14,31 @@ pub fn hash(bytes: &[u8]) -> u64 {
     }
     let rest = chunks.remainder();
     if !rest.is_empty() {
-        let mut word = [0u8; 8];
-        word[..rest.len()].copy_from_slice(rest);
-        h = (h.rotate_left(5) ^ u64::from_le_bytes(word)).wrapping_mul(K);
+        h = (h.rotate_left(5) ^ tail_word(rest)).wrapping_mul(K);
     }
     h ^ (h >> 29)
+}
+
+/// The 1 to 7 bytes of `rest` as a little-endian word padded with zeros, read in at most two
+/// loads that may overlap (no copy of a variable length: its stores would stall the load).
+#[inline]
+fn tail_word(rest: &[u8]) -> u64 {
+    let n = rest.len();
+    let load4 = |at: usize| {
+        let mut word = [0u8; 4];
+        if let Some(bytes) = rest.get(at..at + 4) {
+            word.copy_from_slice(bytes);
+        }
+        u64::from(u32::from_le_bytes(word))
+    };
+    if n >= 4 {
+        load4(0) | load4(n - 4) << ((n - 4) * 8)
+    } else {
+        let byte = |i: usize| u64::from(rest.get(i).copied().unwrap_or(0));
+        byte(0)
+            | byte(n / 2) << (8 * (n / 2))
+            | byte(n.saturating_sub(1)) << (8 * n.saturating_sub(1))
+    }
 }
 
 /// Slot layout (little-endian u64; 0 is an empty slot): bits 0..18 rank + 1, 18..39 offset of
