@@ -561,6 +561,13 @@ fn common_suffix(a: &str, b: &str) -> usize {
     n
 }
 
+/// The lines of `text`, as `str::lines` counts them (a last line needs no newline), found by
+/// a vectorised search for newlines.
+fn line_count(text: &str) -> usize {
+    memchr::memchr_iter(b'\n', text.as_bytes()).count()
+        + usize::from(!text.is_empty() && !text.ends_with('\n'))
+}
+
 fn length(file: &SkillFile, layout: &Layout, body: &str, out: &mut Reporter) {
     if super::identity::is_blank(body) {
         out.emit(&SK403, Some(layout.close), "the body is empty: the skill loads no instructions")
@@ -568,7 +575,7 @@ fn length(file: &SkillFile, layout: &Layout, body: &str, out: &mut Reporter) {
             .help("write the instructions the agent follows when the skill is active: when to use it, the steps, examples");
         return;
     }
-    let lines = body.lines().count();
+    let lines = line_count(body);
     if lines > BODY_MAX_LINES {
         let first = file.line_of(layout.body.start);
         let span = file.line_span(first + BODY_MAX_LINES);
@@ -603,6 +610,23 @@ fn tokens(layout: &Layout, body: &str, settings: &Settings, out: &mut Reporter) 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn line_count_counts_as_lines_does() {
+        for text in [
+            "",
+            "a",
+            "a\n",
+            "\n",
+            "\n\n",
+            "a\nb",
+            "a\r\nb\r\n",
+            "a\n\nb\n\n",
+            " ",
+        ] {
+            assert_eq!(line_count(text), text.lines().count(), "{text:?}");
+        }
+    }
 
     fn resolve(dest: &str) -> Target {
         let skill = Path::new("/r/plugin/skills/s");
