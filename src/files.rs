@@ -8,6 +8,9 @@ use crate::input::Listing;
 
 /// More entries than this are not listed (the skill is far over SK410's limit anyway).
 pub const MAX_ENTRIES: usize = 20_000;
+/// At most this many entries of listings are left for the search to reuse (a skill bundling
+/// a large `node_modules` is listed again by the search, not held in memory).
+const MAX_KEPT: usize = 4096;
 /// Directories deeper than this are not entered.
 pub const MAX_DEPTH: usize = 32;
 
@@ -89,6 +92,7 @@ impl SkillTree {
         let mut tree = SkillTree::default();
         let mut stack = vec![(root.to_path_buf(), String::new(), 0usize)];
         let mut children: Vec<(String, usize)> = Vec::new();
+        let mut kept = 0;
         while let Some((dir, prefix, depth)) = stack.pop() {
             let read = match top.filter(|_| depth == 0) {
                 Some(_) => None,
@@ -157,7 +161,10 @@ impl SkillTree {
                 }
                 tree.entries.push(Entry { rel, kind });
             }
-            if let (Some(mut listing), Some(keep)) = (read, keep.as_deref_mut()) {
+            if let (Some(mut listing), Some(keep)) = (read, keep.as_deref_mut())
+                && kept + listing.items.len() <= MAX_KEPT
+            {
+                kept += listing.items.len();
                 listing.detach();
                 keep.insert(dir, listing);
             }

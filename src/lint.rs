@@ -56,6 +56,9 @@ pub fn discover_and_lint(
     discover_and_lint_counted(paths, settings, cwd, options, keep, &Progress::default())
 }
 
+/// Skills found and not yet taken by a worker, at most.
+const QUEUE: usize = 1024;
+
 /// How far a run is: skills found, and skills checked (read by a progress display while the
 /// run goes on).
 #[derive(Debug, Default)]
@@ -75,11 +78,16 @@ pub fn discover_and_lint_counted(
 ) -> Result<(crate::discover::Discovery, Vec<SkillReport>), NotFound> {
     use std::sync::atomic::Ordering::Relaxed;
     let threads = crate::parallel::cores();
-    let (found, queue) = std::sync::mpsc::channel::<(usize, SkillDir, Option<SkillTree>)>();
+    // A bounded queue: a search that runs ahead of the workers waits rather than holding the
+    // skills (and their listings) it found, so memory does not grow with the skills found.
+    let (found, queue) =
+        std::sync::mpsc::sync_channel::<(usize, SkillDir, Option<SkillTree>)>(QUEUE);
     let queue = std::sync::Mutex::new(queue);
     // Workers put their reports here as they finish, each with the number of its skill in the
     // order found: none waits in a channel.
-    let linted: std::sync::Mutex<Vec<(usize, SkillReport)>> = std::sync::Mutex::new(Vec::new());
+    // (Two vectors, not one of pairs: the reports are then taken as they are, not copied.)
+    let linted: std::sync::Mutex<(Vec<usize>, Vec<SkillReport>)> =
+        std::sync::Mutex::new((Vec::new(), Vec::new()));
     let discovery = std::thread::scope(|scope| {
         let mut workers = 0;
         let mut handed = 0;
@@ -99,7 +107,8 @@ pub fn discover_and_lint_counted(
                             let report = lint_one(dir, tree, &[], settings, cwd, keep);
                             progress.checked.fetch_add(1, Relaxed);
                             if let Ok(mut linted) = linted.lock() {
-                                linted.push((seq, report));
+                                linted.0.push(seq);
+                                linted.1.push(report);
                             }
                         }
                     });
@@ -116,10 +125,10 @@ pub fn discover_and_lint_counted(
         drop(found);
         discovery
     });
-    let early = linted.into_inner().unwrap_or_default();
+    let (found_at, early) = linted.into_inner().unwrap_or_default();
     let mut discovery = discovery?;
     let skills = std::mem::take(&mut discovery.skills);
-    let mut reports = reconcile(skills, early, settings, cwd, keep);
+    let mut reports = reconcile(skills, found_at, early, settings, cwd, keep);
     conclude(&mut reports, settings, cwd);
     Ok((discovery, reports))
 }
@@ -128,7 +137,8 @@ pub fn discover_and_lint_counted(
 /// linted in its final form, and linting the others now.
 fn reconcile(
     skills: Vec<SkillDir>,
-    mut early: Vec<(usize, SkillReport)>,
+    mut found_at: Vec<usize>,
+    mut early: Vec<SkillReport>,
     settings: &Settings,
     cwd: &Path,
     keep: Keep,
@@ -136,8 +146,8 @@ fn reconcile(
     // The search finds skills in path order but for a few (links, several PATHs): put in the
     // order found, the reports are sorted by path once that is checked, with no comparison of
     // paths in a sort. Unstable: no scratch copy of the reports (equal paths are the same skill).
-    let in_order = in_found_order(&mut early);
-    let mut early: Vec<SkillReport> = early.into_iter().map(|(_, report)| report).collect();
+    let in_order = in_found_order(&mut found_at, &mut early);
+    drop(found_at);
     if !in_order || !early.is_sorted_by(|a, b| a.dir.dir <= b.dir.dir) {
         early.sort_unstable_by(|a, b| a.dir.dir.cmp(&b.dir.dir));
     }
@@ -179,19 +189,21 @@ fn reconcile(
     reports
 }
 
-/// Puts `items`, numbered `0..items.len()` in some order, in the order of their numbers, by
-/// swapping each into its place; `false` (and some order) when the numbers are not those.
-fn in_found_order<T>(items: &mut [(usize, T)]) -> bool {
+/// Puts `items`, numbered by `seqs` (`0..items.len()` in some order), in the order of their
+/// numbers, by swapping each into its place; `false` (and some order) when the numbers are not
+/// those.
+fn in_found_order<T>(seqs: &mut [usize], items: &mut [T]) -> bool {
     let n = items.len();
-    if items.iter().any(|(seq, _)| *seq >= n) {
+    if seqs.len() != n || seqs.iter().any(|&seq| seq >= n) {
         return false;
     }
     for i in 0..n {
-        while items[i].0 != i {
-            let j = items[i].0;
-            if items[j].0 == j {
+        while seqs[i] != i {
+            let j = seqs[i];
+            if seqs[j] == j {
                 return false;
             }
+            seqs.swap(i, j);
             items.swap(i, j);
         }
     }
@@ -996,14 +1008,13 @@ mod tests {
 
     #[test]
     fn in_found_order_places_each_item_by_its_number_or_says_it_cannot() {
-        let mut items: Vec<(usize, char)> = vec![(2, 'c'), (0, 'a'), (3, 'd'), (1, 'b')];
-        assert!(in_found_order(&mut items));
-        assert_eq!(items, [(0, 'a'), (1, 'b'), (2, 'c'), (3, 'd')]);
+        let (mut seqs, mut items) = (vec![2, 0, 3, 1], vec!['c', 'a', 'd', 'b']);
+        assert!(in_found_order(&mut seqs, &mut items));
+        assert_eq!((seqs, items), (vec![0, 1, 2, 3], vec!['a', 'b', 'c', 'd']));
         // A number out of range (a report lost) or twice: not an order.
-        let mut gap: Vec<(usize, char)> = vec![(0, 'a'), (2, 'c')];
-        assert!(!in_found_order(&mut gap));
-        let mut twice: Vec<(usize, char)> = vec![(1, 'a'), (1, 'b'), (0, 'c')];
-        assert!(!in_found_order(&mut twice));
-        assert!(in_found_order::<char>(&mut []));
+        assert!(!in_found_order(&mut [0, 2], &mut ['a', 'c']));
+        assert!(!in_found_order(&mut [1, 1, 0], &mut ['a', 'b', 'c']));
+        assert!(!in_found_order(&mut [0], &mut ['a', 'b']));
+        assert!(in_found_order::<char>(&mut [], &mut []));
     }
 }
