@@ -424,6 +424,22 @@ impl Walker<'_> {
         self.lent.remove(real)
     }
 
+    /// Counts one directory entry against the search's budget; `false` (with a warning, and
+    /// the search stopped) when it is over.
+    fn count_entry(&mut self) -> bool {
+        self.entries += 1;
+        if self.entries <= self.max_entries {
+            return true;
+        }
+        self.warnings.push(format!(
+            "stopped searching `{}` after {} directory entries (pass a narrower PATH)",
+            shown(self.root),
+            self.max_entries
+        ));
+        self.stopped = true;
+        false
+    }
+
     /// What `listing` (of `dir`) shows the walk; `None` when the entry budget runs out in it.
     fn show(&mut self, dir: &Path, listing: &Listing) -> Option<Shown> {
         let mut present = Present::default();
@@ -434,14 +450,7 @@ impl Walker<'_> {
             Default::default();
         let mut listed = Listed::NEITHER;
         for (i, item) in listing.items.iter().enumerate() {
-            self.entries += 1;
-            if self.entries > self.max_entries {
-                self.warnings.push(format!(
-                    "stopped searching `{}` after {} directory entries (pass a narrower PATH)",
-                    shown(self.root),
-                    self.max_entries
-                ));
-                self.stopped = true;
+            if !self.count_entry() {
                 return None;
             }
             let name = &item.name;
@@ -473,14 +482,7 @@ impl Walker<'_> {
         // The error that ended the listing counts as an entry, as it did when the walk read
         // the listing entry by entry.
         if let Some(err) = &listing.error {
-            self.entries += 1;
-            if self.entries > self.max_entries {
-                self.warnings.push(format!(
-                    "stopped searching `{}` after {} directory entries (pass a narrower PATH)",
-                    shown(self.root),
-                    self.max_entries
-                ));
-                self.stopped = true;
+            if !self.count_entry() {
                 return None;
             }
             self.warnings
