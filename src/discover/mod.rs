@@ -247,14 +247,39 @@ pub struct Options {
     pub follow_links: bool,
 }
 
-/// A skill directory (or an SK001 directory) as one PATH reached it, before dedup.
+/// A skill directory (or an SK001 directory) that a PATH names, not found by a walk.
 struct Candidate {
     dir: Arc<Path>,
     file: Option<Arc<Path>>,
     near_miss: Option<String>,
-    /// Its real path, when the walk that found it knows it (else it is resolved).
-    real: Option<Real>,
-    listed: Listed,
+}
+
+impl Candidate {
+    /// The skill directory, its real path resolved; `nearest` as [`outer_skill`] takes it.
+    fn resolve(
+        self,
+        cwd: &Path,
+        base: &Arc<Path>,
+        user_root: Option<&Path>,
+        nearest: &mut HashMap<PathBuf, Nearest>,
+    ) -> SkillDir {
+        let real = self
+            .dir
+            .canonicalize()
+            .unwrap_or_else(|_| cwd.join(&self.dir));
+        let nested_in = match self.file {
+            Some(_) => outer_skill(&self.dir, Listed::default(), cwd, nearest),
+            None => None,
+        };
+        SkillDir {
+            tier: tier_of(&real, user_root),
+            real: Real::of(&real, &self.dir, base),
+            rare: SkillDir::rare_of(self.near_miss, nested_in),
+            dir: self.dir,
+            file: self.file,
+            listed: Listed::default(),
+        }
+    }
 }
 
 /// Finds the skills that `paths` name (no PATH means `.`).
@@ -282,11 +307,13 @@ pub fn discover_streaming(
     let dot = [PathBuf::from(".")];
     let paths = if default { &dot[..] } else { paths };
     let mut out = Discovery::default();
-    let mut found: Vec<Candidate> = Vec::new();
+    // Every skill directory each PATH reaches, as it reaches it, nesting settled (SK016).
+    let mut found: Vec<SkillDir> = Vec::new();
     // The global excludes file is read once, by the first search that needs it.
     let mut ignores: Option<ignore_files::Ignores> = None;
     let mut nearest = HashMap::new();
     let user_root = user_root();
+    let user_root = user_root.as_deref();
     // A path has no symlink components when, made absolute against the real current
     // directory, it is its own canonical form.
     let base: Arc<Path> = cwd
@@ -299,7 +326,9 @@ pub fn discover_streaming(
             return Err(NotFound(path.clone()));
         };
         if !is_dir {
-            found.extend(from_file(&display));
+            found.extend(
+                from_file(&display).map(|found| found.resolve(cwd, &base, user_root, &mut nearest)),
+            );
             continue;
         }
         let own = skill_file_in(&display);
@@ -311,76 +340,62 @@ pub fn discover_streaming(
         };
         let is_skill = own.is_some();
         if let Some(file) = own {
-            found.push(Candidate {
+            let own = Candidate {
                 dir: display.as_path().into(),
                 file: Some(file.into()),
                 near_miss: None,
-                real: None,
-                listed: Listed::default(),
-            });
+            };
+            found.push(own.resolve(cwd, &base, user_root, &mut nearest));
         }
         if ignores.is_none() && !options.no_ignore {
             ignores = Some(ignore_files::Ignores::new(cwd, &mut out.warnings));
         }
         // Below a skill directory: the skill files nested in it (SK016).
-        let mut hand_over = |found: &walk::Found, lent: Option<Lent>| {
-            early(
-                SkillDir {
-                    rare: SkillDir::rare_of(
-                        None,
-                        outer_skill(&found.dir, found.listed, cwd, &mut nearest),
-                    ),
-                    tier: found.tier,
-                    dir: found.dir.clone(),
-                    file: Some(found.file.clone()),
-                    real: found.real.clone(),
-                    listed: found.listed,
-                },
-                lent,
-            );
+        let mut hand_over = |skill: walk::Found, lent: Option<Lent>| {
+            let skill = SkillDir {
+                rare: SkillDir::rare_of(
+                    None,
+                    outer_skill(&skill.dir, skill.listed, cwd, &mut nearest),
+                ),
+                tier: skill.tier,
+                dir: skill.dir,
+                file: Some(skill.file),
+                real: skill.real,
+                listed: skill.listed,
+            };
+            early(skill.clone(), lent);
+            found.push(skill);
         };
-        let skills = walk::walk(
+        walk::walk(
             &display,
             walk::Context {
                 settings,
                 cwd,
                 base: &base,
-                user_root: user_root.as_deref(),
+                user_root,
                 options,
                 ignores: ignores.as_ref(),
             },
             &mut hand_over,
             &mut out.warnings,
         );
-        found.extend(skills.into_iter().map(|found| Candidate {
-            dir: found.dir,
-            file: Some(found.file),
-            near_miss: None,
-            real: Some(found.real),
-            listed: found.listed,
-        }));
         if is_skill {
             continue;
         }
         if near_miss.is_some() || (found.len() == before && !default) {
-            found.push(Candidate {
+            let named = Candidate {
                 dir: display.into(),
                 file: None,
                 near_miss,
-                real: None,
-                listed: Listed::default(),
-            });
+            };
+            found.push(named.resolve(cwd, &base, user_root, &mut nearest));
         } else if found.len() == before {
             out.empty_default = true;
         }
     }
-    out.skills = dedup(found, cwd, &base);
-    for skill in &mut out.skills {
-        if skill.file.is_some() {
-            let outer = outer_skill(&skill.dir, skill.listed, cwd, &mut nearest);
-            skill.edit_rare(|rare| rare.nested_in = outer);
-        }
-    }
+    // The directories remembered for nesting are not needed beside the skills' list.
+    drop(nearest);
+    out.skills = dedup(found);
     // The same unreadable ignore file above several PATHs is reported once.
     let mut said = std::collections::HashSet::new();
     out.warnings.retain(|w| said.insert(w.clone()));
@@ -443,8 +458,6 @@ fn from_file(display: &Path) -> Option<Candidate> {
             dir: parent_of(display).into(),
             file: Some(display.into()),
             near_miss: None,
-            real: None,
-            listed: Listed::default(),
         });
     }
     if let Some((dir, file)) = enclosing_skill(display) {
@@ -452,34 +465,29 @@ fn from_file(display: &Path) -> Option<Candidate> {
             dir: dir.into(),
             file: Some(file.into()),
             near_miss: None,
-            real: None,
-            listed: Listed::default(),
         });
     }
     is_other_case(name).then(|| Candidate {
         dir: parent_of(display).into(),
         file: None,
         near_miss: Some(name.to_string()),
-        real: None,
-        listed: Listed::default(),
     })
 }
 
 /// One entry per real skill directory, sorted by path: at its path without symbolic-link
-/// components when one of the candidates reaches it that way, else at its first path in
-/// sorted order.
-fn dedup(mut found: Vec<Candidate>, cwd: &Path, base: &Arc<Path>) -> Vec<SkillDir> {
-    // Stable: of the candidates at one path, the first PATH's wins (the skill file it names,
-    // its near miss). One PATH's are sorted already: then no scratch copy is made.
+/// components when one of the skills found reaches it that way, else at its first path in
+/// sorted order; the others become its aliases. In place: `found` holds the entries.
+fn dedup(mut found: Vec<SkillDir>) -> Vec<SkillDir> {
+    // Stable: of the skills at one path, the first PATH's wins (the skill file it names, its
+    // near miss). One PATH's are sorted already: then no scratch copy is made.
     if !found.is_sorted_by(|a, b| a.dir <= b.dir) {
         found.sort_by(|a, b| a.dir.cmp(&b.dir));
     }
-    let user_root = user_root();
-    let mut skills: Vec<SkillDir> = Vec::new();
-    // Skills by a hash of their real path and kind (no copy of the path), the first of each
-    // hash; equal hashes are compared in full, and further skills of a hash (a collision) are
-    // in `more`.
-    let mut seen: HashMap<u64, usize> = HashMap::new();
+    // The entries kept are moved to the front, `0..kept`; the others are merged into them.
+    // Kept entries by a hash of their real path and kind (no copy of the path), the first of
+    // each hash; equal hashes are compared in full, and further entries of a hash (a
+    // collision) are in `more`.
+    let mut seen: HashMap<u64, usize> = HashMap::with_capacity(found.len());
     let mut more: Vec<(u64, usize)> = Vec::new();
     let key = |real: &Path, has_file: bool| {
         use std::hash::{Hash, Hasher};
@@ -487,69 +495,62 @@ fn dedup(mut found: Vec<Candidate>, cwd: &Path, base: &Arc<Path>) -> Vec<SkillDi
         (real, has_file).hash(&mut hasher);
         hasher.finish()
     };
-    let mut direct: Vec<bool> = Vec::new();
-    for Candidate {
-        dir,
-        file,
-        near_miss,
-        real,
-        listed,
-    } in found
-    {
-        let real = real.unwrap_or_else(|| {
-            let real = dir.canonicalize().unwrap_or_else(|_| cwd.join(&dir));
-            Real::of(&real, &dir, base)
-        });
-        let is_direct = matches!(real, Real::Below(_));
-        let real_path = real.path(&dir);
-        let hash = key(&real_path, file.is_some());
+    // Whether each kept entry is at a path without symbolic-link components.
+    let mut direct: Vec<bool> = Vec::with_capacity(found.len());
+    for i in 0..found.len() {
+        let kept = direct.len();
+        let (front, back) = found.split_at_mut(i);
+        let skill = &mut back[0];
+        let is_direct = matches!(skill.real, Real::Below(_));
+        let has_file = skill.file.is_some();
+        let real_path = skill.real_path();
+        let hash = key(&real_path, has_file);
         let same = seen
             .get(&hash)
             .into_iter()
             .copied()
             .chain(more.iter().filter(|(h, _)| *h == hash).map(|&(_, i)| i))
-            .find(|&i| {
-                skills[i].real_path() == real_path && skills[i].file.is_some() == file.is_some()
-            });
-        if let Some(at) = same {
-            if is_direct && !direct[at] {
-                direct[at] = true;
-                // Reached without links now: its real path is its path.
-                skills[at].real = real;
-                let alias = std::mem::replace(&mut skills[at].dir, dir);
-                skills[at].file = file;
-                skills[at].edit_rare(|rare| {
-                    rare.aliases.push(alias.to_path_buf());
-                    rare.near_miss = near_miss;
-                });
-            } else {
-                skills[at].edit_rare(|rare| rare.aliases.push(dir.to_path_buf()));
-            }
-            continue;
-        }
-        match seen.entry(hash) {
-            std::collections::hash_map::Entry::Vacant(slot) => {
-                slot.insert(skills.len());
-            }
-            std::collections::hash_map::Entry::Occupied(_) => more.push((hash, skills.len())),
-        }
-        direct.push(is_direct);
-        let tier = tier_of(&real_path, user_root.as_deref());
+            .find(|&at| front[at].real_path() == real_path && front[at].file.is_some() == has_file);
         drop(real_path);
-        skills.push(SkillDir {
-            dir,
-            file,
-            real,
-            tier,
-            rare: SkillDir::rare_of(near_miss, None),
-            listed,
-        });
+        let Some(at) = same else {
+            match seen.entry(hash) {
+                std::collections::hash_map::Entry::Vacant(slot) => {
+                    slot.insert(kept);
+                }
+                std::collections::hash_map::Entry::Occupied(_) => more.push((hash, kept)),
+            }
+            direct.push(is_direct);
+            found.swap(kept, i);
+            continue;
+        };
+        let first = &mut front[at];
+        if is_direct && !direct[at] {
+            direct[at] = true;
+            // Reached without links now: its real path is its path, and its nesting is this
+            // path's.
+            std::mem::swap(&mut first.real, &mut skill.real);
+            std::mem::swap(&mut first.dir, &mut skill.dir);
+            std::mem::swap(&mut first.file, &mut skill.file);
+            let alias = skill.dir.to_path_buf();
+            let (near_miss, nested_in) = skill
+                .rare
+                .take()
+                .map_or((None, None), |rare| (rare.near_miss, rare.nested_in));
+            first.edit_rare(|rare| {
+                rare.aliases.push(alias);
+                rare.near_miss = near_miss;
+                rare.nested_in = nested_in;
+            });
+        } else {
+            first.edit_rare(|rare| rare.aliases.push(skill.dir.to_path_buf()));
+        }
     }
+    found.truncate(direct.len());
     // Sorted already unless a path without symbolic links replaced another.
-    if !skills.is_sorted_by(|a, b| a.dir <= b.dir) {
-        skills.sort_by(|a, b| a.dir.cmp(&b.dir));
+    if !found.is_sorted_by(|a, b| a.dir <= b.dir) {
+        found.sort_by(|a, b| a.dir.cmp(&b.dir));
     }
-    skills
+    found
 }
 
 /// The nearest directory above the skill directory `dir` (whose listing showed `listed`) that

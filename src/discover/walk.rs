@@ -56,7 +56,7 @@ pub struct Lent<'a> {
 }
 
 /// A skill found.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Debug)]
 pub struct Found {
     /// Its directory as displayed.
     pub dir: Arc<Path>,
@@ -124,8 +124,7 @@ struct Walker<'a> {
     max_entries: usize,
     stopped: bool,
     too_deep: bool,
-    found: Vec<Found>,
-    on_found: &'a mut dyn FnMut(&Found, Option<Lent>),
+    on_found: &'a mut dyn FnMut(Found, Option<Lent>),
     /// The listings read by the walk of the skill whose directory is `lent_root`, for the
     /// directories below it not searched yet.
     lent: HashMap<PathBuf, Listing>,
@@ -145,15 +144,16 @@ fn openable(_dir: &Path, _name: &str) -> bool {
     false
 }
 
-/// The skill directories below `root` (not `root` itself), with their skill files and real
-/// paths, sorted; each is also handed to `found` as soon as it is found. Problems met go to
-/// `warnings`.
+/// Hands each skill directory below `root` (not `root` itself), with its skill file and real
+/// path, to `found` as soon as it is found: in path order, but for those reached by symbolic
+/// links, which come after. Nothing is kept: the caller keeps what it needs. Problems met go
+/// to `warnings`.
 pub fn walk(
     root: &Path,
     context: Context,
-    found: &mut dyn FnMut(&Found, Option<Lent>),
+    found: &mut dyn FnMut(Found, Option<Lent>),
     warnings: &mut Vec<String>,
-) -> Vec<Found> {
+) {
     walk_within(root, &context, MAX_ENTRIES, found, warnings)
 }
 
@@ -174,9 +174,9 @@ fn walk_within(
     root: &Path,
     context: &Context,
     max_entries: usize,
-    on_found: &mut dyn FnMut(&Found, Option<Lent>),
+    on_found: &mut dyn FnMut(Found, Option<Lent>),
     warnings: &mut Vec<String>,
-) -> Vec<Found> {
+) {
     let Context {
         settings,
         cwd,
@@ -192,7 +192,7 @@ fn walk_within(
         Ok(found) => found,
         Err(err) => {
             warnings.push(format!("skipping `{}`: {err}", shown(root)));
-            return Vec::new();
+            return;
         }
     };
     let rules = ignores.and_then(|ignores| ignores.parents(&root_real, warnings));
@@ -221,7 +221,6 @@ fn walk_within(
         max_entries,
         stopped: false,
         too_deep: false,
-        found: Vec::new(),
         on_found,
         lent: HashMap::new(),
         lent_root: None,
@@ -231,10 +230,6 @@ fn walk_within(
     while let Some((_, link)) = walker.links.pop_first() {
         walker.search(link);
     }
-    let mut found = walker.found;
-    // Unstable: no scratch copy (the entries are distinct).
-    found.sort_unstable();
-    found
 }
 
 impl Walker<'_> {
@@ -386,8 +381,7 @@ impl Walker<'_> {
                 below: &mut self.lent,
             }
         });
-        (self.on_found)(&found, lent);
-        self.found.push(found);
+        (self.on_found)(found, lent);
     }
 
     /// The listing of `dir`: the one a skill's walk read already, else read now (with a
@@ -633,11 +627,15 @@ mod tests {
             ignores: None,
         };
         let mut warnings = Vec::new();
-        let found = walk_within(root, &context, budget, &mut |_, _| {}, &mut warnings);
-        let found = found
-            .iter()
-            .map(|f| f.dir.strip_prefix(root).unwrap().to_path_buf())
-            .collect();
+        let mut found = Vec::new();
+        walk_within(
+            root,
+            &context,
+            budget,
+            &mut |f, _| found.push(f.dir.strip_prefix(root).unwrap().to_path_buf()),
+            &mut warnings,
+        );
+        found.sort();
         (found, warnings)
     }
 
