@@ -479,7 +479,8 @@ fn from_file(display: &Path) -> Option<Candidate> {
 /// sorted order; the others become its aliases. In place: `found` holds the entries.
 fn dedup(mut found: Vec<SkillDir>) -> Vec<SkillDir> {
     // Stable: of the skills at one path, the first PATH's wins (the skill file it names, its
-    // near miss). One PATH's are sorted already: then no scratch copy is made.
+    // near miss). One PATH's come sorted unless it holds links (see [`walk::walk`]): then no
+    // scratch copy is made.
     if !found.is_sorted_by(|a, b| a.dir <= b.dir) {
         found.sort_by(|a, b| a.dir.cmp(&b.dir));
     }

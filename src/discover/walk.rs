@@ -145,9 +145,9 @@ fn openable(_dir: &Path, _name: &str) -> bool {
 }
 
 /// Hands each skill directory below `root` (not `root` itself), with its skill file and real
-/// path, to `found` as soon as it is found: in path order, but for those reached by symbolic
-/// links, which come after. Nothing is kept: the caller keeps what it needs. Problems met go
-/// to `warnings`.
+/// path, to `found` as soon as it is found: mostly in path order, but a skill at a symbolic
+/// link or past the depth limit comes when its parent is listed, and the skills below a link
+/// come last. Nothing is kept: the caller keeps what it needs. Problems met go to `warnings`.
 pub fn walk(
     root: &Path,
     context: Context,
