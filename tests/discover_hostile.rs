@@ -413,6 +413,30 @@ fn a_skill_reached_by_several_paths_is_reported_at_its_path_without_links() {
 }
 
 #[test]
+fn a_nested_skill_reached_through_a_link_first_is_nested_at_its_path_without_links() {
+    let (_tmp, repo) = sandbox();
+    let outer = skill(&repo.join("z/outer"));
+    skill(&outer.join("inner"));
+    symlink("z", repo.join("a")).unwrap();
+    // `a/…` sorts first, but the paths without links win, and so does their nesting (SK016).
+    assert_eq!(
+        validate(&repo, &["a", "z"]).paths,
+        ["z/outer", "z/outer/inner"]
+    );
+    let out = Command::new(env!("CARGO_BIN_EXE_skillc"))
+        .current_dir(&repo)
+        .env("HOME", repo.join("no-home"))
+        .args(["validate", "--no-config", "--format", "concise", "a", "z"])
+        .output()
+        .unwrap();
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap(),
+        "z/outer/inner/SKILL.md: info[SK016] this skill file lies inside the skill `z/outer`: \
+         runtimes do not load it as a skill\n"
+    );
+}
+
+#[test]
 fn skill_files_nested_in_a_skill_are_skills_of_their_own() {
     let (_tmp, repo) = sandbox();
     let outer = skill(&repo.join("skills/outer"));
