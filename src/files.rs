@@ -1,7 +1,7 @@
 //! The files beside a skill file: one bounded walk of the skill directory, shared by the file
 //! rules and link checks. Symbolic links are classified, never followed.
 
-use std::collections::HashMap;
+use foldhash::HashMap;
 use std::path::{Path, PathBuf};
 
 use crate::input::Listing;

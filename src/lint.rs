@@ -3,7 +3,7 @@
 //! only what output needs ([`SkillReport`]); then the collection rules run over those reports,
 //! and the configured selection, severities and suppressions are applied.
 
-use std::collections::HashMap;
+use foldhash::{HashMap, HashMapExt};
 use std::path::{Path, PathBuf};
 
 use crate::config::Settings;

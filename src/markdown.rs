@@ -1,7 +1,7 @@
 //! Links in a skill's Markdown, found with a CommonMark parser (so code spans, fenced and
 //! indented code blocks, escapes and reference definitions are handled as renderers do).
 
-use std::collections::{HashMap, HashSet};
+use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};
 use std::ops::Range;
 
 use pulldown_cmark::{Event, LinkType, Parser, Tag};

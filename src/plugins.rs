@@ -4,7 +4,7 @@
 //! installed whole and namespaces its skills (`plugin:skill`), so it is both a namespace (SK501)
 //! and an install (SK503/SK504), and `${CLAUDE_PLUGIN_ROOT}` is its folder.
 
-use std::collections::HashMap;
+use foldhash::{HashMap, HashMapExt};
 use std::path::{Component, Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock};
 

@@ -1,7 +1,7 @@
 //! The skill model the rules work on: a parsed [`Skill`], the [`Reporter`] that collects its
 //! diagnostics, and the [`SkillReport`] that is kept of it once it is linted.
 
-use std::collections::HashMap;
+use foldhash::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 

@@ -3,7 +3,7 @@
 //! suppressed anything, so that one that names no rule (SK018) or suppresses nothing (SK019)
 //! is reported once the run is complete.
 
-use std::collections::HashMap;
+use foldhash::{HashMap, HashMapExt};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 

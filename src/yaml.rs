@@ -3,7 +3,7 @@
 //! Built on saphyr-parser's event stream so that the things loaders disagree on — anchors,
 //! tags, merge keys, duplicate keys, YAML 1.1 look-alikes — are seen, not resolved away.
 
-use std::collections::HashMap;
+use foldhash::{HashMap, HashMapExt};
 
 use saphyr_parser::{Event, Parser, ScalarStyle, ScanError};
 

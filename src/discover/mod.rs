@@ -3,7 +3,7 @@
 mod ignore_files;
 mod walk;
 
-use std::collections::HashMap;
+use foldhash::{HashMap, HashMapExt, HashSet};
 use std::path::{Component, Path, PathBuf};
 use std::sync::Arc;
 
@@ -397,7 +397,7 @@ pub fn discover_streaming(
     drop(nearest);
     out.skills = dedup(found);
     // The same unreadable ignore file above several PATHs is reported once.
-    let mut said = std::collections::HashSet::new();
+    let mut said = HashSet::default();
     out.warnings.retain(|w| said.insert(w.clone()));
     Ok(out)
 }

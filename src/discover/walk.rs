@@ -5,7 +5,8 @@
 //! another skill's directory is a skill of its own (SK016), and a directory whose only skill file
 //! is in another case (`SKILL.MD`) is a skill at that file (SK017).
 
-use std::collections::{BTreeMap, HashMap, HashSet};
+use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};
+use std::collections::BTreeMap;
 use std::ffi::OsString;
 use std::fs::FileType;
 use std::path::{Path, PathBuf};

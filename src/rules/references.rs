@@ -6,7 +6,8 @@
 //! [`MAX_SCANNED_BYTES`] and [`MAX_SCANNED_FILES`] per skill); links are resolved lexically and
 //! never followed out of the skill. All work is linear in the skill's files and texts.
 
-use std::collections::{HashMap, HashSet, VecDeque};
+use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};
+use std::collections::VecDeque;
 use std::io::Read as _;
 use std::path::Path;
 
