@@ -452,8 +452,11 @@ fn runtime_folder(path: &Path) -> Option<(Targets, PathBuf)> {
         };
         for (i, runtime) in RUNTIMES.iter().enumerate() {
             for folder in runtime.folders {
-                let mut it = folder.split('/');
-                if it.next().is_some_and(|x| a == x) && it.next().is_some_and(|x| b == x) {
+                // The second name first: most folders of a path are not `skills`.
+                if folder
+                    .split_once('/')
+                    .is_some_and(|(first, second)| b == second && a == first)
+                {
                     let root: PathBuf = parts[..end].iter().collect();
                     return Some((Targets(1 << i), root));
                 }

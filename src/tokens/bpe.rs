@@ -221,9 +221,6 @@ thread_local! {
     static STATES: RefCell<[Option<State>; 2]> = const { RefCell::new([None, None]) };
 }
 
-/// A hand-written pre-tokenizer: the end of the piece at a position, or `None` to ask the regex.
-type Split = fn(&[u8], usize) -> Option<usize>;
-
 /// An encoding: its ranks and its pre-tokenizer.
 pub struct Bpe {
     table: &'static Table,
@@ -231,8 +228,9 @@ pub struct Bpe {
     /// `\s+\s` with its last character given back (the regex crate has no look-ahead), after
     /// the others and before the plain `\s+`. The same rewriting as the `bpe-openai` crate.
     regex: Regex,
-    /// The pattern by hand over ASCII, when there is one ([`super::split`]).
-    ascii: Option<Split>,
+    /// Whether o200k_base's pattern by hand over ASCII ([`super::split`]) applies: called
+    /// directly, not through a pointer, so that it is inlined into the counting loop.
+    ascii: bool,
     /// Index into the thread's states.
     slot: usize,
 }
@@ -257,14 +255,14 @@ const CL100K_PATTERN: &str = concat!(
 
 impl Bpe {
     pub fn o200k_base() -> Option<Bpe> {
-        Bpe::new(&O200K_BASE, O200K_PATTERN, Some(super::split::o200k), 0)
+        Bpe::new(&O200K_BASE, O200K_PATTERN, true, 0)
     }
 
     pub fn cl100k_base() -> Option<Bpe> {
-        Bpe::new(&CL100K_BASE, CL100K_PATTERN, None, 1)
+        Bpe::new(&CL100K_BASE, CL100K_PATTERN, false, 1)
     }
 
-    fn new(table: &'static Table, pattern: &str, ascii: Option<Split>, slot: usize) -> Option<Bpe> {
+    fn new(table: &'static Table, pattern: &str, ascii: bool, slot: usize) -> Option<Bpe> {
         let regex = Regex::new_many(&[pattern, r"\s+\s", r"\s+"]).ok()?;
         Some(Bpe {
             table,
@@ -331,9 +329,10 @@ impl Bpe {
     }
 
     /// The next piece at or after `at`, as tiktoken's leftmost-first matches find it.
+    #[inline]
     fn next_piece(&self, cache: &mut Cache, text: &str, at: usize) -> Option<(usize, usize)> {
-        if let Some(ascii) = self.ascii
-            && let Some(end) = ascii(text.as_bytes(), at)
+        if self.ascii
+            && let Some(end) = super::split::o200k(text.as_bytes(), at)
         {
             return Some((at, end));
         }

@@ -51,6 +51,7 @@ fn is_newline(b: u16) -> bool {
 
 /// The end of o200k_base's piece at `at` (a character boundary before the end of `s`), or
 /// `None` when a non-ASCII character has a say.
+#[inline]
 pub fn o200k(s: &[u8], at: usize) -> Option<usize> {
     let c = peek(s, at)?;
     if c == END {
