@@ -206,15 +206,44 @@ const KEY: usize = 27;
 /// measurable.
 const SLOTS: usize = 16384;
 
-/// One memoised piece: its bytes (`KEY`), their length (one byte) and its count (four bytes,
-/// little-endian). All zeros is an empty slot, so a memo is allocated zeroed: pages a short
-/// run never touches cost nothing.
-type Memo = [u8; KEY + 5];
+/// Bytes of one memoised piece: its bytes (`KEY`), their length (one byte) and its count
+/// (four bytes, little-endian).
+const SLOT: usize = KEY + 5;
+
+/// Memoised pieces, direct-mapped. All zeros is an empty slot, so a memo is allocated zeroed:
+/// pages a short run never touches cost nothing. Slots start at a multiple of [`SLOT`] bytes
+/// in memory, so that none straddles two cache lines (an allocation is only 16-byte aligned:
+/// every other slot did, and its look-up missed the cache twice).
+struct Memo {
+    bytes: Vec<u8>,
+    /// Where the first slot starts in `bytes`.
+    base: usize,
+}
+
+impl Memo {
+    fn new() -> Memo {
+        let bytes = vec![0u8; SLOTS * SLOT + SLOT];
+        let base = (SLOT - bytes.as_ptr() as usize % SLOT) % SLOT;
+        Memo { bytes, base }
+    }
+
+    #[inline]
+    fn slot(&self, index: usize) -> Option<&[u8; SLOT]> {
+        let at = self.base + index * SLOT;
+        self.bytes.get(at..at + SLOT)?.try_into().ok()
+    }
+
+    #[inline]
+    fn slot_mut(&mut self, index: usize) -> Option<&mut [u8; SLOT]> {
+        let at = self.base + index * SLOT;
+        self.bytes.get_mut(at..at + SLOT)?.try_into().ok()
+    }
+}
 
 /// What one thread keeps for one encoding: the regex's scratch space and the memo.
 struct State {
     cache: Cache,
-    memo: Vec<Memo>,
+    memo: Memo,
 }
 
 thread_local! {
@@ -324,7 +353,7 @@ impl Bpe {
     fn state(&self) -> State {
         State {
             cache: self.regex.create_cache(),
-            memo: vec![[0; KEY + 5]; SLOTS],
+            memo: Memo::new(),
         }
     }
 
@@ -367,7 +396,7 @@ impl Bpe {
         Some((start, end))
     }
 
-    fn count_piece(&self, memo: &mut [Memo], piece: &[u8]) -> usize {
+    fn count_piece(&self, memo: &mut Memo, piece: &[u8]) -> usize {
         if piece.len() <= 1 {
             return piece.len();
         }
@@ -380,7 +409,7 @@ impl Bpe {
             };
         }
         let index = (h >> 20) as usize & (SLOTS - 1);
-        if let Some(m) = memo.get(index)
+        if let Some(m) = memo.slot(index)
             && usize::from(m[KEY]) == piece.len()
             && same(&m[..piece.len()], piece)
         {
@@ -393,7 +422,7 @@ impl Bpe {
         } else {
             self.table.merge(piece)
         };
-        if let Some(m) = memo.get_mut(index) {
+        if let Some(m) = memo.slot_mut(index) {
             m[..piece.len()].copy_from_slice(piece);
             m[KEY] = piece.len() as u8;
             m[KEY + 1..].copy_from_slice(&(count as u32).to_le_bytes());
