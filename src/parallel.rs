@@ -107,6 +107,48 @@ pub fn map_owned<T: Send, R: Send>(
     out
 }
 
+/// Items rendered together by one thread in [`write_in_order`].
+const BLOCK: usize = 512;
+
+/// Writes what `render` makes of each block of `items` to `sink`, in item order. Blocks are
+/// rendered on every core at once, a round of one block per core at a time, and each round is
+/// written before the next begins: only one round's text is ever held. `render` is given a
+/// block and the index of its first item. A block whose rendering failed or panicked (a bug)
+/// fails the write with an error, rather than leaving a hole in the output.
+pub fn write_in_order<'a, T: Sync>(
+    items: &'a [T],
+    sink: &mut dyn std::io::Write,
+    render: impl Fn(&'a [T], usize) -> std::io::Result<Vec<u8>> + Sync,
+) -> std::io::Result<()> {
+    let threads = cores().max(1);
+    let lost = || std::io::Error::other("rendering the output failed (a bug)");
+    for (r, round) in items.chunks(BLOCK * threads).enumerate() {
+        let first = r * BLOCK * threads;
+        let blocks: Vec<&[T]> = round.chunks(BLOCK).collect();
+        let texts: Vec<Option<std::io::Result<Vec<u8>>>> = if blocks.len() == 1 {
+            vec![catch_unwind(AssertUnwindSafe(|| render(round, first))).ok()]
+        } else {
+            std::thread::scope(|scope| {
+                let render = &render;
+                let others: Vec<_> = blocks
+                    .iter()
+                    .enumerate()
+                    .skip(1)
+                    .map(|(b, block)| scope.spawn(move || render(block, first + b * BLOCK)))
+                    .collect();
+                let mine = catch_unwind(AssertUnwindSafe(|| render(blocks[0], first))).ok();
+                std::iter::once(mine)
+                    .chain(others.into_iter().map(|o| o.join().ok()))
+                    .collect()
+            })
+        };
+        for text in texts {
+            sink.write_all(&text.ok_or_else(lost)??)?;
+        }
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -126,5 +168,33 @@ mod tests {
             .map(|n| if n == 500 { 1_000_500 } else { n * 2 })
             .collect();
         assert_eq!(out, expected);
+    }
+
+    #[test]
+    fn write_in_order_writes_every_block_in_order_and_fails_on_a_panic() {
+        let items: Vec<usize> = (0..5000).collect();
+        let mut out = Vec::new();
+        let result = write_in_order(&items, &mut out, |block, first| {
+            assert_eq!(block.first(), Some(&first));
+            Ok(block
+                .iter()
+                .map(|n| format!("{n},"))
+                .collect::<String>()
+                .into_bytes())
+        });
+        assert!(result.is_ok());
+        let expected: String = (0..5000).map(|n| format!("{n},")).collect();
+        assert_eq!(String::from_utf8(out).ok(), Some(expected));
+        let mut out = Vec::new();
+        let result = write_in_order(&items, &mut out, |block, _| {
+            assert!(!block.contains(&4000), "the bug this test plants");
+            Ok(vec![b'x'; block.len()])
+        });
+        assert_eq!(
+            result.map_err(|e| e.to_string()),
+            Err("rendering the output failed (a bug)".to_string())
+        );
+        // What came before the failed block was written; nothing after it.
+        assert_eq!(out.len(), 4000 / BLOCK * BLOCK);
     }
 }

@@ -9,13 +9,12 @@ use super::{Summary, diagnostics, slash_path};
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::skill::SkillReport;
 
+/// The document's fields before its two arrays.
 #[derive(Serialize)]
-struct Document<'a> {
+struct Head {
     version: u32,
     tool: Tool,
     summary: Counts,
-    skills: Skills<'a>,
-    diagnostics: Diagnostics<'a>,
 }
 
 #[derive(Serialize)]
@@ -32,25 +31,6 @@ struct Counts {
     infos: usize,
 }
 
-/// The skills, serialized one at a time.
-struct Skills<'a>(&'a [SkillReport]);
-
-impl Serialize for Skills<'_> {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.collect_seq(self.0.iter().map(|r| SkillEntry {
-            path: slash_path(&r.dir.dir),
-            file: r.dir.file.as_deref().map(slash_path),
-            dialect: r.dialect.map(|d| d.as_str()),
-            key: r.key.as_deref(),
-            tier: r.dir.tier.as_str(),
-            targets: r.targets.names(),
-            valid: r.io_error().is_none()
-                && !r.diagnostics.iter().any(|d| d.severity == Severity::Error),
-            l1_tokens: r.l1_tokens,
-        }))
-    }
-}
-
 #[derive(Serialize)]
 struct SkillEntry<'a> {
     path: Cow<'a, str>,
@@ -63,12 +43,19 @@ struct SkillEntry<'a> {
     l1_tokens: Option<usize>,
 }
 
-/// The diagnostics of every skill in output order, serialized one at a time.
-struct Diagnostics<'a>(&'a [SkillReport]);
-
-impl Serialize for Diagnostics<'_> {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.collect_seq(diagnostics(self.0).map(DiagnosticEntry::of))
+impl<'a> SkillEntry<'a> {
+    fn of(r: &'a SkillReport) -> SkillEntry<'a> {
+        SkillEntry {
+            path: slash_path(&r.dir.dir),
+            file: r.dir.file.as_deref().map(slash_path),
+            dialect: r.dialect.map(|d| d.as_str()),
+            key: r.key.as_deref(),
+            tier: r.dir.tier.as_str(),
+            targets: r.targets.names(),
+            valid: r.io_error().is_none()
+                && !r.diagnostics.iter().any(|d| d.severity == Severity::Error),
+            l1_tokens: r.l1_tokens,
+        }
     }
 }
 
@@ -151,7 +138,7 @@ pub fn render(reports: &[SkillReport]) -> String {
 /// [`render`] to `sink`, as it is serialized.
 pub fn write(reports: &[SkillReport], sink: &mut dyn std::io::Write) -> std::io::Result<()> {
     let summary = Summary::of(reports);
-    let doc = Document {
+    let head = Head {
         version: 1,
         tool: Tool {
             name: "skillc",
@@ -163,9 +150,41 @@ pub fn write(reports: &[SkillReport], sink: &mut dyn std::io::Write) -> std::io:
             warnings: summary.warnings,
             infos: summary.infos,
         },
-        skills: Skills(reports),
-        diagnostics: Diagnostics(reports),
     };
-    crate::render::json_to(sink, &doc)?;
-    sink.write_all(b"\n")
+    // The document is `head` with two more fields, its arrays, written as the pretty printer
+    // would write the whole: `head`'s text up to its closing brace, then the arrays.
+    let head = crate::render::json_text(&head);
+    sink.write_all(head.strip_suffix("\n}").unwrap_or(&head).as_bytes())?;
+    sink.write_all(b",\n  \"skills\": ")?;
+    array(reports, sink, SkillEntry::of)?;
+    sink.write_all(b",\n  \"diagnostics\": ")?;
+    let diagnostics: Vec<&Diagnostic> = diagnostics(reports).collect();
+    array(&diagnostics, sink, |d| DiagnosticEntry::of(d))?;
+    sink.write_all(b"\n}\n")
+}
+
+/// An array of the document: each item's entry as the pretty printer writes it two levels
+/// deep, rendered on every core at once ([`crate::parallel::write_in_order`]).
+fn array<'a, T: Sync, E: Serialize>(
+    items: &'a [T],
+    sink: &mut dyn std::io::Write,
+    entry: impl Fn(&'a T) -> E + Sync,
+) -> std::io::Result<()> {
+    if items.is_empty() {
+        return sink.write_all(b"[]");
+    }
+    sink.write_all(b"[")?;
+    crate::parallel::write_in_order(items, sink, |block, first| {
+        let mut out = Vec::new();
+        for (i, item) in block.iter().enumerate() {
+            out.extend_from_slice(if first + i == 0 {
+                b"\n    "
+            } else {
+                b",\n    "
+            });
+            crate::render::json_nested(&mut out, 2, &entry(item))?;
+        }
+        Ok(out)
+    })?;
+    sink.write_all(b"\n  ]")
 }

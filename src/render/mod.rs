@@ -199,19 +199,20 @@ impl std::io::Write for Chunks<'_> {
     }
 }
 
-/// Writes each report's text, as `render` makes it, to `sink`: the output is never held whole.
+/// Writes each report's text, as `render` makes it, to `sink`, in order: reports are rendered
+/// on every core at once, and the output is never held whole ([`crate::parallel::write_in_order`]).
 pub fn by_report(
     reports: &[SkillReport],
     sink: &mut dyn std::io::Write,
-    render: impl Fn(&SkillReport, &mut String),
+    render: impl Fn(&SkillReport, &mut String) + Sync,
 ) -> std::io::Result<()> {
-    let mut out = String::new();
-    for report in reports {
-        out.clear();
-        render(report, &mut out);
-        sink.write_all(out.as_bytes())?;
-    }
-    Ok(())
+    crate::parallel::write_in_order(reports, sink, |block, _| {
+        let mut out = String::new();
+        for report in block {
+            render(report, &mut out);
+        }
+        Ok(out.into_bytes())
+    })
 }
 
 /// The text a renderer writes (every renderer writes UTF-8); empty if it fails.
@@ -221,6 +222,25 @@ pub fn collect(write: impl FnOnce(&mut dyn std::io::Write) -> std::io::Result<()
         Ok(()) => String::from_utf8(out).unwrap_or_default(),
         Err(_) => String::new(),
     }
+}
+
+/// `value` as [`json_to`] writes it where it is nested `depth` arrays or objects deep (an
+/// entry of an array that is a field of the document is 2 deep), to `out`.
+pub fn json_nested(
+    out: &mut Vec<u8>,
+    depth: usize,
+    value: &impl serde::Serialize,
+) -> std::io::Result<()> {
+    use serde_json::ser::Formatter;
+    let mut pretty = serde_json::ser::PrettyFormatter::new();
+    for _ in 0..depth {
+        // The formatter's depth is its own; opening arrays (written nowhere) sets it.
+        pretty.begin_array(&mut std::io::sink())?;
+    }
+    let mut serializer = serde_json::Serializer::with_formatter(out, SafeFormatter(pretty));
+    value
+        .serialize(&mut serializer)
+        .map_err(std::io::Error::from)
 }
 
 /// serde_json's pretty formatter, escaping what [`json_text`] says.
