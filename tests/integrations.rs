@@ -295,7 +295,7 @@ fn pre_commit_hook(hook: &str) {
             .env("PATH", &path)
             .env("PRE_COMMIT_HOME", tmp.path().join("cache"))
             // pre-commit's `cargo install` and the Action's share one release build.
-            .env("CARGO_TARGET_DIR", install_target())
+            .envs(install_env())
             .args(["try-repo", repo().to_str().unwrap(), hook, "--files"])
             .args(files)
             .output()
@@ -419,7 +419,7 @@ fn pre_commit_fix_hook_fixes_the_changed_skills() {
     let out = Command::new(&pre_commit)
         .current_dir(&work)
         .env("PRE_COMMIT_HOME", tmp.path().join("cache"))
-        .env("CARGO_TARGET_DIR", install_target())
+        .envs(install_env())
         .args([
             "try-repo",
             repo().to_str().unwrap(),
@@ -447,6 +447,22 @@ fn pre_commit_fix_hook_fixes_the_changed_skills() {
 /// dependencies is made once.
 fn install_target() -> PathBuf {
     repo().join("target/install")
+}
+
+/// The environment of the slow tests' `cargo install`s: one target directory
+/// ([`install_target`]), and the release profile without what only makes the binary faster
+/// (cross-crate LTO in one codegen unit, full optimisation): these tests check that the hooks
+/// and the Action build and run skillc, and the release profile's 5% of speed took most of
+/// CI's time (a fat-LTO build of skillc and its dependencies on 2 cores, 7 to 20 minutes).
+/// The release workflow builds with the profile as it is.
+fn install_env() -> [(&'static str, std::ffi::OsString); 5] {
+    [
+        ("CARGO_TARGET_DIR", install_target().into_os_string()),
+        ("CARGO_PROFILE_RELEASE_LTO", "false".into()),
+        ("CARGO_PROFILE_RELEASE_CODEGEN_UNITS", "16".into()),
+        ("CARGO_PROFILE_RELEASE_OPT_LEVEL", "1".into()),
+        ("CARGO_PROFILE_RELEASE_DEBUG", "false".into()),
+    ]
 }
 
 /// The `run` scripts of action.yml's steps, by step name, with their `env` keys.
@@ -499,7 +515,7 @@ fn github_action_steps_run_locally() {
             .env("GITHUB_OUTPUT", &output)
             .env("GITHUB_PATH", tmp.path().join("github_path"))
             .env("GITHUB_ACTION_PATH", repo())
-            .env("CARGO_TARGET_DIR", install_target())
+            .envs(install_env())
             .envs(env.iter().copied())
             .output()
             .unwrap();
