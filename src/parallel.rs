@@ -109,24 +109,30 @@ pub fn map_owned<T: Send, R: Send>(
 
 /// Items rendered together by one thread in [`write_in_order`].
 const BLOCK: usize = 512;
+/// The most threads [`write_in_order`] renders on: a round holds `BLOCK` items' text per
+/// thread, and rendering is cheap beside linting.
+const MAX_RENDER_THREADS: usize = 8;
 
 /// Writes what `render` makes of each block of `items` to `sink`, in item order. Blocks are
-/// rendered on every core at once, a round of one block per core at a time, and each round is
-/// written before the next begins: only one round's text is ever held. `render` is given a
-/// block and the index of its first item. A block whose rendering failed or panicked (a bug)
-/// fails the write with an error, rather than leaving a hole in the output.
+/// rendered on several cores at once (at most [`MAX_RENDER_THREADS`]), a round of one block per
+/// thread at a time, and each round is written before the next begins: only one round's text
+/// is ever held. `render` is given a block and the index of its first item. A block whose
+/// rendering failed or panicked (a bug) fails the write with an error, rather than leaving a
+/// hole in the output; a thread the system refuses to start leaves its block to this one.
 pub fn write_in_order<'a, T: Sync>(
     items: &'a [T],
     sink: &mut dyn std::io::Write,
     render: impl Fn(&'a [T], usize) -> std::io::Result<Vec<u8>> + Sync,
 ) -> std::io::Result<()> {
-    let threads = cores().max(1);
+    let threads = cores().clamp(1, MAX_RENDER_THREADS);
     let lost = || std::io::Error::other("rendering the output failed (a bug)");
+    let here =
+        |block: &'a [T], first: usize| catch_unwind(AssertUnwindSafe(|| render(block, first))).ok();
     for (r, round) in items.chunks(BLOCK * threads).enumerate() {
         let first = r * BLOCK * threads;
-        let blocks: Vec<&[T]> = round.chunks(BLOCK).collect();
+        let blocks: Vec<&'a [T]> = round.chunks(BLOCK).collect();
         let texts: Vec<Option<std::io::Result<Vec<u8>>>> = if blocks.len() == 1 {
-            vec![catch_unwind(AssertUnwindSafe(|| render(round, first))).ok()]
+            vec![here(round, first)]
         } else {
             std::thread::scope(|scope| {
                 let render = &render;
@@ -134,11 +140,19 @@ pub fn write_in_order<'a, T: Sync>(
                     .iter()
                     .enumerate()
                     .skip(1)
-                    .map(|(b, block)| scope.spawn(move || render(block, first + b * BLOCK)))
+                    .map(|(b, &block)| {
+                        let at = first + b * BLOCK;
+                        std::thread::Builder::new()
+                            .spawn_scoped(scope, move || render(block, at))
+                            .map_err(|_| (block, at))
+                    })
                     .collect();
-                let mine = catch_unwind(AssertUnwindSafe(|| render(blocks[0], first))).ok();
+                let mine = here(blocks[0], first);
                 std::iter::once(mine)
-                    .chain(others.into_iter().map(|o| o.join().ok()))
+                    .chain(others.into_iter().map(|other| match other {
+                        Ok(thread) => thread.join().ok(),
+                        Err((block, at)) => here(block, at),
+                    }))
                     .collect()
             })
         };
@@ -186,6 +200,7 @@ mod tests {
         let expected: String = (0..5000).map(|n| format!("{n},")).collect();
         assert_eq!(String::from_utf8(out).ok(), Some(expected));
         let mut out = Vec::new();
+        // The planted panic prints its message to stderr; the write fails with an error.
         let result = write_in_order(&items, &mut out, |block, _| {
             assert!(!block.contains(&4000), "the bug this test plants");
             Ok(vec![b'x'; block.len()])

@@ -97,6 +97,63 @@ fn json_output_shape() {
     );
 }
 
+/// JSON is rendered in blocks of reports on several threads and stitched together: the text is
+/// exactly what serde_json's pretty printer makes of the whole document, when the first
+/// diagnostics come from a skill far past the first block and the skills with diagnostics
+/// straddle block boundaries (blocks are 512 reports).
+#[test]
+fn json_rendered_in_blocks_is_one_pretty_document() {
+    let tmp = tempfile::tempdir().unwrap();
+    for i in 0..1300 {
+        let name = format!("s{i:04}");
+        // Skills 700..=720 and 1020..=1030 have a name that is not their folder's (SK103).
+        let bad = (700..=720).contains(&i) || (1020..=1030).contains(&i);
+        let field = if bad {
+            format!("other{i}")
+        } else {
+            name.clone()
+        };
+        write(
+            &tmp.path().join(&name).join("SKILL.md"),
+            format!(
+                "---\nname: {field}\ndescription: Use when testing JSON blocks.\n---\n\nSteps.\n"
+            ),
+        );
+    }
+    let run = skillc(tmp.path(), &["validate", "--format", "json"]);
+    assert_eq!(run.code, Some(1));
+    let doc: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(doc["skills"].as_array().map(Vec::len), Some(1300));
+    let found: Vec<(&str, &str)> = doc["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| (d["code"].as_str().unwrap(), d["skill"].as_str().unwrap()))
+        .collect();
+    assert_eq!(found.len(), 32);
+    assert!(found.iter().all(|(code, _)| *code == "SK103"), "{found:?}");
+    assert_eq!((found[0].1, found[31].1), ("s0700", "s1030"));
+    assert_eq!(
+        run.stdout,
+        serde_json::to_string_pretty(&doc).unwrap() + "\n"
+    );
+    // No diagnostics: an empty array, as the pretty printer writes it.
+    let clean = tempfile::tempdir().unwrap();
+    skill(clean.path(), "alone", "Use when testing JSON blocks.");
+    let run = skillc(clean.path(), &["validate", "--format", "json"]);
+    assert_eq!(run.code, Some(0));
+    assert!(
+        run.stdout.ends_with("\n  ],\n  \"diagnostics\": []\n}\n"),
+        "{}",
+        run.stdout
+    );
+    let doc: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(
+        run.stdout,
+        serde_json::to_string_pretty(&doc).unwrap() + "\n"
+    );
+}
+
 #[test]
 fn json_null_positions_for_file_level_diagnostics() {
     let run = skillc(

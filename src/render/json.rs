@@ -5,7 +5,7 @@ use std::borrow::Cow;
 
 use serde::Serialize;
 
-use super::{Summary, diagnostics, slash_path};
+use super::{Summary, slash_path};
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::skill::SkillReport;
 
@@ -154,35 +154,42 @@ pub fn write(reports: &[SkillReport], sink: &mut dyn std::io::Write) -> std::io:
     // The document is `head` with two more fields, its arrays, written as the pretty printer
     // would write the whole: `head`'s text up to its closing brace, then the arrays.
     let head = crate::render::json_text(&head);
-    sink.write_all(head.strip_suffix("\n}").unwrap_or(&head).as_bytes())?;
+    let Some(head) = head.strip_suffix("\n}") else {
+        return Err(std::io::Error::other(
+            "the JSON document's head did not end its object",
+        ));
+    };
+    sink.write_all(head.as_bytes())?;
     sink.write_all(b",\n  \"skills\": ")?;
-    array(reports, sink, SkillEntry::of)?;
+    array(reports, sink, |r| std::iter::once(SkillEntry::of(r)))?;
     sink.write_all(b",\n  \"diagnostics\": ")?;
-    let diagnostics: Vec<&Diagnostic> = diagnostics(reports).collect();
-    array(&diagnostics, sink, |d| DiagnosticEntry::of(d))?;
+    array(reports, sink, |r| {
+        r.diagnostics.iter().map(DiagnosticEntry::of)
+    })?;
     sink.write_all(b"\n}\n")
 }
 
-/// An array of the document: each item's entry as the pretty printer writes it two levels
-/// deep, rendered on every core at once ([`crate::parallel::write_in_order`]).
-fn array<'a, T: Sync, E: Serialize>(
-    items: &'a [T],
+/// An array of the document: the entries `entries` gives for each report, in order, as the
+/// pretty printer writes them two levels deep, rendered on several cores at once
+/// ([`crate::parallel::write_in_order`]).
+fn array<'a, E: Serialize, I: Iterator<Item = E>>(
+    reports: &'a [SkillReport],
     sink: &mut dyn std::io::Write,
-    entry: impl Fn(&'a T) -> E + Sync,
+    entries: impl Fn(&'a SkillReport) -> I + Sync,
 ) -> std::io::Result<()> {
-    if items.is_empty() {
+    // The report of the array's first entry: a separator comes before every other entry.
+    let Some(opening) = reports.iter().position(|r| entries(r).next().is_some()) else {
         return sink.write_all(b"[]");
-    }
+    };
     sink.write_all(b"[")?;
-    crate::parallel::write_in_order(items, sink, |block, first| {
+    crate::parallel::write_in_order(reports, sink, |block, first| {
         let mut out = Vec::new();
-        for (i, item) in block.iter().enumerate() {
-            out.extend_from_slice(if first + i == 0 {
-                b"\n    "
-            } else {
-                b",\n    "
-            });
-            crate::render::json_nested(&mut out, 2, &entry(item))?;
+        for (i, report) in block.iter().enumerate() {
+            for (k, entry) in entries(report).enumerate() {
+                let leads = first + i == opening && k == 0;
+                out.extend_from_slice(if leads { b"\n    " } else { b",\n    " });
+                crate::render::json_nested(&mut out, 2, &entry)?;
+            }
         }
         Ok(out)
     })?;
