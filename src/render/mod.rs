@@ -200,7 +200,8 @@ impl std::io::Write for Chunks<'_> {
 }
 
 /// Writes each report's text, as `render` makes it, to `sink`, in order: reports are rendered
-/// on every core at once, and the output is never held whole ([`crate::parallel::write_in_order`]).
+/// on several cores at once (up to 8), and the output is never held whole
+/// ([`crate::parallel::write_in_order`]).
 pub fn by_report(
     reports: &[SkillReport],
     sink: &mut dyn std::io::Write,
