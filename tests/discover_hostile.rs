@@ -491,6 +491,49 @@ fn skill_files_nested_in_a_skill_are_skills_of_their_own() {
 }
 
 #[test]
+fn a_repository_met_by_the_search_ends_nesting_below_it() {
+    // The search carries what lies above each directory down from the directories it lists:
+    // a repository (a `.git` of any kind, a link to one included) that it meets below a skill
+    // holds skills of its own, not nested in the skill; a plain folder does not.
+    let (_tmp, repo) = sandbox();
+    let outer = skill(&repo.join("skills/outer"));
+    fs::create_dir_all(outer.join("vendor/lib/.git")).unwrap();
+    skill(&outer.join("vendor/lib/tool"));
+    write(
+        &outer.join("vendor/sub/.git"),
+        "gitdir: ../../.git/modules/sub\n",
+    );
+    skill(&outer.join("vendor/sub/mod"));
+    fs::create_dir_all(repo.join("elsewhere")).unwrap();
+    fs::create_dir_all(outer.join("vendor/linked")).unwrap();
+    symlink(repo.join("elsewhere"), outer.join("vendor/linked/.git")).unwrap();
+    skill(&outer.join("vendor/linked/one"));
+    // A repository's root that is a skill itself still holds skills nested in it.
+    let inner = skill(&outer.join("vendor/own"));
+    fs::create_dir(inner.join(".git")).unwrap();
+    skill(&inner.join("deep/er"));
+    skill(&outer.join("plain/x"));
+    fs::create_dir(repo.join(".git")).unwrap();
+    let expected = [
+        "skills/outer/plain/x/SKILL.md: SK016",
+        "skills/outer/vendor/own/deep/er/SKILL.md: SK016",
+    ];
+    for args in [&[][..], &["skills"], &["skills/outer/vendor"]] {
+        let run = validate(&repo, args);
+        let sk016: Vec<&String> = run
+            .diagnostics
+            .iter()
+            .filter(|d| d.ends_with("SK016"))
+            .collect();
+        let expected = expected
+            .iter()
+            .filter(|d| args.iter().all(|a| d.starts_with(a)))
+            .collect::<Vec<_>>();
+        assert_eq!(sk016, expected, "{args:?}");
+    }
+}
+
+#[test]
 fn skill_files_in_another_case_are_found_while_searching() {
     let (_tmp, repo) = sandbox();
     write(

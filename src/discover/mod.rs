@@ -350,12 +350,17 @@ pub fn discover_streaming(
         if ignores.is_none() && !options.no_ignore {
             ignores = Some(ignore_files::Ignores::new(cwd, &mut out.warnings));
         }
+        // What lies above the PATH's directories, for SK016: the walk carries it down.
+        let abs = absolute(cwd, &display);
+        let above = nearest_above(&abs, &mut nearest);
+        let git = abs.join(".git").exists();
+        let above = with_folder(|| abs.as_path().into(), is_skill, git, &above);
         // Below a skill directory: the skill files nested in it (SK016).
         let mut hand_over = |skill: walk::Found, lent: Option<Lent>| {
             let skill = SkillDir {
                 rare: SkillDir::rare_of(
                     None,
-                    outer_skill(&skill.dir, skill.listed, cwd, &mut nearest),
+                    nested_in(&skill.dir, skill.listed, &skill.above, cwd),
                 ),
                 tier: skill.tier,
                 dir: skill.dir,
@@ -375,6 +380,7 @@ pub fn discover_streaming(
                 user_root,
                 options,
                 ignores: ignores.as_ref(),
+                above,
             },
             &mut hand_over,
             &mut out.warnings,
@@ -571,48 +577,79 @@ fn outer_skill(
     if listed.git.unwrap_or_else(|| abs.join(".git").exists()) {
         return None;
     }
-    let parent = abs.parent()?;
-    // The directories not looked at yet, nearest first, and what lies above them.
-    let mut pending: Vec<&Path> = Vec::new();
-    let mut above: Nearest = (None, false);
+    let above = nearest_above(&abs, nearest);
+    nested_in(dir, Listed::NEITHER, &above, cwd)
+}
+
+/// [`outer_skill`] for a skill whose ancestors' [`Nearest`] is known already (`above`: a walk
+/// carries it down from the directories it listed, and looks at none of them again).
+pub fn nested_in(dir: &Path, listed: Listed, above: &Nearest, cwd: &Path) -> Option<PathBuf> {
+    let abs = std::cell::OnceCell::new();
+    let abs = || abs.get_or_init(|| absolute(cwd, dir));
+    if listed.git.unwrap_or_else(|| abs().join(".git").exists()) {
+        return None;
+    }
+    let (outer, bounded) = above;
+    let outer = outer.as_deref()?;
+    let ceiling = if abs().starts_with(cwd) {
+        cwd
+    } else {
+        abs().as_path()
+    };
+    (*bounded || outer.starts_with(ceiling)).then(|| display_path(outer, cwd))
+}
+
+/// The [`Nearest`] of the directories above the absolute directory `abs`, looking at each
+/// directory not in `nearest` yet and remembering it there.
+fn nearest_above(abs: &Path, nearest: &mut HashMap<PathBuf, Nearest>) -> Nearest {
+    let Some(parent) = abs.parent() else {
+        return Nearest::default();
+    };
+    // The directories not looked at yet, nearest first, whether each is a repository's root,
+    // and what lies above them.
+    let mut pending: Vec<(&Path, bool)> = Vec::new();
+    let mut above = Nearest::default();
     for ancestor in parent.ancestors() {
         if let Some(hit) = nearest.get(ancestor) {
             above = hit.clone();
             break;
         }
-        pending.push(ancestor);
-        if ancestor.join(".git").exists() {
+        let root = ancestor.join(".git").exists();
+        pending.push((ancestor, root));
+        if root {
             break;
         }
     }
-    for folder in pending.into_iter().rev() {
-        let here = if skill_file_in(folder).is_some() {
-            (
-                Some(folder.to_path_buf()),
-                above.1 || folder.join(".git").exists(),
-            )
-        } else if folder.join(".git").exists() {
-            (None, true)
-        } else {
-            above
-        };
+    for (folder, root) in pending.into_iter().rev() {
+        let skill = skill_file_in(folder).is_some();
+        let here = with_folder(|| folder.into(), skill, root, &above);
         nearest.insert(folder.to_path_buf(), here.clone());
         above = here;
     }
-    let ceiling = if abs.starts_with(cwd) {
-        cwd
-    } else {
-        abs.as_path()
-    };
-    let (outer, bounded) = above;
-    outer
-        .filter(|outer| bounded || outer.starts_with(ceiling))
-        .map(|outer| display_path(&outer, cwd))
+    above
 }
 
-/// The nearest skill directory at or above a directory, and whether a repository's root
-/// bounded the search.
-type Nearest = (Option<PathBuf>, bool);
+/// The [`Nearest`] of the directories below `folder` (absolute, made when needed), from its facts
+/// (whether it holds a skill file, whether it is a repository's root) and the [`Nearest`]
+/// above it: a repository's root bounds the search, and nothing above it counts.
+pub fn with_folder(
+    folder: impl FnOnce() -> Arc<Path>,
+    skill: bool,
+    git: bool,
+    above: &Nearest,
+) -> Nearest {
+    if skill {
+        (Some(folder()), above.1 || git)
+    } else if git {
+        (None, true)
+    } else {
+        above.clone()
+    }
+}
+
+/// The nearest skill directory at or above a directory (absolute), and whether a repository's
+/// root bounded the search.
+pub type Nearest = (Option<Arc<Path>>, bool);
 
 /// The skill file in `dir`, by its exact name.
 pub fn skill_file_in(dir: &Path) -> Option<PathBuf> {

@@ -14,8 +14,8 @@ use std::sync::Arc;
 
 use super::ignore_files::{Ignores, Present, Rules};
 use super::{
-    Listed, Options, Real, SKILL_FILE_NAMES, Tier, absolute, clean, is_file_or_dangling,
-    is_other_case, skill_file_in, tier_of,
+    Listed, Nearest, Options, Real, SKILL_FILE_NAMES, Tier, absolute, clean, is_file_or_dangling,
+    is_other_case, skill_file_in, tier_of, with_folder,
 };
 use crate::config::Settings;
 use crate::input::Listing;
@@ -45,6 +45,8 @@ struct Shown {
     /// Its skill file by its exact name, when it has one.
     skill_file: Option<&'static str>,
     listed: Listed,
+    /// It lists a `.git` (of any type): it may be a repository's root.
+    git: bool,
 }
 
 /// What the search lends the one it hands a skill to, when the skill was found by its
@@ -66,6 +68,8 @@ pub struct Found {
     pub real: Real,
     pub tier: Tier,
     pub listed: Listed,
+    /// The nearest skill above it (SK016), as the walk saw the directories it listed.
+    pub above: Nearest,
 }
 
 /// What identifies a directory, whatever path reaches it: a real path is not enough, since a
@@ -106,6 +110,8 @@ struct Pending {
     /// It is a skill directory or lies below one (its links out are the skill's SK408, not
     /// a warning of the search).
     in_skill: bool,
+    /// The nearest skill directory above it (see [`Nearest`]).
+    above: Nearest,
 }
 
 struct Walker<'a> {
@@ -117,6 +123,8 @@ struct Walker<'a> {
     ignores: Option<&'a Ignores>,
     root: &'a Path,
     root_real: PathBuf,
+    /// What the root's subdirectories have above them.
+    root_above: Nearest,
     visited: HashSet<Key>,
     /// Links to directories, searched after every directory reachable without links (so a
     /// skill is found at its path without symlink components when there is one), in path order.
@@ -168,6 +176,8 @@ pub struct Context<'a> {
     pub user_root: Option<&'a Path>,
     pub options: Options,
     pub ignores: Option<&'a Ignores>,
+    /// The [`Nearest`] of the root's subdirectories: what lies above them, the root included.
+    pub above: Nearest,
 }
 
 /// [`walk`], listing at most `max_entries` directory entries.
@@ -185,6 +195,7 @@ fn walk_within(
         user_root,
         options,
         ignores,
+        ref above,
     } = *context;
     let (root_real, meta) = match root.canonicalize().and_then(|real| {
         let meta = std::fs::metadata(&real)?;
@@ -206,6 +217,9 @@ fn walk_within(
         key: key_of(&meta, &root_real),
         skill: Some(true),
         in_skill: skill_file_in(root).is_some(),
+        // The root's own skill is discovery's: the walk needs only what its subdirectories
+        // have above them (`root_above`).
+        above: Nearest::default(),
     };
     let mut walker = Walker {
         settings,
@@ -216,6 +230,7 @@ fn walk_within(
         ignores,
         root,
         root_real,
+        root_above: above.clone(),
         visited: HashSet::new(),
         links: BTreeMap::new(),
         entries: 0,
@@ -259,15 +274,27 @@ impl Walker<'_> {
             let skill = dir.skill.unwrap_or_else(|| match shown.skill_file {
                 Some(name) => {
                     let file = clean(&dir.path.join(name));
-                    self.record(&dir.path, file, &dir.real, shown.listed, Some(&listing));
+                    let found = (file, shown.listed, dir.above.clone());
+                    self.record(&dir.path, found, &dir.real, Some(&listing));
                     true
                 }
                 None => false,
             });
             if !skill && let Some(name) = shown.other_case {
                 let file = clean(&dir.path.join(name));
-                self.record(&dir.path, file, &dir.real, shown.listed, Some(&listing));
+                let found = (file, shown.listed, dir.above.clone());
+                self.record(&dir.path, found, &dir.real, Some(&listing));
             }
+            // What its subdirectories have above them: it, when it holds a skill file (the
+            // root's is settled by discovery), and it bounds the search when it is a
+            // repository's root (a `.git` that a look reaches).
+            let below = if dir.depth == 0 {
+                self.root_above.clone()
+            } else {
+                let git = shown.git && dir.path.join(".git").exists();
+                let folder = || absolute(self.cwd, &dir.path).into();
+                with_folder(folder, skill, git, &dir.above)
+            };
             // The root's and a link's `in_skill` counts their own skill file already.
             let in_skill = dir.in_skill || (dir.skill.is_none() && skill);
             let rules = match self.ignores {
@@ -306,13 +333,13 @@ impl Walker<'_> {
                     continue;
                 }
                 if file_type.is_symlink() {
-                    self.link(path, abs, depth, &rules, in_skill);
+                    self.link(path, abs, depth, &rules, in_skill, &below);
                     continue;
                 }
                 let real = dir.real.join(name);
                 if self.deep(&path, depth) {
                     // Not searched, but a skill all the same.
-                    self.skill_at(&path, &real);
+                    self.skill_at(&path, &real, &below);
                     continue;
                 }
                 // The directory's identity, from the listing's own handle (no path lookup).
@@ -326,6 +353,7 @@ impl Walker<'_> {
                     key,
                     skill: None,
                     in_skill,
+                    above: below.clone(),
                 });
             }
             // Reversed, so the stack pops them in name order.
@@ -336,27 +364,28 @@ impl Walker<'_> {
     /// Records the skill of a directory that is not listed, unless it was settled already.
     fn skill_unlisted(&mut self, dir: &Pending) {
         if dir.skill.is_none() {
-            self.skill_at(&dir.path, &dir.real);
+            self.skill_at(&dir.path, &dir.real, &dir.above);
         }
     }
 
-    /// Whether `path` (real path `real`) holds a skill file by its exact name; records it.
-    fn skill_at(&mut self, path: &Path, real: &Path) -> bool {
+    /// Whether `path` (real path `real`, below the directories of `above`) holds a skill file
+    /// by its exact name; records it.
+    fn skill_at(&mut self, path: &Path, real: &Path, above: &Nearest) -> bool {
         let Some(file) = skill_file_in(path) else {
             return false;
         };
-        self.record(path, file, real, Listed::default(), None);
+        self.record(path, (file, Listed::default(), above.clone()), real, None);
         true
     }
 
-    /// Records the skill in `dir` (real path `real`), and hands it over at once, lending the
-    /// directory's listing when it was read.
+    /// Records the skill in `dir` (real path `real`) — its skill file, what its listing
+    /// showed and what lies above it — and hands it over at once, lending the directory's
+    /// listing when it was read.
     fn record(
         &mut self,
         dir: &Path,
-        file: PathBuf,
+        (file, listed, above): (PathBuf, Listed, Nearest),
         real: &Path,
-        listed: Listed,
         listing: Option<&Listing>,
     ) {
         let dir = clean(dir);
@@ -366,6 +395,7 @@ impl Walker<'_> {
             dir: dir.into(),
             file: file.into(),
             listed,
+            above,
         };
         let lent = listing.map(|listing| {
             // Listings lent before are kept only while the walk is below their skill.
@@ -444,12 +474,14 @@ impl Walker<'_> {
         let mut exact: [Option<(FileType, Option<usize>)>; SKILL_FILE_NAMES.len()] =
             Default::default();
         let mut listed = Listed::NEITHER;
+        let mut git = false;
         for (i, item) in listing.items.iter().enumerate() {
             if !self.count_entry() {
                 return None;
             }
             let name = &item.name;
             present.note(name);
+            git |= name == ".git";
             let Some(file_type) = item.file_type else {
                 listed = Listed::default();
                 continue;
@@ -514,12 +546,21 @@ impl Walker<'_> {
             other_case: other_case.cloned(),
             skill_file,
             listed,
+            git,
         })
     }
 
     /// A symbolic link to a directory: a skill, a directory to search later (once), or a way
     /// out of the root that is not taken (quietly inside a skill, whose SK408 reports it).
-    fn link(&mut self, path: PathBuf, abs: PathBuf, depth: usize, rules: &Rules, in_skill: bool) {
+    fn link(
+        &mut self,
+        path: PathBuf,
+        abs: PathBuf,
+        depth: usize,
+        rules: &Rules,
+        in_skill: bool,
+        above: &Nearest,
+    ) {
         let Ok(real) = path.canonicalize() else {
             return;
         };
@@ -535,7 +576,7 @@ impl Walker<'_> {
             ));
             return;
         }
-        let skill = self.skill_at(&path, &real);
+        let skill = self.skill_at(&path, &real, above);
         if self.deep(&path, depth) {
             return;
         }
@@ -554,6 +595,7 @@ impl Walker<'_> {
             key,
             skill: Some(skill),
             in_skill: skill || in_skill,
+            above: above.clone(),
         });
     }
 
@@ -626,6 +668,7 @@ mod tests {
             user_root: None,
             options: Options::default(),
             ignores: None,
+            above: Nearest::default(),
         };
         let mut warnings = Vec::new();
         let mut found = Vec::new();
