@@ -913,6 +913,7 @@ fn check_file(
         settings,
         targets: targets_of(settings, placement, Some(dialect)),
         placement,
+        tree: &facts.tree,
     };
     if let Some((key, node)) = skill.str_field(dialect.key_field()) {
         facts.key = Some(key.to_string());

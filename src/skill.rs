@@ -114,6 +114,8 @@ pub struct Skill<'a> {
     /// The runtimes expected to load the skill.
     pub targets: Targets,
     pub placement: &'a Placement,
+    /// The skill's files.
+    pub tree: &'a crate::files::SkillTree,
 }
 
 impl<'a> Skill<'a> {

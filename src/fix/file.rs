@@ -10,6 +10,7 @@ use std::path::{Path, PathBuf};
 use super::{Mode, apply};
 use crate::config::Settings;
 use crate::discover::SkillDir;
+use crate::files::SkillTree;
 use crate::input::{Links, Read, read_capped};
 use crate::lint::lint_buffer;
 use crate::skill::{Keep, SkillReport};
@@ -311,7 +312,7 @@ pub fn fix_file(
         let to = shown.with_file_name(&name);
         let why = if std::fs::symlink_metadata(&to).is_ok() && !same_file(&shown, &to) {
             Some("a file of that name exists")
-        } else if rename_breaks(dir, &shown) || mentions_own_name(&shown, &fixed.text) {
+        } else if rename_breaks(dir, &shown, None) || mentions_own_name(&shown, &fixed.text) {
             Some("a link in the skill leads to it")
         } else {
             None
@@ -349,9 +350,18 @@ pub fn fix_file(
 
 /// Whether renaming the skill file `file` of `dir` could break something: a symbolic link in
 /// the skill leads to it, or a Markdown file of the skill (or of the skill it is nested in)
-/// names it — a link to it would then lead nowhere.
-pub fn rename_breaks(dir: &SkillDir, file: &Path) -> bool {
-    if linked_from_skill(dir, file) {
+/// names it — a link to it would then lead nowhere. `tree` is the skill's, when it was listed
+/// already.
+pub fn rename_breaks(dir: &SkillDir, file: &Path, tree: Option<&SkillTree>) -> bool {
+    let walked;
+    let tree = match tree {
+        Some(tree) => tree,
+        None => {
+            walked = SkillTree::walk(&dir.real_path());
+            &walked
+        }
+    };
+    if linked_from_skill(dir, file, tree) {
         return true;
     }
     let Some(name) = file.file_name().and_then(|n| n.to_str()) else {
@@ -361,8 +371,14 @@ pub fn rename_breaks(dir: &SkillDir, file: &Path) -> bool {
     if let Some(outer) = dir.nested_in() {
         roots.push(outer.to_path_buf());
     }
-    roots.iter().any(|root| {
-        let tree = crate::files::SkillTree::walk(root);
+    roots.iter().enumerate().any(|(i, root)| {
+        let outer;
+        let tree = if i == 0 {
+            tree
+        } else {
+            outer = SkillTree::walk(root);
+            &outer
+        };
         tree.entries
             .iter()
             .filter(|e| e.is_file() && e.rel.to_ascii_lowercase().ends_with(".md"))
@@ -383,13 +399,12 @@ pub fn mentions_own_name(file: &Path, text: &[u8]) -> bool {
 
 /// Whether a symbolic link in the skill of `dir` leads to the skill file `file` (renaming it
 /// would leave the link dangling).
-fn linked_from_skill(dir: &SkillDir, file: &Path) -> bool {
+fn linked_from_skill(dir: &SkillDir, file: &Path, tree: &SkillTree) -> bool {
     let Ok(real) = std::fs::canonicalize(file) else {
         return false;
     };
     let root = dir.real_path();
-    crate::files::SkillTree::walk(&root)
-        .entries
+    tree.entries
         .iter()
         .filter(|e| matches!(e.kind, crate::files::Kind::Symlink(_)))
         .any(|e| std::fs::canonicalize(root.join(&e.rel)).is_ok_and(|to| to == real))

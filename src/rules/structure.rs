@@ -580,7 +580,7 @@ fn file_name(skill: &Skill, out: &mut Reporter) {
     let to = skill.file.path.with_file_name(expected);
     let free = (std::fs::symlink_metadata(&to).is_err()
         || crate::fix::same_file(&skill.file.path, &to))
-        && !crate::fix::rename_breaks(skill.dir, &skill.file.path)
+        && !crate::fix::rename_breaks(skill.dir, &skill.file.path, Some(skill.tree))
         && !crate::fix::mentions_own_name(&skill.file.path, skill.file.text.as_bytes());
     let d = out
         .emit(
