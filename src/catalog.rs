@@ -238,7 +238,7 @@ pub fn key_list(keys: &[String]) -> String {
 /// key — the highest tier wins, and within a tier the first in path order. Indices into
 /// `reports`, in path order.
 pub fn listed(reports: &[SkillReport]) -> Vec<usize> {
-    let mut best: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
+    let mut best: foldhash::HashMap<&str, usize> = foldhash::HashMapExt::new();
     for (i, report) in reports.iter().enumerate() {
         let (Some(key), Some(_), None) =
             (&report.key, &report.description, &report.dir.nested_in())

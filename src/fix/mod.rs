@@ -124,9 +124,12 @@ pub const NAME_FIXES: [&str; 2] = ["SK101", "SK103"];
 
 /// Drops the fixes that would give a skill a name `taken` holds (another skill's key, which
 /// SK501 would then report).
-pub fn drop_taken_names<S>(diagnostics: &mut [Diagnostic], taken: &std::collections::HashSet<S>)
-where
+pub fn drop_taken_names<S, H>(
+    diagnostics: &mut [Diagnostic],
+    taken: &std::collections::HashSet<S, H>,
+) where
     S: std::borrow::Borrow<str> + std::hash::Hash + Eq,
+    H: std::hash::BuildHasher,
 {
     for d in diagnostics {
         if gives_taken_name(d, taken) {
@@ -136,9 +139,10 @@ where
 }
 
 /// Whether `d` is a name fix that gives a name in `taken`.
-pub fn gives_taken_name<S>(d: &Diagnostic, taken: &std::collections::HashSet<S>) -> bool
+pub fn gives_taken_name<S, H>(d: &Diagnostic, taken: &std::collections::HashSet<S, H>) -> bool
 where
     S: std::borrow::Borrow<str> + std::hash::Hash + Eq,
+    H: std::hash::BuildHasher,
 {
     NAME_FIXES.contains(&d.rule.code)
         && d.fix.as_deref().is_some_and(|fix| {

@@ -1,7 +1,7 @@
 //! `--statistics`: `count<TAB>code<TAB>name` per rule, most frequent first; with
 //! `--format json`, the same rows in a versioned JSON document.
 
-use std::collections::HashMap;
+use foldhash::{HashMap, HashMapExt};
 use std::fmt::Write;
 
 use serde::Serialize;

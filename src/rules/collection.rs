@@ -1,8 +1,8 @@
 //! Collection rules over all skills of one run: SK501, SK502, SK503, SK504, and SK602 across
 //! skills.
 
+use foldhash::{HashMap, HashMapExt, HashSet};
 use std::borrow::Cow;
-use std::collections::HashMap;
 
 use std::path::Path;
 
@@ -17,7 +17,7 @@ use crate::targets::{Namespace, Unit};
 
 /// The names a name fix (SK101, SK103: the directory's name) may not give a skill: every
 /// skill's key, and the directory names two skills share (both would be offered it).
-pub fn taken_names(reports: &[SkillReport]) -> std::collections::HashSet<Cow<'_, str>> {
+pub fn taken_names(reports: &[SkillReport]) -> HashSet<Cow<'_, str>> {
     let mut dirs: HashMap<Cow<str>, usize> = HashMap::new();
     for report in reports {
         let name = match super::identity::listed_name(&report.dir) {

@@ -922,20 +922,31 @@ impl<'i, 't> Reach<'i, 't> {
     }
 
     fn token(&mut self, token: &Token, from: &str, kind: TextKind) {
-        let text = token.text.replace('\\', "/");
+        let text: std::borrow::Cow<str> = if token.text.contains('\\') {
+            token.text.replace('\\', "/").into()
+        } else {
+            token.text.into()
+        };
         let text = text.trim_end_matches('.');
         let path = text.trim_end_matches('/');
         // `references/`, `helpers/`: said to be a folder.
         let folder = path.len() < text.len();
-        let parts: Vec<&str> = path
-            .split('/')
-            .filter(|p| !p.is_empty() && *p != "." && *p != "..")
-            .collect();
-        let Some(&name) = parts.last() else {
+        let kept = |p: &&str| !p.is_empty() && *p != "." && *p != "..";
+        let Some(name) = path.rsplit('/').find(kept) else {
             return;
         };
-        let joined = parts.join("/");
-        if self.names == Names::ByPath && parts.len() > 1 {
+        let count = path.split('/').filter(kept).count();
+        // Most paths are already their kept parts joined.
+        let joined: std::borrow::Cow<str> = if count == path.split('/').count() {
+            path.into()
+        } else {
+            path.split('/')
+                .filter(kept)
+                .collect::<Vec<_>>()
+                .join("/")
+                .into()
+        };
+        if self.names == Names::ByPath && count > 1 {
             self.follow(Key::Tail(joined.to_lowercase()));
         } else {
             self.follow(Key::Name(name.to_lowercase()));
@@ -946,10 +957,10 @@ impl<'i, 't> Reach<'i, 't> {
                 self.follow(Key::Dir(here));
             }
             if !name.contains('.') && path.contains('/') {
-                self.follow(Key::Module(joined.clone()));
+                self.follow(Key::Module(joined.to_string()));
             }
             self.top_folder(&joined);
-            self.follow(Key::Dir(joined));
+            self.follow(Key::Dir(joined.into_owned()));
         } else if kind == TextKind::Code && token.quoted {
             self.follow(Key::DirName(name.to_string()));
         } else if kind != TextKind::Code && token.code_span {
