@@ -65,6 +65,13 @@ const QUEUE: usize = 1024;
 /// at once.
 const BATCH: usize = 32;
 
+/// The batch size and the queue's length in batches for `threads` workers: the queue, the
+/// batch being filled and the batch each worker holds stay within [`QUEUE`] skills together.
+fn batching(threads: usize) -> (usize, usize) {
+    let batch = BATCH.min(QUEUE / (2 * (threads + 1))).max(1);
+    (batch, (QUEUE / 2 / batch).max(1))
+}
+
 /// Skills found, numbered in the order found, with their file trees when the search read them.
 type Batch = Vec<(usize, SkillDir, Option<SkillTree>)>;
 
@@ -89,7 +96,8 @@ pub fn discover_and_lint_counted(
     let threads = crate::parallel::cores();
     // A bounded queue: a search that runs ahead of the workers waits rather than holding the
     // skills (and their listings) it found, so memory does not grow with the skills found.
-    let (found, queue) = std::sync::mpsc::sync_channel::<Batch>(QUEUE / BATCH);
+    let (most, queued) = batching(threads);
+    let (found, queue) = std::sync::mpsc::sync_channel::<Batch>(queued);
     let queue = std::sync::Mutex::new(queue);
     // Workers put their reports here as they finish, each with the number of its skill in the
     // order found: none waits in a channel.
@@ -138,7 +146,7 @@ pub fn discover_and_lint_counted(
                 handed += 1;
                 if batch.len() >= limit {
                     let _ = found.send(std::mem::take(&mut batch));
-                    limit = (limit * 2).min(BATCH);
+                    limit = (limit * 2).min(most);
                 }
             });
         if !batch.is_empty() {
@@ -1027,7 +1035,19 @@ fn cap_per_rule(diagnostics: &mut Vec<Diagnostic>) {
 
 #[cfg(test)]
 mod tests {
-    use super::in_found_order;
+    use super::{BATCH, QUEUE, batching, in_found_order};
+
+    #[test]
+    fn batches_keep_the_skills_in_flight_within_the_queue() {
+        assert_eq!(batching(2), (BATCH, QUEUE / 2 / BATCH));
+        for threads in 1..=256 {
+            let (batch, queued) = batching(threads);
+            // The queue's batches, the one being filled and one per worker.
+            let in_flight = batch * (queued + 1 + threads);
+            assert!(in_flight <= QUEUE, "{threads} threads: {in_flight}");
+            assert!((1..=BATCH).contains(&batch) && queued >= 1, "{threads}");
+        }
+    }
 
     #[test]
     fn in_found_order_places_each_item_by_its_number_or_says_it_cannot() {

@@ -531,6 +531,18 @@ fn a_repository_met_by_the_search_ends_nesting_below_it() {
             .collect::<Vec<_>>();
         assert_eq!(sk016, expected, "{args:?}");
     }
+    // After a `..`, a PATH's ancestors are its lexical ones, not the directories listed:
+    // `l/..` is the parent of the link's target, but nesting looks at `w`, which holds no skill.
+    let (_tmp, repo) = sandbox();
+    skill(&repo.join("x"));
+    skill(&repo.join("x/a/b"));
+    skill(&repo.join("x/a"));
+    fs::create_dir_all(repo.join("x/y")).unwrap();
+    fs::create_dir_all(repo.join("w")).unwrap();
+    symlink("../x/y", repo.join("w/l")).unwrap();
+    let run = validate(&repo.join("w"), &["l/.."]);
+    assert_eq!(run.paths, ["l/..", "l/../a", "l/../a/b"]);
+    assert_eq!(run.diagnostics, Vec::<String>::new());
 }
 
 #[test]
