@@ -60,7 +60,7 @@ pub fn discover_and_lint(
 const QUEUE: usize = 1024;
 
 /// Skills handed to a worker at once, at most: one hand-over per skill woke a sleeping thread
-/// per skill (a system call and a context switch each, about 5% of a 61,000-skill run). The
+/// per skill (47,700 context switches in a 61,000-skill run; 6,800 in batches). The
 /// first hand-overs are smaller (1, 2, 4, …), so that a run over a few skills starts linting
 /// at once.
 const BATCH: usize = 32;

@@ -355,10 +355,11 @@ pub fn discover_streaming(
         let above = nearest_above(&abs, &mut nearest);
         let git = abs.join(".git").exists();
         let above = with_folder(|| abs.as_path().into(), is_skill, git, &above);
-        // SK016 looks at a skill's ancestors by their lexical paths: after a `..`, they may not
-        // be the directories the walk listed (`link/..` is the link target's parent), so such a
-        // PATH's skills are looked at as a named skill is.
-        let lexical = display.components().any(|c| c == Component::ParentDir);
+        // SK016 looks at a skill's ancestors by their lexical paths: after a link, a `..` makes
+        // them other directories than the walk lists (`link/..` is the target's parent), and
+        // such a PATH's skills are looked at as a named skill is.
+        let lexical = display.components().any(|c| c == Component::ParentDir)
+            && abs.canonicalize().ok() != display.canonicalize().ok();
         // Below a skill directory: the skill files nested in it (SK016).
         let mut hand_over = |skill: walk::Found, lent: Option<Lent>| {
             let nested = if lexical {

@@ -367,18 +367,8 @@ pub fn rename_breaks(dir: &SkillDir, file: &Path, tree: Option<&SkillTree>) -> b
     let Some(name) = file.file_name().and_then(|n| n.to_str()) else {
         return true;
     };
-    let mut roots = vec![dir.real_path().into_owned()];
-    if let Some(outer) = dir.nested_in() {
-        roots.push(outer.to_path_buf());
-    }
-    roots.iter().enumerate().any(|(i, root)| {
-        let outer;
-        let tree = if i == 0 {
-            tree
-        } else {
-            outer = SkillTree::walk(root);
-            &outer
-        };
+    // A Markdown file under `root` (listed in `tree`) that names it.
+    let named_in = |root: &Path, tree: &SkillTree| {
         tree.entries
             .iter()
             .filter(|e| e.is_file() && e.rel.to_ascii_lowercase().ends_with(".md"))
@@ -387,7 +377,11 @@ pub fn rename_breaks(dir: &SkillDir, file: &Path, tree: Option<&SkillTree>) -> b
                 crate::input::read_bounded(&root.join(&e.rel), 1 << 20, crate::input::Links::Refuse)
                     .is_ok_and(|bytes| bytes.windows(name.len()).any(|w| w == name.as_bytes()))
             })
-    })
+    };
+    named_in(&dir.real_path(), tree)
+        || dir
+            .nested_in()
+            .is_some_and(|outer| named_in(outer, &SkillTree::walk(outer)))
 }
 
 /// Whether the text of the skill file `file` names the file itself (a link to itself).

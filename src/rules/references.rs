@@ -932,12 +932,19 @@ impl<'i, 't> Reach<'i, 't> {
         // `references/`, `helpers/`: said to be a folder.
         let folder = path.len() < text.len();
         let kept = |p: &&str| !p.is_empty() && *p != "." && *p != "..";
-        let Some(name) = path.rsplit('/').find(kept) else {
+        let (mut count, mut all, mut last) = (0, 0, None);
+        for part in path.split('/') {
+            all += 1;
+            if kept(&part) {
+                count += 1;
+                last = Some(part);
+            }
+        }
+        let Some(name) = last else {
             return;
         };
-        let count = path.split('/').filter(kept).count();
         // Most paths are already their kept parts joined.
-        let joined: std::borrow::Cow<str> = if count == path.split('/').count() {
+        let joined: std::borrow::Cow<str> = if count == all {
             path.into()
         } else {
             path.split('/')
