@@ -153,6 +153,7 @@ pub fn check(
     let mentions =
         || mentions.get_or_init(|| Mentions::of(&index, resolver, body.file, "", TextKind::Prose));
     let mut files = Vec::new();
+    let mut reader = Reader::new(resolver.skill, &index);
     if sk406 {
         // What the skill file itself links or mentions: one level, nothing followed further;
         // a path names the files it can be the end of, not every file of that name. Needed
@@ -165,7 +166,6 @@ pub fn check(
                 direct
             })
         };
-        let mut reader = Reader::new(resolver.skill, &index);
         files = chains(dir, resolver, body, &index, direct, &mut reader, out);
     }
     if sk412 {
@@ -177,7 +177,8 @@ pub fn check(
         if reach.pending > 0 {
             reach.take(mentions(), "", TextKind::Prose);
         }
-        let mut reader = Reader::new(resolver.skill, &index);
+        // Its own caps, and the texts SK406 read already.
+        let mut reader = reader.pass_on();
         unreferenced(dir, resolver, reach, &mut reader, out);
     }
     files
@@ -191,7 +192,15 @@ struct Reader<'a, 't> {
     bytes: u64,
     /// A read was refused because the caps were reached.
     capped: bool,
+    /// Texts another rule read already, by index, with their length as read: taken, not read
+    /// again (SK412 follows the files SK406 read). At most [`MAX_KEPT`] bytes.
+    kept: HashMap<usize, (u64, String)>,
+    kept_bytes: u64,
 }
+
+/// At most this many bytes of texts read are kept for the next rule (a skill whose linked
+/// files are larger has the rest read again, rather than held).
+const MAX_KEPT: u64 = MAX_READ;
 
 impl<'a, 't> Reader<'a, 't> {
     fn new(root: &'a Path, index: &'a Index<'t>) -> Self {
@@ -201,25 +210,53 @@ impl<'a, 't> Reader<'a, 't> {
             files: 0,
             bytes: 0,
             capped: false,
+            kept: HashMap::new(),
+            kept_bytes: 0,
         }
     }
 
-    /// The text of the file at `rel` (its first [`MAX_READ`] bytes, invalid UTF-8 replaced),
-    /// when it is one of the skill's own files and the caps allow.
-    fn read(&mut self, rel: &str) -> Option<String> {
+    /// A reader for the next rule, with its own caps, that takes the texts kept by this one.
+    fn pass_on(self) -> Self {
+        Reader {
+            kept: self.kept,
+            kept_bytes: self.kept_bytes,
+            ..Reader::new(self.root, self.index)
+        }
+    }
+
+    /// The text of the file at `rel` (its first [`MAX_READ`] bytes, invalid UTF-8 replaced)
+    /// and how many bytes were read, when it is one of the skill's own files and the caps allow.
+    fn read(&mut self, rel: &str) -> Option<(String, u64)> {
         let &i = self.index.by_rel.get(rel)?;
         if self.files >= MAX_SCANNED_FILES || self.bytes >= MAX_SCANNED_BYTES {
             self.capped = true;
             return None;
         }
         self.files += 1;
+        if let Some((len, text)) = self.kept.remove(&i) {
+            self.kept_bytes -= len;
+            self.bytes += len;
+            return Some((text, len));
+        }
         let plain = self.index.plain.get(i).copied().unwrap_or(false);
         let bytes = self.load(rel, plain)?;
-        self.bytes += bytes.len() as u64;
-        Some(
-            String::from_utf8(bytes)
-                .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()),
-        )
+        let len = bytes.len() as u64;
+        self.bytes += len;
+        let text = String::from_utf8(bytes)
+            .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
+        Some((text, len))
+    }
+
+    /// Keeps the text of `rel` (read by [`Reader::read`], `len` bytes as read) for the reader
+    /// [`Reader::pass_on`] makes, within [`MAX_KEPT`].
+    fn keep(&mut self, rel: &str, len: u64, text: String) {
+        if let Some(&i) = self.index.by_rel.get(rel)
+            && self.kept_bytes + len <= MAX_KEPT
+            && !self.kept.contains_key(&i)
+        {
+            self.kept_bytes += len;
+            self.kept.insert(i, (len, text));
+        }
     }
 
     /// The first [`MAX_READ`] bytes of a file of the skill. A plain file was listed by the walk
@@ -287,7 +324,7 @@ fn chains<'i, 't: 'i>(
         if !seen.insert(first) || !has_extension(first, &MARKDOWN) || !index.has(first) {
             continue;
         }
-        let Some(mut text) = reader.read(first) else {
+        let Some((text, len)) = reader.read(first) else {
             continue;
         };
         let mut hops = Vec::new();
@@ -315,16 +352,19 @@ fn chains<'i, 't: 'i>(
             hops.push((Span::new(link.span.start, link.span.end), second));
         }
         let Some(last) = hops.iter().map(|(span, _)| span.end).max() else {
+            reader.keep(first, len, text);
             continue;
         };
         // The snippets need the text up to the end of the last hop's line, no more.
-        let keep = text
+        let end = text
             .get(last..)
             .and_then(|rest| rest.find('\n'))
             .map_or(text.len(), |i| last + i);
-        text.truncate(keep);
-        text.shrink_to_fit();
-        let file = SkillFile::new(dir.path_of(first), text);
+        let file = SkillFile::new(
+            dir.path_of(first),
+            text.get(..end).unwrap_or(&text).to_string(),
+        );
+        reader.keep(first, len, text);
         let mut here = Reporter::new(Some(&file), file.path.clone(), dir.dir.clone());
         for (span, second) in hops {
             let skill = body.skill_file;
@@ -1439,7 +1479,7 @@ fn unreferenced(
         if ignored(rel) && !PACKAGE_FILES.iter().any(|p| rel.ends_with(p)) {
             continue;
         }
-        let Some(text) = reader.read(rel) else {
+        let Some((text, _)) = reader.read(rel) else {
             continue;
         };
         reach.scan(resolver, &text, parent(rel), kind);
@@ -1745,5 +1785,60 @@ mod tests {
             assert!(tooling(rel), "{rel}");
         }
         assert!(!tooling("scripts/testing.py"));
+    }
+}
+
+#[cfg(test)]
+mod reader_tests {
+    use super::*;
+
+    /// A skill whose `references/` holds `a.md` (`len` bytes) and `b.md`.
+    fn skill(len: usize) -> (tempfile::TempDir, std::path::PathBuf) {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().canonicalize().unwrap();
+        std::fs::create_dir(root.join("references")).unwrap();
+        std::fs::write(root.join("references/a.md"), "a".repeat(len)).unwrap();
+        std::fs::write(root.join("references/b.md"), "b").unwrap();
+        (dir, root)
+    }
+
+    #[test]
+    fn the_next_rule_takes_a_kept_text_without_reading_it_again() {
+        let (_dir, root) = skill(10);
+        let tree = SkillTree::walk(&root);
+        let index = Index::new(&tree);
+        let mut first = Reader::new(&root, &index);
+        let (text, len) = first.read("references/a.md").unwrap();
+        assert_eq!((text.as_str(), len), ("aaaaaaaaaa", 10));
+        first.keep("references/a.md", len, text);
+        // Gone from the disk: only the kept text can answer.
+        std::fs::remove_file(root.join("references/a.md")).unwrap();
+        let mut next = first.pass_on();
+        assert_eq!(next.read("references/a.md"), Some(("a".repeat(10), 10)));
+        // Counted under the next reader's own caps, as a read.
+        assert_eq!((next.files, next.bytes, next.kept_bytes), (1, 10, 0));
+        // Taken once: a second read goes to the disk.
+        assert_eq!(next.read("references/a.md"), None);
+        assert_eq!(next.read("references/b.md"), Some(("b".to_string(), 1)));
+    }
+
+    #[test]
+    fn texts_past_the_kept_bound_are_read_again() {
+        let (_dir, root) = skill(MAX_KEPT as usize);
+        let tree = SkillTree::walk(&root);
+        let index = Index::new(&tree);
+        let mut first = Reader::new(&root, &index);
+        for rel in ["references/a.md", "references/b.md"] {
+            let (text, len) = first.read(rel).unwrap();
+            first.keep(rel, len, text);
+        }
+        // `a.md` fills the bound: `b.md` is not kept.
+        assert_eq!(first.kept_bytes, MAX_KEPT);
+        std::fs::remove_file(root.join("references/a.md")).unwrap();
+        std::fs::remove_file(root.join("references/b.md")).unwrap();
+        let mut next = first.pass_on();
+        assert_eq!(next.read("references/b.md"), None);
+        let (text, _) = next.read("references/a.md").unwrap();
+        assert_eq!(text.len(), MAX_KEPT as usize);
     }
 }
