@@ -20,12 +20,10 @@ pub struct Link {
 /// (once, at the definition), in source order. Definitions no link uses are not links: a
 /// renderer never shows them.
 pub fn links(text: &str) -> Vec<Link> {
-    // Every inline link has `](` and every definition `]:`; most texts have neither, and a
-    // substring search is far cheaper than parsing.
-    if !text.contains("](") && !text.contains("]:") {
+    let Some(end) = parsed_end(text) else {
         return Vec::new();
-    }
-    let mut parser = Parser::new(text).into_offset_iter();
+    };
+    let mut parser = Parser::new(&text[..end]).into_offset_iter();
     let mut out = Vec::new();
     let mut used: Vec<(String, String)> = Vec::new();
     for (event, range) in parser.by_ref() {
@@ -90,6 +88,34 @@ pub fn links(text: &str) -> Vec<Link> {
     }
     out.sort_by_key(|l| l.span.start);
     out
+}
+
+/// How much of `text` holds every link: `None` when no link can be in it, else up to the
+/// blank line that ends the paragraph of the last `](` (inline links have it; a substring
+/// search is far cheaper than parsing). A block's inline content never runs past a blank line,
+/// and nothing after a block changes how the text before it parses, except a reference
+/// definition (`]:`) for the links that use it: a text with one is parsed whole. A blank
+/// line inside a code block or an HTML comment cuts that block short, which changes nothing
+/// before it either.
+fn parsed_end(text: &str) -> Option<usize> {
+    if text.contains("]:") {
+        return Some(text.len());
+    }
+    let last = memchr::memmem::rfind(text.as_bytes(), b"](")?;
+    let mut at = last;
+    while let Some(newline) = memchr::memchr(b'\n', &text.as_bytes()[at..]) {
+        let line_start = at + newline + 1;
+        let line_end = memchr::memchr(b'\n', &text.as_bytes()[line_start..])
+            .map_or(text.len(), |i| line_start + i);
+        if text[line_start..line_end]
+            .bytes()
+            .all(|b| matches!(b, b' ' | b'\t' | b'\r'))
+        {
+            return Some(line_end);
+        }
+        at = line_end;
+    }
+    Some(text.len())
 }
 
 /// How much reading a link's or definition's candidate destinations may cost, in bytes per
@@ -246,6 +272,31 @@ mod tests {
         for link in &all {
             assert_eq!(&body[link.span.clone()], link.dest);
         }
+    }
+
+    #[test]
+    fn parses_up_to_the_paragraph_of_the_last_inline_link() {
+        // The paragraph goes on past the link's line (a title on the next line); the blank
+        // line after it ends the parse.
+        let body = "# T\n\n[a](a.md\n\"t\") and\n[b](b.md) more\n \t\r\n[no link]\n";
+        assert_eq!(parsed_end(body), Some(body.find(" \t\r\n").unwrap() + 3));
+        let found: Vec<String> = links(body).into_iter().map(|l| l.dest).collect();
+        assert_eq!(found, ["a.md", "b.md"]);
+        // The last `](` is in a fence: the cut leaves the fence open, which changes nothing
+        // before it.
+        let body = "[a](a.md)\n\n```\n[b](b.md)\n\n```\n";
+        assert_eq!(parsed_end(body), Some(body.rfind("\n\n").unwrap() + 1));
+        let found: Vec<String> = links(body).into_iter().map(|l| l.dest).collect();
+        assert_eq!(found, ["a.md"]);
+        // No blank line after the last link, or no line break at all: the whole text.
+        assert_eq!(parsed_end("x\n[a](a.md)\nmore"), Some(16));
+        assert_eq!(parsed_end("[a](a.md)\r\r"), Some(11));
+        // A definition, wherever it is, may serve a link before the cut: the whole text.
+        let body = "[a](a.md)\n\n[r]\n\nmore\n\n[r]: r.md\n";
+        assert_eq!(parsed_end(body), Some(body.len()));
+        let found: Vec<String> = links(body).into_iter().map(|l| l.dest).collect();
+        assert_eq!(found, ["a.md", "r.md"]);
+        assert_eq!(parsed_end("no links [here]"), None);
     }
 
     #[test]
