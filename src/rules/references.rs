@@ -551,8 +551,10 @@ impl<'t> Index<'t> {
     /// it, a folder's name in a code literal or a top folder in a code span. Deciding this
     /// without building the token's keys keeps scanning prose cheap.
     fn may_name(&self, token: &Token, kind: TextKind) -> bool {
-        let text = token.text;
-        if token.dotted
+        // [`Reach::token`] drops the dots that end a token first: the word that ends a
+        // sentence (`instead.`) is a word, and decided as one.
+        let text = token.text.trim_end_matches('.');
+        if (token.dotted && memchr::memchr3(b'.', b'/', b'\\', text.as_bytes()).is_some())
             || (kind != TextKind::Code && token.code_span && DISCOVERABLE.contains(&text))
         {
             return true;
@@ -1764,6 +1766,29 @@ mod tests {
         // No blow-up on a long run of stars against a long name.
         let long = "a".repeat(200);
         assert!(!wildcard(&format!("{}b", "*a".repeat(50)), &long));
+    }
+
+    #[test]
+    fn a_word_that_ends_a_sentence_is_decided_as_a_word() {
+        let file = |rel: &str| crate::files::Entry {
+            rel: rel.to_string(),
+            kind: Kind::File {
+                size: 1,
+                executable: false,
+            },
+        };
+        let tree = SkillTree {
+            entries: vec![file("references/forms.md"), file("scripts/pack")],
+            truncated: false,
+        };
+        let index = Index::new(&tree);
+        let text = "Run it instead. Then pack. See forms.md. Or a.b, x/y... and `scripts.`";
+        let named: Vec<&str> = tokens(text)
+            .into_iter()
+            .filter(|t| index.may_name(t, TextKind::Prose))
+            .map(|t| t.text)
+            .collect();
+        assert_eq!(named, ["pack.", "forms.md.", "a.b", "x/y...", "scripts."]);
     }
 
     #[test]
