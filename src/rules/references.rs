@@ -153,7 +153,8 @@ pub fn check(
     let mentions =
         || mentions.get_or_init(|| Mentions::of(&index, resolver, body.file, "", TextKind::Prose));
     let mut files = Vec::new();
-    let mut reader = Reader::new(resolver.skill, &index);
+    // SK406's reader keeps what it read for SK412's, when SK412 runs.
+    let mut reader = Reader::new(resolver.skill, &index, sk412);
     if sk406 {
         // What the skill file itself links or mentions: one level, nothing followed further;
         // a path names the files it can be the end of, not every file of that name. Needed
@@ -192,8 +193,10 @@ struct Reader<'a, 't> {
     bytes: u64,
     /// A read was refused because the caps were reached.
     capped: bool,
+    /// Whether texts read are kept for the next rule's reader ([`Reader::keep`]).
+    hands_on: bool,
     /// Texts another rule read already, by index, with their length as read: taken, not read
-    /// again (SK412 follows the files SK406 read). At most [`MAX_KEPT`] bytes.
+    /// again (SK412 follows the files SK406 read). At most [`MAX_KEPT`] bytes of text.
     kept: HashMap<usize, (u64, String)>,
     kept_bytes: u64,
 }
@@ -203,24 +206,26 @@ struct Reader<'a, 't> {
 const MAX_KEPT: u64 = MAX_READ;
 
 impl<'a, 't> Reader<'a, 't> {
-    fn new(root: &'a Path, index: &'a Index<'t>) -> Self {
+    fn new(root: &'a Path, index: &'a Index<'t>, hands_on: bool) -> Self {
         Reader {
             root,
             index,
             files: 0,
             bytes: 0,
             capped: false,
+            hands_on,
             kept: HashMap::new(),
             kept_bytes: 0,
         }
     }
 
-    /// A reader for the next rule, with its own caps, that takes the texts kept by this one.
+    /// A reader for the next rule, with its own caps, that takes the texts kept by this one
+    /// (and keeps none).
     fn pass_on(self) -> Self {
         Reader {
             kept: self.kept,
             kept_bytes: self.kept_bytes,
-            ..Reader::new(self.root, self.index)
+            ..Reader::new(self.root, self.index, false)
         }
     }
 
@@ -234,7 +239,7 @@ impl<'a, 't> Reader<'a, 't> {
         }
         self.files += 1;
         if let Some((len, text)) = self.kept.remove(&i) {
-            self.kept_bytes -= len;
+            self.kept_bytes -= text.len() as u64;
             self.bytes += len;
             return Some((text, len));
         }
@@ -248,13 +253,16 @@ impl<'a, 't> Reader<'a, 't> {
     }
 
     /// Keeps the text of `rel` (read by [`Reader::read`], `len` bytes as read) for the reader
-    /// [`Reader::pass_on`] makes, within [`MAX_KEPT`].
+    /// [`Reader::pass_on`] makes, when this one hands texts on, within [`MAX_KEPT`] bytes of
+    /// text (invalid UTF-8 replaced can make a text longer than the bytes read).
     fn keep(&mut self, rel: &str, len: u64, text: String) {
-        if let Some(&i) = self.index.by_rel.get(rel)
-            && self.kept_bytes + len <= MAX_KEPT
+        let size = text.len() as u64;
+        if self.hands_on
+            && let Some(&i) = self.index.by_rel.get(rel)
+            && self.kept_bytes + size <= MAX_KEPT
             && !self.kept.contains_key(&i)
         {
-            self.kept_bytes += len;
+            self.kept_bytes += size;
             self.kept.insert(i, (len, text));
         }
     }
@@ -1832,7 +1840,7 @@ mod reader_tests {
         let (_dir, root) = skill(10);
         let tree = SkillTree::walk(&root);
         let index = Index::new(&tree);
-        let mut first = Reader::new(&root, &index);
+        let mut first = Reader::new(&root, &index, true);
         let (text, len) = first.read("references/a.md").unwrap();
         assert_eq!((text.as_str(), len), ("aaaaaaaaaa", 10));
         first.keep("references/a.md", len, text);
@@ -1852,7 +1860,7 @@ mod reader_tests {
         let (_dir, root) = skill(MAX_KEPT as usize);
         let tree = SkillTree::walk(&root);
         let index = Index::new(&tree);
-        let mut first = Reader::new(&root, &index);
+        let mut first = Reader::new(&root, &index, true);
         for rel in ["references/a.md", "references/b.md"] {
             let (text, len) = first.read(rel).unwrap();
             first.keep(rel, len, text);
@@ -1865,5 +1873,24 @@ mod reader_tests {
         assert_eq!(next.read("references/b.md"), None);
         let (text, _) = next.read("references/a.md").unwrap();
         assert_eq!(text.len(), MAX_KEPT as usize);
+    }
+
+    #[test]
+    fn the_bound_counts_text_as_kept_and_only_a_reader_that_hands_on_keeps() {
+        let (_dir, root) = skill(1);
+        // Invalid UTF-8: 10 bytes read, kept as 30 bytes of U+FFFD.
+        std::fs::write(root.join("references/a.md"), [0xff; 10]).unwrap();
+        let tree = SkillTree::walk(&root);
+        let index = Index::new(&tree);
+        let mut first = Reader::new(&root, &index, true);
+        let (text, len) = first.read("references/a.md").unwrap();
+        assert_eq!((text.len(), len), (30, 10));
+        first.keep("references/a.md", len, text);
+        assert_eq!(first.kept_bytes, 30);
+        let mut next = first.pass_on();
+        let (text, len) = next.read("references/a.md").unwrap();
+        assert_eq!((next.bytes, next.kept_bytes), (10, 0));
+        next.keep("references/a.md", len, text);
+        assert!(next.kept.is_empty());
     }
 }
