@@ -444,6 +444,9 @@ impl Placement {
 
 /// The runtime whose folder (`.claude/skills`, …) `path` lies in, and that folder.
 fn runtime_folder(path: &Path) -> Option<(Targets, PathBuf)> {
+    if !may_hold_folder(path) {
+        return None;
+    }
     let parts: Vec<Component> = path.components().collect();
     // The innermost folder wins: `.claude/skills/x/.par/skills/y` is PAR's.
     for end in (2..parts.len()).rev() {
@@ -464,6 +467,28 @@ fn runtime_folder(path: &Path) -> Option<(Targets, PathBuf)> {
         }
     }
     None
+}
+
+/// Whether a component of `path` may begin a runtime's folder: one begins with the first byte
+/// of a folder's name, and a component begins the path or follows a `/`. Most skills lie in no
+/// runtime's folder, and this look at the bytes tells so without taking the path apart.
+#[cfg(unix)]
+fn may_hold_folder(path: &Path) -> bool {
+    use std::os::unix::ffi::OsStrExt;
+    let bytes = path.as_os_str().as_bytes();
+    let begins_folder = |b: &u8| {
+        RUNTIMES
+            .iter()
+            .flat_map(|runtime| runtime.folders)
+            .any(|folder| folder.as_bytes().first() == Some(b))
+    };
+    bytes.first().is_some_and(begins_folder)
+        || memchr::memchr_iter(b'/', bytes).any(|i| bytes.get(i + 1).is_some_and(begins_folder))
+}
+
+#[cfg(not(unix))]
+fn may_hold_folder(_path: &Path) -> bool {
+    true
 }
 
 /// The placeholders of `targets` with the directories they stand for.
@@ -534,6 +559,12 @@ mod tests {
         assert_eq!(t.names(), ["par"]);
         assert!(runtime_folder(Path::new("skills/pdf")).is_none());
         assert!(runtime_folder(Path::new(".claude/agents/x")).is_none());
+        let (t, root) = runtime_folder(Path::new("./.codex//skills/x")).unwrap();
+        assert_eq!(t.names(), ["codex"]);
+        assert_eq!(root, Path::new("./.codex/skills"));
+        let (t, _) = runtime_folder(Path::new("/a.b/c/.gemini/skills/x")).unwrap();
+        assert_eq!(t.names(), ["gemini"]);
+        assert!(runtime_folder(Path::new("/a/b.claude/skills/x")).is_none());
     }
 
     #[test]
