@@ -1101,6 +1101,21 @@ const WILD: u8 = 16;
 /// A letter or digit outside ASCII (never in the table).
 const WIDE: u8 = 32;
 
+/// A byte outside ASCII, in [`BYTES`] only: [`class_at`] classes its character.
+const MULTI: u8 = 64;
+
+/// The class of every byte: that of its character for ASCII, [`MULTI`] otherwise, so that
+/// one look tells a byte the scan takes as it is from one [`class_at`] must decode.
+const BYTES: [u8; 256] = {
+    let mut table = [MULTI; 256];
+    let mut b = 0;
+    while b < 128 {
+        table[b] = CLASSES[b];
+        b += 1;
+    }
+    table
+};
+
 const CLASSES: [u8; 128] = {
     let mut table = [0u8; 128];
     let mut b = 0;
@@ -1166,15 +1181,13 @@ fn scan<'a>(text: &'a str, mut token: impl FnMut(Token<'a>), mut glob_run: impl 
     let mut i = 0;
     while i < bytes.len() {
         // Most bytes between runs are ASCII of no class (spaces, punctuation).
-        while bytes
-            .get(i)
-            .is_some_and(|&b| b < 0x80 && CLASSES[usize::from(b)] == 0)
-        {
-            i += 1;
-        }
-        if i >= bytes.len() {
+        let Some(skipped) = bytes
+            .get(i..)
+            .and_then(|rest| rest.iter().position(|&b| BYTES[usize::from(b)] != 0))
+        else {
             break;
-        }
+        };
+        i += skipped;
         let (class, len) = class_at(text, i);
         if class == 0 {
             i += len;
@@ -1186,15 +1199,17 @@ fn scan<'a>(text: &'a str, mut token: impl FnMut(Token<'a>), mut glob_run: impl 
         let mut piece = (i, 0);
         loop {
             // Most bytes of a run are ASCII path characters: taken without `class_at`.
-            while let Some(&b) = bytes.get(i) {
-                let class = if b < 0x80 { CLASSES[usize::from(b)] } else { 0 };
+            let mut taken = 0;
+            for &b in bytes.get(i..).unwrap_or_default() {
+                let class = BYTES[usize::from(b)];
                 if class & PATH == 0 {
                     break;
                 }
-                piece.1 |= class;
-                classes |= class;
+                taken |= class;
                 i += 1;
             }
+            piece.1 |= taken;
+            classes |= taken;
             let (class, len) = if i < bytes.len() {
                 class_at(text, i)
             } else {
