@@ -951,21 +951,63 @@ impl<'i, 't> Reach<'i, 't> {
         self.take(&mentions, from, kind);
     }
 
-    /// Follows what a text mentions.
+    /// [`Reach::follow`] of the file name `name` (lower-cased first): most words name no
+    /// file, and those are told by a look-up of the name as it is, without making a key.
+    fn follow_name(&mut self, name: &str) {
+        let lower: std::borrow::Cow<str> = if name
+            .bytes()
+            .any(|b| b.is_ascii_uppercase() || !b.is_ascii())
+        {
+            name.to_lowercase().into()
+        } else {
+            name.into()
+        };
+        let index = self.index;
+        let Some(files) = index.by_name.get(lower.as_ref()).filter(|f| !f.is_empty()) else {
+            return;
+        };
+        if self.done.insert(Key::Name(lower.into_owned())) {
+            for &i in files {
+                self.file(i);
+            }
+        }
+    }
+
+    /// Whether following more can no longer change what this reach is for: SK412's (loose
+    /// names) has reached every file it could report, so it reports none, whatever else is
+    /// mentioned (and a lookup given up on later would only make it report none as well).
+    /// SK406's reach needs every file the skill file names, and is never settled.
+    fn settled(&self) -> bool {
+        self.names == Names::Loose && self.pending == 0
+    }
+
+    /// Follows what a text mentions, until the reach is [settled](Reach::settled).
     fn take(&mut self, mentions: &Mentions, from: &str, kind: TextKind) {
         for rel in &mentions.links {
+            if self.settled() {
+                return;
+            }
             self.follow(Key::Path(rel.clone()));
         }
         for token in &mentions.tokens {
+            if self.settled() {
+                return;
+            }
             self.token(token, from, kind);
         }
         for pattern in &mentions.globs {
+            if self.settled() {
+                return;
+            }
             if self.globs.len() < MAX_GLOBS && self.globs.insert(pattern.clone()) {
                 self.follow(Key::Glob(pattern.clone()));
             }
         }
         for module in &mentions.modules {
             for key in prefixes(module, 1) {
+                if self.settled() {
+                    return;
+                }
                 self.follow(Key::Module(key));
             }
         }
@@ -1006,7 +1048,7 @@ impl<'i, 't> Reach<'i, 't> {
         if self.names == Names::ByPath && count > 1 {
             self.follow(Key::Tail(joined.to_lowercase()));
         } else {
-            self.follow(Key::Name(name.to_lowercase()));
+            self.follow_name(name);
         }
         if path.contains('/') || folder {
             if let Some(here) = resolve_lexically(from, path) {
