@@ -75,7 +75,10 @@ pub enum MissingHint {
 
 impl SkillFile {
     pub fn new(path: PathBuf, text: String) -> SkillFile {
-        let mut line_starts = vec![0];
+        // Counted first (a SIMD count), so that the index is allocated once at its size.
+        let lines = memchr::memchr_iter(b'\n', text.as_bytes()).count();
+        let mut line_starts = Vec::with_capacity(lines + 1);
+        line_starts.push(0);
         line_starts.extend(memchr::memchr_iter(b'\n', text.as_bytes()).map(|i| i + 1));
         SkillFile {
             path,
