@@ -575,12 +575,7 @@ impl<'t> Index<'t> {
         {
             return false;
         }
-        let lower: std::borrow::Cow<str> = if text.bytes().all(|b| b.is_ascii_lowercase()) {
-            text.into()
-        } else {
-            text.to_lowercase().into()
-        };
-        self.by_name.contains_key(lower.as_ref())
+        self.by_name.contains_key(lowered(text).as_ref())
             || (kind == TextKind::Code && token.quoted && self.dir_names.contains_key(text))
     }
 
@@ -954,14 +949,7 @@ impl<'i, 't> Reach<'i, 't> {
     /// [`Reach::follow`] of the file name `name` (lower-cased first): most words name no
     /// file, and those are told by a look-up of the name as it is, without making a key.
     fn follow_name(&mut self, name: &str) {
-        let lower: std::borrow::Cow<str> = if name
-            .bytes()
-            .any(|b| b.is_ascii_uppercase() || !b.is_ascii())
-        {
-            name.to_lowercase().into()
-        } else {
-            name.into()
-        };
+        let lower = lowered(name);
         let index = self.index;
         let Some(files) = index.by_name.get(lower.as_ref()).filter(|f| !f.is_empty()) else {
             return;
@@ -1081,6 +1069,19 @@ impl Reach<'_, '_> {
         if DISCOVERABLE.contains(&rel) {
             self.follow(Key::Path(rel.to_string()));
         }
+    }
+}
+
+/// `text` lower-cased, copied only when that changes it: most words are ASCII without an
+/// upper-case letter.
+fn lowered(text: &str) -> std::borrow::Cow<'_, str> {
+    if text
+        .bytes()
+        .any(|b| b.is_ascii_uppercase() || !b.is_ascii())
+    {
+        text.to_lowercase().into()
+    } else {
+        text.into()
     }
 }
 
@@ -1322,7 +1323,17 @@ fn glob_runs(text: &str) -> Vec<&str> {
 /// (`scripts/*.py` matches `scripts/a.py` and `tools/scripts/a.py`), like the names they are;
 /// a glob with `..` is resolved from the folder of the text (`from`) and anchored.
 fn glob(run: &str, from: &str) -> Option<String> {
-    let run = strip_emphasis(run).replace('\\', "/");
+    let run = strip_emphasis(run);
+    // Most runs here are emphasis (`**Note**`): stripped of it, nothing in them becomes a
+    // wildcard, told before anything is copied.
+    if !run.contains(['*', '<', '{'])
+        && !run
+            .split(['-', '_', '.', '/', '\\'])
+            .any(is_placeholder_piece)
+    {
+        return None;
+    }
+    let run = run.replace('\\', "/");
     let run = run.trim_end_matches('.');
     let mut segments: Vec<String> = Vec::new();
     let mut up = false;
@@ -1828,6 +1839,8 @@ mod tests {
             ("references/step-XX.md.", "references/step-*.md"),
             ("skeleton-*.md", "skeleton-*.md"),
             ("references/**/*.md", "references/**/*.md"),
+            ("**references/step-N.md**", "references/step-*.md"),
+            ("**scripts\\<name>.py**", "scripts/*.py"),
         ];
         for (run, want) in cases {
             let run = run.trim_matches('`');
@@ -1850,6 +1863,9 @@ mod tests {
             "../x/*.md",
             "{{x}}/a-*.md",
             "**Note",
+            "**Note**",
+            "**references/a.md**",
+            "__N__",
         ] {
             assert_eq!(glob(run, ""), None, "{run}");
         }
