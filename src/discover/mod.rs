@@ -782,6 +782,9 @@ pub fn clean(path: &Path) -> PathBuf {
 /// `path` made absolute against `cwd`, with `.` and `..` resolved lexically (config globs
 /// match these).
 pub fn absolute(cwd: &Path, path: &Path) -> PathBuf {
+    if path.is_absolute() && is_plain(path, false) {
+        return path.to_path_buf();
+    }
     if cwd.is_absolute() && is_plain(cwd, false) && !path.is_absolute() && is_plain(path, false) {
         return joined(cwd, path);
     }
