@@ -742,12 +742,20 @@ impl<'t, T: Copy> Tails<'t, T> {
 /// all its) to [`MAX_TAIL`] components, longest first.
 fn tails(path: &str, min: usize) -> impl Iterator<Item = &str> {
     let path = path.trim_matches('/');
+    // Byte by byte: these paths are short, and `/` is one byte of UTF-8 that no other
+    // character's bytes contain.
+    let slashes = || {
+        path.bytes()
+            .enumerate()
+            .filter(|&(_, b)| b == b'/')
+            .map(|(i, _)| i)
+    };
     let count = if path.is_empty() {
         0
     } else {
-        path.matches('/').count() + 1
+        slashes().count() + 1
     };
-    let starts = std::iter::once(0).chain(path.match_indices('/').map(|(i, _)| i + 1));
+    let starts = std::iter::once(0).chain(slashes().map(|i| i + 1));
     let first = count.saturating_sub(MAX_TAIL);
     let last = count.saturating_sub(min.min(count).max(1));
     starts
