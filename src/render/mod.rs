@@ -313,7 +313,10 @@ impl serde_json::ser::Formatter for SafeFormatter<'_> {
 
 /// A path with `/` separators, as every format prints it.
 pub fn slash_path(path: &std::path::Path) -> std::borrow::Cow<'_, str> {
-    let text = path.to_string_lossy();
+    // Most paths are UTF-8: checked as a whole, faster than a lossy conversion's chunks.
+    let text = path
+        .to_str()
+        .map_or_else(|| path.to_string_lossy(), std::borrow::Cow::Borrowed);
     if std::path::MAIN_SEPARATOR == '\\' {
         std::borrow::Cow::Owned(text.replace('\\', "/"))
     } else {
