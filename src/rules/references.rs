@@ -471,12 +471,12 @@ struct Index<'t> {
     dirs: Tails<'t, &'t str>,
     /// Folders by name, for string literals in scripts (`Path(__file__).parent / "schemas"`).
     dir_names: HashMap<&'t str, Vec<&'t str>>,
-    /// The byte lengths of the file and folder names (bit `n`, 63 for 63 and more): a word of
-    /// another length names none of them.
+    /// The byte lengths of the file and folder names that have no dot or path separator (bit
+    /// `n`, 63 for 63 and more): a plain word of another length names none of them. Most
+    /// names have an extension, and then no plain word is looked up at all.
     name_lengths: u64,
-    /// The first bytes of the file and folder names, lower-cased (bit `b`; all bits once a
-    /// name begins with a non-ASCII character): an ASCII word that begins with another names
-    /// none of them.
+    /// The first bytes of those names, lower-cased (bit `b`; all bits once a name begins with
+    /// a non-ASCII character): a plain ASCII word that begins with another names none of them.
     name_firsts: u128,
 }
 
@@ -535,8 +535,7 @@ impl<'t> Index<'t> {
         self.by_rel.insert(rel, i);
         let name = rel.rsplit('/').next().unwrap_or(rel);
         let lower = name.to_lowercase();
-        self.name_lengths |= length_bit(lower.len());
-        self.name_firsts |= first_bit(&lower);
+        self.plain_name(&lower);
         self.by_name.entry(lower).or_default().push(i);
         if PACKAGE_FILES.contains(&name) {
             self.by_module.insert(parent(rel), 1, i);
@@ -549,9 +548,18 @@ impl<'t> Index<'t> {
     fn add_dir(&mut self, rel: &'t str) {
         self.dirs.insert(rel, 2, rel);
         let name = rel.rsplit('/').next().unwrap_or(rel);
-        self.name_lengths |= length_bit(name.len());
-        self.name_firsts |= first_bit(name);
+        self.plain_name(name);
         self.dir_names.entry(name).or_default().push(rel);
+    }
+
+    /// Notes a file or folder name in [`Index::name_lengths`] and [`Index::name_firsts`] when
+    /// a plain word can be it: only a word without a dot or a path separator is looked up
+    /// by its name ([`Index::may_name`]), so `guide.md` never needs to be.
+    fn plain_name(&mut self, name: &str) {
+        if !name.contains(['.', '/', '\\']) {
+            self.name_lengths |= length_bit(name.len());
+            self.name_firsts |= first_bit(name);
+        }
     }
 
     /// Whether a token can name anything: one with a path separator or a dot may; a plain word
@@ -567,8 +575,9 @@ impl<'t> Index<'t> {
         {
             return true;
         }
-        // Lower-casing an ASCII word keeps its length and its first byte's place in the
-        // alphabet; a word with other characters is looked up.
+        // Here `text` has no dot or separator: only a name without one can be it. Lower-casing
+        // an ASCII word keeps its length and its first byte's place in the alphabet; a word
+        // with other characters is looked up.
         if token.ascii
             && (self.name_lengths & length_bit(text.len()) == 0
                 || self.name_firsts & first_bit(text) == 0)
@@ -1914,6 +1923,11 @@ mod tests {
             truncated: false,
         };
         let index = Index::new(&tree);
+        // Only `pack` can be a plain word: `forms.md` is never looked up by one.
+        assert_eq!(
+            (index.name_lengths, index.name_firsts),
+            (length_bit(4), first_bit("p"))
+        );
         let text = "Run it instead. Then pack. See forms.md. Or a.b, x/y... and `scripts.`";
         let named: Vec<&str> = tokens(text)
             .into_iter()
