@@ -375,7 +375,7 @@ pub fn rename_breaks(dir: &SkillDir, file: &Path, tree: Option<&SkillTree>) -> b
             .take(1000)
             .any(|e| {
                 crate::input::read_bounded(&root.join(&e.rel), 1 << 20, crate::input::Links::Refuse)
-                    .is_ok_and(|bytes| bytes.windows(name.len()).any(|w| w == name.as_bytes()))
+                    .is_ok_and(|bytes| memchr::memmem::find(&bytes, name.as_bytes()).is_some())
             })
     };
     named_in(&dir.real_path(), tree)
@@ -388,7 +388,7 @@ pub fn rename_breaks(dir: &SkillDir, file: &Path, tree: Option<&SkillTree>) -> b
 pub fn mentions_own_name(file: &Path, text: &[u8]) -> bool {
     file.file_name()
         .and_then(|n| n.to_str())
-        .is_some_and(|name| text.windows(name.len()).any(|w| w == name.as_bytes()))
+        .is_some_and(|name| memchr::memmem::find(text, name.as_bytes()).is_some())
 }
 
 /// Whether a symbolic link in the skill of `dir` leads to the skill file `file` (renaming it

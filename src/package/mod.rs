@@ -188,11 +188,7 @@ pub fn artifact(file: &PackFile, key: &str) -> Option<&'static str> {
 pub fn secret(file: &PackFile) -> Option<&'static str> {
     const PRIVATE_KEY: &[u8] = b"PRIVATE KEY-----";
     let name = file.path.rsplit('/').next().unwrap_or(&file.path);
-    if file
-        .bytes
-        .windows(PRIVATE_KEY.len())
-        .any(|w| w == PRIVATE_KEY)
-    {
+    if memchr::memmem::find(&file.bytes, PRIVATE_KEY).is_some() {
         return Some("it holds a private key");
     }
     if crate::rules::files::sensitive(
