@@ -35,31 +35,68 @@ pub struct Found {
     pub plugin: Option<Plugin>,
 }
 
-/// One plugin a manifest declares: its folder and the paths it loads skills from (`None`: the
-/// whole folder).
+/// One plugin a manifest declares: its folder and the paths it loads skills from (its folder
+/// when the manifest lists none).
 #[derive(Debug, Clone)]
 struct Declared {
     root: PathBuf,
     name: Option<String>,
-    skills: Option<Vec<PathBuf>>,
+    claims: Vec<Claim>,
 }
 
 impl Declared {
-    /// How specifically it claims `dir`: the length of the longest claiming path.
-    fn claim(&self, dir: &Path) -> Option<usize> {
-        match &self.skills {
-            None => dir.starts_with(&self.root).then(|| depth(&self.root)),
-            Some(paths) => paths
-                .iter()
-                .filter(|p| dir.starts_with(p))
-                .map(|p| depth(p))
-                .max(),
-        }
+    fn new(root: PathBuf, name: Option<String>, skills: Option<Vec<PathBuf>>) -> Self {
+        let claims = match skills {
+            None => vec![Claim::new(&root)],
+            Some(paths) => paths.iter().map(|p| Claim::new(p)).collect(),
+        };
+        Declared { root, name, claims }
+    }
+
+    /// How specifically it claims `dir` (made by [`Claim::bytes`]): the length of the longest
+    /// claiming path.
+    fn claim(&self, dir: &[u8]) -> Option<usize> {
+        self.claims
+            .iter()
+            .filter(|c| c.holds(dir))
+            .map(|c| c.depth)
+            .max()
     }
 }
 
-fn depth(path: &Path) -> usize {
-    path.components().count()
+/// A path that claims what lies at or below it, kept as its components joined by `/` so that
+/// a skill's directory is compared with it as bytes, with the same answer as
+/// [`Path::starts_with`]: every skill of a marketplace is compared with every plugin in it,
+/// and walking both paths' components each time cost more than the rest of the search.
+#[derive(Debug, Clone)]
+struct Claim {
+    path: PathBuf,
+    /// Its number of components.
+    depth: usize,
+}
+
+impl Claim {
+    fn new(path: &Path) -> Self {
+        let path: PathBuf = path.components().collect();
+        let depth = path.components().count();
+        Claim { path, depth }
+    }
+
+    /// `path` in the form [`Claim::holds`] compares: its components joined by `/`.
+    fn bytes(path: &Path) -> PathBuf {
+        path.components().collect()
+    }
+
+    /// Whether `dir` (from [`Claim::bytes`]) is this path or below it: its components start
+    /// with this path's, so its bytes do, up to a separator.
+    fn holds(&self, dir: &[u8]) -> bool {
+        let own = self.path.as_os_str().as_encoded_bytes();
+        dir.starts_with(own)
+            && (own.is_empty()
+                || own.ends_with(b"/")
+                || dir.len() == own.len()
+                || dir.get(own.len()) == Some(&b'/'))
+    }
 }
 
 /// Finds the plugin of the skill in `dir` (canonical, its listing showed `listed`): the most
@@ -76,10 +113,12 @@ pub fn find(dir: &Path, listed: Listed) -> Found {
     if let Some(root) = &marketplace {
         declared.push(manifest(root, Kind::Marketplace));
     }
+    let at = Claim::bytes(dir);
+    let at = at.as_os_str().as_encoded_bytes();
     found.plugin = declared
         .iter()
         .flat_map(|list| list.iter())
-        .filter_map(|d| Some((d.claim(dir)?, d)))
+        .filter_map(|d| Some((d.claim(at)?, d)))
         .max_by_key(|(claim, _)| *claim)
         .map(|(_, d)| Plugin {
             root: d.root.clone(),
@@ -219,19 +258,14 @@ fn read(root: &Path, kind: Kind) -> Vec<Declared> {
         };
     match (kind, json) {
         // An unreadable plugin.json still marks a plugin: the whole folder.
-        (Kind::Plugin, None) => vec![Declared {
-            root: root.to_path_buf(),
-            name: None,
-            skills: None,
-        }],
-        (Kind::Plugin, Some(json)) => vec![Declared {
-            root: root.to_path_buf(),
-            name: json
-                .get("name")
+        (Kind::Plugin, None) => vec![Declared::new(root.to_path_buf(), None, None)],
+        (Kind::Plugin, Some(json)) => vec![Declared::new(
+            root.to_path_buf(),
+            json.get("name")
                 .and_then(|n| n.as_str())
                 .map(str::to_string),
-            skills: skill_paths(root, json.get("skills")),
-        }],
+            skill_paths(root, json.get("skills")),
+        )],
         (Kind::Marketplace, None) => Vec::new(),
         (Kind::Marketplace, Some(json)) => marketplace(root, &json),
     }
@@ -260,14 +294,12 @@ fn marketplace(root: &Path, json: &serde_json::Value) -> Vec<Declared> {
                 } else {
                     join(&base, source)
                 };
-            Some(Declared {
-                skills: skill_paths(&plugin_root, entry.get("skills")),
-                name: entry
-                    .get("name")
-                    .and_then(|n| n.as_str())
-                    .map(str::to_string),
-                root: plugin_root,
-            })
+            let skills = skill_paths(&plugin_root, entry.get("skills"));
+            let name = entry
+                .get("name")
+                .and_then(|n| n.as_str())
+                .map(str::to_string);
+            Some(Declared::new(plugin_root, name, skills))
         })
         .collect()
 }
@@ -306,6 +338,26 @@ fn join(base: &Path, rel: &str) -> PathBuf {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn claims_compare_as_path_prefixes_do() {
+        let paths = [
+            "", "/", "/a", "/a/", "/a/b", "/a/bc", "/a//b", "/a/./b", "/a/b/c", "/ab", "a", "a/b",
+            "./a", ".", "./", "/a/..", "/a/../b", "a/../b",
+        ];
+        for base in paths {
+            let claim = Claim::new(Path::new(base));
+            assert_eq!(claim.depth, Path::new(base).components().count(), "{base}");
+            for dir in paths {
+                let at = Claim::bytes(Path::new(dir));
+                assert_eq!(
+                    claim.holds(at.as_os_str().as_encoded_bytes()),
+                    Path::new(dir).starts_with(base),
+                    "{dir} below {base}"
+                );
+            }
+        }
+    }
 
     fn write(path: &Path, text: &str) {
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();
