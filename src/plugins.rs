@@ -77,7 +77,7 @@ struct Claim {
 
 impl Claim {
     fn new(path: &Path) -> Self {
-        let path: PathBuf = path.components().collect();
+        let path = Claim::bytes(path);
         let depth = path.components().count();
         Claim { path, depth }
     }
@@ -112,6 +112,10 @@ pub fn find(dir: &Path, listed: Listed) -> Found {
     }
     if let Some(root) = &marketplace {
         declared.push(manifest(root, Kind::Marketplace));
+    }
+    // Most skills lie under no manifest: nothing to compare, and no copy of their path.
+    if declared.iter().all(|list| list.is_empty()) {
+        return found;
     }
     let at = Claim::bytes(dir);
     let at = at.as_os_str().as_encoded_bytes();
