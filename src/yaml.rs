@@ -156,6 +156,18 @@ impl Locator<'_> {
             chars -= 1;
         }
         while chars < index && bytes < self.text.len() {
+            // Most of a frontmatter is ASCII: a run of it is one character per byte.
+            let ahead = &self.text.as_bytes()[bytes..self.text.len().min(bytes + (index - chars))];
+            let ascii = if ahead.is_ascii() {
+                ahead.len()
+            } else {
+                ahead.iter().take_while(|b| b.is_ascii()).count()
+            };
+            if ascii > 0 {
+                bytes += ascii;
+                chars += ascii;
+                continue;
+            }
             bytes += self.text[bytes..].chars().next().map_or(1, char::len_utf8);
             chars += 1;
         }
@@ -400,6 +412,11 @@ fn is_decimal_int(text: &str) -> bool {
 /// `[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?`
 fn is_float(text: &str) -> bool {
     let text = text.strip_prefix(['-', '+']).unwrap_or(text);
+    // A number starts with a digit or a dot: most plain scalars are words, told here without
+    // a search of the whole text for an exponent.
+    if !text.starts_with(|c: char| c.is_ascii_digit() || c == '.') {
+        return false;
+    }
     let (mantissa, exponent) = match text.find(['e', 'E']) {
         Some(i) => (&text[..i], Some(&text[i + 1..])),
         None => (text, None),
@@ -520,6 +537,59 @@ mod tests {
 
     fn parse_str(text: &str) -> Result<Document, SyntaxError> {
         parse(text, 0)
+    }
+
+    /// Every character index, asked in order, backwards and by jumps, is the byte offset of
+    /// that character (the end of the text past it), over ASCII runs and wider characters.
+    #[test]
+    fn the_locator_maps_character_indices_to_byte_offsets() {
+        let text = "ab é x\u{1F600}yz — last: ✓\nq";
+        let mut offsets: Vec<usize> = text.char_indices().map(|(i, _)| i).collect();
+        offsets.push(text.len());
+        let locator = Locator {
+            text,
+            base: 100,
+            cursor: std::cell::Cell::new((0, 0)),
+        };
+        let n = offsets.len();
+        let order = (0..n)
+            .chain((0..n).rev())
+            .chain((0..n).step_by(3))
+            .chain((0..n).rev().step_by(2))
+            .chain([n + 5, 0, n - 1, 2]);
+        for index in order {
+            let want = 100 + offsets.get(index).copied().unwrap_or(text.len());
+            assert_eq!(locator.at(index), want, "character {index}");
+        }
+    }
+
+    /// As the pattern `[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?` reads them.
+    #[test]
+    fn floats_are_told_as_the_pattern_tells_them() {
+        for (text, float) in [
+            ("1", true),
+            ("1.5", true),
+            ("-1.5", true),
+            ("+.5", true),
+            (".5", true),
+            ("1.", true),
+            ("1e5", true),
+            ("1.0E-3", true),
+            ("", false),
+            ("+", false),
+            (".", false),
+            ("e5", false),
+            ("E5", false),
+            ("1e", false),
+            ("abc", false),
+            ("1.2.3", false),
+            ("é1", false),
+            ("-", false),
+            (" 1", false),
+            ("Use when the user asks for 1.5", false),
+        ] {
+            assert_eq!(is_float(text), float, "{text:?}");
+        }
     }
 
     #[test]
