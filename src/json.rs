@@ -21,6 +21,37 @@ pub fn locate(text: &str, path: &[Step]) -> Option<Range<usize>> {
     s.find(path)
 }
 
+/// Where each item of the array `text` holds begins, as far as [`locate`] reaches them: item
+/// `n` is where `locate` looks for the rest of a path that starts with `Step::Index(n)`. One
+/// pass over the text, so that the items of a long array are found in linear time in all.
+pub fn item_starts(text: &str) -> Vec<usize> {
+    let mut s = Scanner {
+        b: text.as_bytes(),
+        i: 0,
+    };
+    let mut starts = Vec::new();
+    if s.eat(b'[').is_none() {
+        return starts;
+    }
+    loop {
+        s.ws();
+        starts.push(s.i);
+        if s.skip().is_none() || s.eat(b',').is_none() {
+            return starts;
+        }
+    }
+}
+
+/// [`locate`] of `path` from `start`, an item's start given by [`item_starts`]: the same as
+/// `locate` of `Step::Index(n)` followed by `path`, without walking the items before it.
+pub fn locate_from(text: &str, start: usize, path: &[Step]) -> Option<Range<usize>> {
+    let mut s = Scanner {
+        b: text.as_bytes(),
+        i: start,
+    };
+    s.find(path)
+}
+
 struct Scanner<'a> {
     b: &'a [u8],
     i: usize,
@@ -152,5 +183,37 @@ mod tests {
         );
         assert_eq!(at(&[Step::Index(0)]), Some("{\"name\": \"a\"}"));
         assert_eq!(at(&[Step::Index(5)]), None);
+    }
+
+    /// A path from an item's start finds what the same path after `Step::Index` finds, for
+    /// every item and past the last, in arrays that are empty, spaced, nested, or broken.
+    #[test]
+    fn item_starts_lead_where_indices_do() {
+        let texts = [
+            "[]",
+            " [ ] ",
+            r#"[{"name": "a"},{"name":"b","x":[1,2]} , 3, "s" ]"#,
+            "[\n  {\"name\": \"a\"},\n  {\"n\\u0061me\": \"b\"}\n]",
+            r#"[{"name": "a"}, {"name": "b", "bad": "#,
+            r#"[{"name": "a"} {"name": "b"}]"#,
+            r#"{"name": "a"}"#,
+            "",
+        ];
+        let paths: [&[Step]; 3] = [
+            &[],
+            &[Step::Key("name".into())],
+            &[Step::Key("x".into()), Step::Index(1)],
+        ];
+        for text in texts {
+            let starts = item_starts(text);
+            for n in 0..6 {
+                for rest in paths {
+                    let mut path = vec![Step::Index(n)];
+                    path.extend_from_slice(rest);
+                    let from = starts.get(n).and_then(|&at| locate_from(text, at, rest));
+                    assert_eq!(from, locate(text, &path), "{text:?} item {n} {rest:?}");
+                }
+            }
+        }
     }
 }

@@ -12,6 +12,10 @@ pub struct SkillFile {
     pub path: PathBuf,
     pub text: String,
     line_starts: Vec<usize>,
+    /// The last position asked for (byte offset, line, column): a position later on the same
+    /// line counts its column from there, so that the positions of many diagnostics on one long
+    /// line (minified JSON) cost that line's length in all, not once per diagnostic.
+    last: std::cell::Cell<(usize, usize, usize)>,
 }
 
 /// Some lines of a file, kept for output after the file itself is dropped: what a rendered
@@ -84,6 +88,7 @@ impl SkillFile {
             path,
             text,
             line_starts,
+            last: std::cell::Cell::new((0, 1, 1)),
         }
     }
 
@@ -174,8 +179,16 @@ impl SkillFile {
 
     fn position(&self, offset: usize) -> (usize, usize) {
         let line = self.line_of(offset);
-        let start = self.line_starts[line - 1];
-        let column = self.text[start..offset].chars().count() + 1;
+        let (last_offset, last_line, last_column) = self.last.get();
+        let column = if last_line == line && last_offset <= offset {
+            last_column + self.text[last_offset..offset].chars().count()
+        } else {
+            self.text[self.line_starts[line - 1]..offset]
+                .chars()
+                .count()
+                + 1
+        };
+        self.last.set((offset, line, column));
         (line, column)
     }
 
@@ -298,5 +311,24 @@ mod tests {
         let start = f.text.find('<').unwrap();
         let r = f.region(Span::new(start, start + 3));
         assert_eq!((r.line, r.column, r.end_line, r.end_column), (2, 6, 2, 9));
+    }
+
+    /// Positions asked for in any order (forwards on one line, back, onto other lines) are
+    /// those of a file that was asked nothing before.
+    #[test]
+    fn positions_do_not_depend_on_the_questions_before() {
+        let text = "ab é技 x\n[{\"name\": \"é\"}, {\"name\": \"b\"}]\r\nz\n";
+        let boundaries: Vec<usize> = (0..=text.len())
+            .filter(|&i| text.is_char_boundary(i))
+            .collect();
+        let f = file(text);
+        let order = boundaries
+            .iter()
+            .chain(boundaries.iter().rev())
+            .chain(boundaries.iter().step_by(3))
+            .chain(boundaries.iter().rev().step_by(2));
+        for &at in order {
+            assert_eq!(f.position(at), file(text).position(at), "offset {at}");
+        }
     }
 }

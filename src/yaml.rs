@@ -157,7 +157,8 @@ impl Locator<'_> {
         }
         while chars < index && bytes < self.text.len() {
             // Most of a frontmatter is ASCII: a run of it is one character per byte.
-            let ahead = &self.text.as_bytes()[bytes..self.text.len().min(bytes + (index - chars))];
+            let ahead =
+                &self.text.as_bytes()[bytes..bytes + (index - chars).min(self.text.len() - bytes)];
             let ascii = if ahead.is_ascii() {
                 ahead.len()
             } else {
@@ -556,7 +557,7 @@ mod tests {
             .chain((0..n).rev())
             .chain((0..n).step_by(3))
             .chain((0..n).rev().step_by(2))
-            .chain([n + 5, 0, n - 1, 2]);
+            .chain([n + 5, 0, usize::MAX, n - 1, 2]);
         for index in order {
             let want = 100 + offsets.get(index).copied().unwrap_or(text.len());
             assert_eq!(locator.at(index), want, "character {index}");

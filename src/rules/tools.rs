@@ -1,5 +1,6 @@
 //! Bundled tools: SK601–SK605 for `schema.json` / `tools.json` at the skill root.
 
+use foldhash::{HashMap, HashMapExt};
 use serde_json::Value;
 
 use super::{SK601, SK602, SK603, SK604, SK605};
@@ -153,12 +154,14 @@ fn check_file(
         .label("too many tools")
         .help("split the tools across focused skills: models choose worse among many tools");
     }
-    let mut seen: Vec<(String, Span)> = Vec::new();
+    // Where each tool begins, found once: a path into tool `i` is looked up from there, not
+    // by walking the tools before it again (quadratic in a file of thousands of tools).
+    let starts = json::item_starts(text);
+    let mut seen: HashMap<&str, Span> = HashMap::new();
     for (i, item) in items.iter().enumerate() {
         let at = |rest: &[Step]| {
-            let mut steps = vec![Step::Index(i)];
-            steps.extend_from_slice(rest);
-            span_at(&steps)
+            let start = *starts.get(i)?;
+            json::locate_from(text, start, rest).map(|r| Span::new(r.start, r.end))
         };
         let Value::Object(tool) = item else {
             out.emit(
@@ -253,14 +256,14 @@ fn check_file(
         let Some(span) = at(&[Step::Key("name".into())]) else {
             continue;
         };
-        if let Some((_, first)) = seen.iter().find(|(n, _)| n == name) {
+        if let Some(first) = seen.get(name) {
             let first = out.region(*first);
             out.emit(&SK602, Some(span), format!("two tools are named `{name}`"))
                 .label("repeated")
                 .secondary(first, "first defined here")
                 .help("give each tool a distinct name: a model cannot tell them apart");
         } else {
-            seen.push((name.to_string(), span));
+            seen.insert(name, span);
             if let Some(region) = out.region(span) {
                 tools.push(BundledTool {
                     name: name.to_string(),
