@@ -12,9 +12,10 @@ pub struct SkillFile {
     pub path: PathBuf,
     pub text: String,
     line_starts: Vec<usize>,
-    /// The last position asked for (byte offset, line, column): a position later on the same
-    /// line counts its column from there, so that the positions of many diagnostics on one long
-    /// line (minified JSON) cost that line's length in all, not once per diagnostic.
+    /// The last position asked for (byte offset, line, column): a position on the same line
+    /// counts its column from there, forwards or back, so that the positions of many
+    /// diagnostics on one long line (minified JSON) cost what lies between them, not the line
+    /// up to each.
     last: std::cell::Cell<(usize, usize, usize)>,
 }
 
@@ -182,6 +183,8 @@ impl SkillFile {
         let (last_offset, last_line, last_column) = self.last.get();
         let column = if last_line == line && last_offset <= offset {
             last_column + self.text[last_offset..offset].chars().count()
+        } else if last_line == line {
+            last_column - self.text[offset..last_offset].chars().count()
         } else {
             self.text[self.line_starts[line - 1]..offset]
                 .chars()

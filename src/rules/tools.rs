@@ -5,7 +5,7 @@ use serde_json::Value;
 
 use super::{SK601, SK602, SK603, SK604, SK605};
 use crate::config::Settings;
-use crate::diagnostic::{Diagnostic, Span};
+use crate::diagnostic::{Diagnostic, Region, Span};
 use crate::discover::SkillDir;
 use crate::files::SkillTree;
 use crate::input::{Links, Read, read_capped};
@@ -157,7 +157,7 @@ fn check_file(
     // Where each tool begins, found once: a path into tool `i` is looked up from there, not
     // by walking the tools before it again (quadratic in a file of thousands of tools).
     let starts = json::item_starts(text);
-    let mut seen: HashMap<&str, Span> = HashMap::new();
+    let mut seen: HashMap<&str, Option<Region>> = HashMap::new();
     for (i, item) in items.iter().enumerate() {
         let at = |rest: &[Step]| {
             let start = *starts.get(i)?;
@@ -256,15 +256,17 @@ fn check_file(
         let Some(span) = at(&[Step::Key("name".into())]) else {
             continue;
         };
-        if let Some(first) = seen.get(name) {
-            let first = out.region(*first);
+        if let Some(&first) = seen.get(name) {
             out.emit(&SK602, Some(span), format!("two tools are named `{name}`"))
                 .label("repeated")
                 .secondary(first, "first defined here")
                 .help("give each tool a distinct name: a model cannot tell them apart");
         } else {
-            seen.insert(name, span);
-            if let Some(region) = out.region(span) {
+            // Its region is kept, not its span: a later duplicate far along a long line would
+            // count its way back to it.
+            let region = out.region(span);
+            seen.insert(name, region);
+            if let Some(region) = region {
                 tools.push(BundledTool {
                     name: name.to_string(),
                     path: path.to_path_buf(),
