@@ -148,21 +148,27 @@ pub fn costs(
     settings: &Settings,
     exact: bool,
 ) -> Option<Vec<usize>> {
-    let entries: Vec<String> = catalog
-        .members
-        .iter()
-        .map(|&i| entry(&reports[i], catalog.runtime, settings))
-        .collect();
+    // Each member's entry is made where it is measured and dropped there: a catalog of a whole
+    // registry never holds every entry at once.
+    let measure = |of: &(dyn Fn(&str) -> usize + Sync)| -> Vec<usize> {
+        crate::parallel::map(&catalog.members, |&i| {
+            of(&entry(&reports[i], catalog.runtime, settings))
+        })
+        .into_iter()
+        .map(|cost| cost.unwrap_or(0))
+        .collect()
+    };
     match catalog.unit {
-        Unit::Chars => Some(entries.iter().map(|e| e.chars().count()).collect()),
+        Unit::Chars => Some(measure(&|e| e.chars().count())),
         Unit::Tokens => {
-            let bytes: usize = entries.iter().map(String::len).sum();
-            if !exact && bytes as u64 <= catalog.budget {
-                return None;
+            if !exact {
+                let bytes: usize = measure(&str::len).iter().sum();
+                if bytes as u64 <= catalog.budget {
+                    return None;
+                }
             }
             let tokenizer = tokens::tokenizer(settings.encoding)?;
-            let counts = crate::parallel::map(&entries, |e| tokenizer.count(e));
-            Some(counts.into_iter().map(|c| c.unwrap_or(0)).collect())
+            Some(measure(&|e| tokenizer.count(e)))
         }
     }
 }
