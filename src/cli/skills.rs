@@ -183,7 +183,20 @@ fn show_progress(progress: &lint::Progress, done: &std::sync::atomic::AtomicBool
             std::time::Duration::from_secs(1),
             std::time::Duration::from_millis,
         );
-    let mut drawn = false;
+    let draw = || {
+        let (checked, found) = (progress.checked.load(Relaxed), progress.found.load(Relaxed));
+        eprint!(
+            "\r\x1b[2KChecking skills: {} of {} found…",
+            thousands(checked),
+            thousands(found)
+        );
+        let _ = std::io::stderr().flush();
+    };
+    // Shown from the start when asked to be (however fast the run).
+    let mut drawn = after.is_zero();
+    if drawn {
+        draw();
+    }
     while !done.load(Relaxed) {
         std::thread::sleep(std::time::Duration::from_millis(if drawn {
             100
@@ -193,13 +206,7 @@ fn show_progress(progress: &lint::Progress, done: &std::sync::atomic::AtomicBool
         if start.elapsed() < after || done.load(Relaxed) {
             continue;
         }
-        let (checked, found) = (progress.checked.load(Relaxed), progress.found.load(Relaxed));
-        eprint!(
-            "\r\x1b[2KChecking skills: {} of {} found…",
-            thousands(checked),
-            thousands(found)
-        );
-        let _ = std::io::stderr().flush();
+        draw();
         drawn = true;
     }
     if drawn {
