@@ -5,7 +5,7 @@
 //! another skill's directory is a skill of its own (SK016), and a directory whose only skill file
 //! is in another case (`SKILL.MD`) is a skill at that file (SK017).
 
-use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};
+use foldhash::{HashMap, HashMapExt, HashSet};
 use std::collections::BTreeMap;
 use std::ffi::OsString;
 use std::fs::FileType;
@@ -90,6 +90,42 @@ fn key_of(_meta: &std::fs::Metadata, path: &Path) -> Option<Key> {
     path.canonicalize().ok()
 }
 
+/// The directories searched, by [`Key`]. A search of a registry lists one directory per skill
+/// and more: on Unix the inode numbers are kept per device (almost always one), 8 bytes a
+/// directory rather than 16.
+#[derive(Default)]
+struct Visited {
+    #[cfg(unix)]
+    by_device: HashMap<u64, HashSet<u64>>,
+    #[cfg(not(unix))]
+    keys: HashSet<Key>,
+}
+
+impl Visited {
+    /// Adds `key`; `false` when it was there already.
+    #[cfg(unix)]
+    fn insert(&mut self, (dev, ino): Key) -> bool {
+        self.by_device.entry(dev).or_default().insert(ino)
+    }
+
+    #[cfg(unix)]
+    fn contains(&self, (dev, ino): &Key) -> bool {
+        self.by_device
+            .get(dev)
+            .is_some_and(|inodes| inodes.contains(ino))
+    }
+
+    #[cfg(not(unix))]
+    fn insert(&mut self, key: Key) -> bool {
+        self.keys.insert(key)
+    }
+
+    #[cfg(not(unix))]
+    fn contains(&self, key: &Key) -> bool {
+        self.keys.contains(key)
+    }
+}
+
 /// A directory still to be searched.
 struct Pending {
     /// The path as displayed (relative to the current directory when the root is).
@@ -125,7 +161,7 @@ struct Walker<'a> {
     root_real: PathBuf,
     /// What the root's subdirectories have above them.
     root_above: Nearest,
-    visited: HashSet<Key>,
+    visited: Visited,
     /// Links to directories, searched after every directory reachable without links (so a
     /// skill is found at its path without symlink components when there is one), in path order.
     links: BTreeMap<PathBuf, Pending>,
@@ -231,7 +267,7 @@ fn walk_within(
         root,
         root_real,
         root_above: above.clone(),
-        visited: HashSet::new(),
+        visited: Visited::default(),
         links: BTreeMap::new(),
         entries: 0,
         max_entries,
