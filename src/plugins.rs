@@ -16,14 +16,17 @@ const MANIFEST_MAX_BYTES: u64 = 1024 * 1024;
 const MAX_DEPTH: usize = 64;
 /// At most this many marketplace entries are read.
 const MAX_ENTRIES: usize = 10_000;
+/// At most this many folders' nearest manifests are remembered (then forgotten at once):
+/// memory stays bounded on a registry of any size.
+const NEAREST_CACHED: usize = 4096;
 
 /// The plugin a skill belongs to.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Plugin {
-    /// Its folder (`${CLAUDE_PLUGIN_ROOT}`).
-    pub root: PathBuf,
+    /// Its folder (`${CLAUDE_PLUGIN_ROOT}`), shared by every skill of the plugin.
+    pub root: Arc<Path>,
     /// Its name, when a manifest gives one (two marketplace entries may share a folder).
-    pub name: Option<String>,
+    pub name: Option<Arc<str>>,
 }
 
 /// What a search of a skill's ancestors found.
@@ -39,8 +42,8 @@ pub struct Found {
 /// when the manifest lists none).
 #[derive(Debug, Clone)]
 struct Declared {
-    root: PathBuf,
-    name: Option<String>,
+    root: Arc<Path>,
+    name: Option<Arc<str>>,
     claims: Vec<Claim>,
 }
 
@@ -50,7 +53,11 @@ impl Declared {
             None => vec![Claim::new(&root)],
             Some(paths) => paths.iter().map(|p| Claim::new(p)).collect(),
         };
-        Declared { root, name, claims }
+        Declared {
+            root: root.into(),
+            name: name.map(Into::into),
+            claims,
+        }
     }
 
     /// How specifically it claims `dir` (made by [`Claim::bytes`]): the length of the longest
@@ -133,9 +140,9 @@ pub fn find(dir: &Path, listed: Listed) -> Found {
 
 /// The nearest folders at or above `dir` holding `.claude-plugin/plugin.json` and
 /// `.claude-plugin/marketplace.json`, up to the folder holding `.git`. Skills share their
-/// ancestors, so each folder is looked at once per process; `dir` itself, which no other skill
-/// shares, is not remembered (memory stays with the number of folders above skills), and what
-/// its listing settles is not looked at again.
+/// ancestors, so a folder is looked at once while the skills near it are checked (up to
+/// [`NEAREST_CACHED`] folders are remembered); `dir` itself, which no other skill shares, is
+/// not remembered, and what its listing settles is not looked at again.
 fn nearest_manifests(dir: &Path, listed: Listed) -> Nearest {
     static CACHE: OnceLock<Mutex<HashMap<PathBuf, Nearest>>> = OnceLock::new();
     let cache = CACHE.get_or_init(|| Mutex::new(HashMap::new()));
@@ -183,6 +190,11 @@ fn nearest_manifests(dir: &Path, listed: Listed) -> Nearest {
         if folder != dir
             && let Ok(mut c) = cache.lock()
         {
+            // The search and the workers move through the tree in path order: the folders
+            // above the skills being checked now are the ones looked up again.
+            if c.len() >= NEAREST_CACHED {
+                c.clear();
+            }
             c.insert(folder.to_path_buf(), here.clone());
         }
         above = here;
@@ -417,7 +429,7 @@ mod tests {
         assert_eq!(
             find(&root.join("skills/a"), Listed::default()).plugin,
             Some(Plugin {
-                root: root.clone(),
+                root: root.clone().into(),
                 name: Some("p".into())
             })
         );

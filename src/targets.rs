@@ -5,6 +5,7 @@
 
 use std::fmt;
 use std::path::{Component, Path, PathBuf};
+use std::sync::Arc;
 
 use crate::discover::Listed;
 use crate::plugins::Plugin;
@@ -376,9 +377,9 @@ impl Placement {
 /// The skills one runtime lists together: a runtime folder, or one plugin.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Install {
-    pub dir: PathBuf,
+    pub dir: Arc<Path>,
     /// The plugin's name, when the install is a named plugin.
-    pub plugin: Option<String>,
+    pub plugin: Option<Arc<str>>,
 }
 
 impl Placement {
@@ -404,7 +405,7 @@ impl Placement {
             placement.installs.push((
                 runtime,
                 Install {
-                    dir: root,
+                    dir: root.into(),
                     plugin: None,
                 },
             ));
@@ -438,7 +439,7 @@ impl Placement {
 
     /// The plugin's folder, for `${CLAUDE_PLUGIN_ROOT}`.
     pub fn plugin_root(&self) -> Option<&Path> {
-        self.plugin.as_ref().map(|p| p.root.as_path())
+        self.plugin.as_ref().map(|p| &*p.root)
     }
 }
 

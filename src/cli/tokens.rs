@@ -150,7 +150,10 @@ fn budgets(reports: &[SkillReport], settings: &Settings, cwd: &std::path::Path) 
                     slash_path(std::path::Path::new(&crate::catalog::shown(&r.dir, cwd)))
                         .into_owned()
                 }),
-                plugin: cat.root.as_ref().and_then(|r| r.plugin.clone()),
+                plugin: cat
+                    .root
+                    .as_ref()
+                    .and_then(|r| r.plugin.as_deref().map(str::to_string)),
                 unit: cat.unit,
                 budget: cat.budget,
                 total: costs.iter().sum(),
