@@ -42,6 +42,45 @@ pub struct Region {
     pub length: usize,
 }
 
+/// A [`Region`] in half its size, for what every report keeps until the end of a run (its
+/// key's place): the positions in a file the bounded reader reads fit in 32 bits.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PackedRegion([u32; 6]);
+
+impl PackedRegion {
+    /// `None` for a region with a position past `u32::MAX` (no file is read that large).
+    pub fn pack(region: Region) -> Option<PackedRegion> {
+        let Region {
+            line,
+            column,
+            end_line,
+            end_column,
+            offset,
+            length,
+        } = region;
+        let mut packed = [0; 6];
+        for (slot, n) in packed
+            .iter_mut()
+            .zip([line, column, end_line, end_column, offset, length])
+        {
+            *slot = u32::try_from(n).ok()?;
+        }
+        Some(PackedRegion(packed))
+    }
+
+    pub fn unpack(self) -> Region {
+        let [line, column, end_line, end_column, offset, length] = self.0.map(|n| n as usize);
+        Region {
+            line,
+            column,
+            end_line,
+            end_column,
+            offset,
+            length,
+        }
+    }
+}
+
 /// A secondary label pointing at another place in the same file.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Label {
@@ -108,5 +147,34 @@ impl Diagnostic {
             });
         }
         self
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_packed_region_unpacks_to_itself_and_one_too_far_is_not_packed() {
+        let region = Region {
+            line: 3,
+            column: 7,
+            end_line: 4,
+            end_column: 1,
+            offset: u32::MAX as usize,
+            length: 12,
+        };
+        assert_eq!(
+            PackedRegion::pack(region).map(PackedRegion::unpack),
+            Some(region)
+        );
+        let far = Region {
+            offset: u32::MAX as usize + 1,
+            ..region
+        };
+        assert_eq!(PackedRegion::pack(far), None);
+        assert!(
+            std::mem::size_of::<Option<PackedRegion>>() < std::mem::size_of::<Option<Region>>()
+        );
     }
 }

@@ -447,7 +447,7 @@ pub fn collection_facts(report: &SkillReport) -> String {
     format!(
         "{:?}",
         (
-            (&report.key, &report.key_region, &report.description),
+            (&report.key, report.key_region(), &report.description),
             (report.fields(), report.targets, &report.dir, report.dialect),
             (report.placement(), report.tools(), fixes),
         )
@@ -623,7 +623,7 @@ pub fn keep_lines(report: &mut SkillReport, file: Option<&SkillFile>, others: &[
                 lines.extend(d.secondary.iter().map(|l| l.region.line));
             }
             if file.is_some_and(|f| f.path == source.path) {
-                lines.extend(report.key_region.iter().map(at));
+                lines.extend(report.key_region().iter().map(at));
             }
             let tools = report.tools().iter().filter(|t| t.path == source.path);
             lines.extend(tools.map(|t| t.region.line));
@@ -788,7 +788,7 @@ fn lint_bytes(
     report.dialect = facts.dialect;
     report.targets = targets_of(settings, report.placement(), facts.dialect);
     report.key = facts.key;
-    report.key_region = facts.key_region;
+    report.set_key_region(facts.key_region);
     report.description = facts.description;
     report.extra_mut().fields = facts.fields;
     report.suppressions = facts.suppressions;

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use crate::config::Settings;
-use crate::diagnostic::{Diagnostic, Region, Severity, Span};
+use crate::diagnostic::{Diagnostic, PackedRegion, Region, Severity, Span};
 use crate::dialect::Dialect;
 use crate::discover::SkillDir;
 use crate::rule::Rule;
@@ -196,7 +196,8 @@ pub struct SkillReport {
     pub targets: Targets,
     /// The skill's key (`id` or `name`) when it is a string.
     pub key: Option<String>,
-    pub key_region: Option<Region>,
+    /// Where the key is written ([`SkillReport::key_region`]).
+    key_at: Option<PackedRegion>,
     /// The description, when it is a string (for the L1 catalog entry).
     pub description: Option<String>,
     /// The L1 cost, when it was counted.
@@ -306,7 +307,7 @@ impl SkillReport {
             placed: None,
             targets: Targets::spec(),
             key: None,
-            key_region: None,
+            key_at: None,
             description: None,
             l1_tokens: None,
             diagnostics: Vec::new(),
@@ -320,6 +321,15 @@ impl SkillReport {
     /// The path diagnostics of this skill name: the skill file, or the directory.
     pub fn path(&self) -> &Path {
         self.dir.file.as_deref().unwrap_or(&self.dir.dir)
+    }
+
+    /// Where the skill's key is written, when it is a field of its skill file.
+    pub fn key_region(&self) -> Option<Region> {
+        self.key_at.map(PackedRegion::unpack)
+    }
+
+    pub fn set_key_region(&mut self, region: Option<Region>) {
+        self.key_at = region.and_then(PackedRegion::pack);
     }
 
     /// Where the skill sits: the targets its location implies, its plugin and install root.

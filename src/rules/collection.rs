@@ -202,7 +202,7 @@ fn diagnostic(
         help: Some(help.into()),
         path: report.shared_path(),
         skill: report.dir.dir.clone(),
-        region: report.key_region,
+        region: report.key_region(),
         secondary: Vec::new(),
         count: 1,
         fix: None,
