@@ -4,6 +4,7 @@
 use foldhash::HashMap;
 use std::path::{Path, PathBuf};
 
+use crate::discover::SkillDir;
 use crate::input::Listing;
 
 /// More entries than this are not listed (the skill is far over SK410's limit anyway).
@@ -240,4 +241,78 @@ pub fn is_executable(meta: &std::fs::Metadata) -> bool {
 #[cfg(not(unix))]
 pub fn is_executable(_meta: &std::fs::Metadata) -> bool {
     false
+}
+
+/// Whether renaming the skill file `file` of `dir` could break something: a symbolic link in
+/// the skill leads to it, or a Markdown file of the skill (or of the skill it is nested in)
+/// names it — a link to it would then lead nowhere. `tree` is the skill's, when it was listed
+/// already.
+pub fn rename_breaks(dir: &SkillDir, file: &Path, tree: Option<&SkillTree>) -> bool {
+    let walked;
+    let tree = match tree {
+        Some(tree) => tree,
+        None => {
+            walked = SkillTree::walk(&dir.real_path());
+            &walked
+        }
+    };
+    if linked_from_skill(dir, file, tree) {
+        return true;
+    }
+    let Some(name) = file.file_name().and_then(|n| n.to_str()) else {
+        return true;
+    };
+    // A Markdown file under `root` (listed in `tree`) that names it.
+    let named_in = |root: &Path, tree: &SkillTree| {
+        tree.entries
+            .iter()
+            .filter(|e| e.is_file() && e.rel.to_ascii_lowercase().ends_with(".md"))
+            .take(1000)
+            .any(|e| {
+                crate::input::read_bounded(&root.join(&e.rel), 1 << 20, crate::input::Links::Refuse)
+                    .is_ok_and(|bytes| memchr::memmem::find(&bytes, name.as_bytes()).is_some())
+            })
+    };
+    named_in(&dir.real_path(), tree)
+        || dir
+            .nested_in()
+            .is_some_and(|outer| named_in(outer, &SkillTree::walk(outer)))
+}
+
+/// Whether the text of the skill file `file` names the file itself (a link to itself).
+pub fn mentions_own_name(file: &Path, text: &[u8]) -> bool {
+    file.file_name()
+        .and_then(|n| n.to_str())
+        .is_some_and(|name| memchr::memmem::find(text, name.as_bytes()).is_some())
+}
+
+/// Whether a symbolic link in the skill of `dir` leads to the skill file `file` (renaming it
+/// would leave the link dangling).
+fn linked_from_skill(dir: &SkillDir, file: &Path, tree: &SkillTree) -> bool {
+    let Ok(real) = std::fs::canonicalize(file) else {
+        return false;
+    };
+    let root = dir.real_path();
+    tree.entries
+        .iter()
+        .filter(|e| matches!(e.kind, Kind::Symlink(_)))
+        .any(|e| std::fs::canonicalize(root.join(&e.rel)).is_ok_and(|to| to == real))
+}
+
+/// Whether two paths name one file (a rename that changes only the case of a name, on a file
+/// system that ignores case).
+pub fn same_file(a: &Path, b: &Path) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        match (std::fs::symlink_metadata(a), std::fs::symlink_metadata(b)) {
+            (Ok(a), Ok(b)) => a.dev() == b.dev() && a.ino() == b.ino(),
+            _ => false,
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        a.to_string_lossy()
+            .eq_ignore_ascii_case(&b.to_string_lossy())
+    }
 }

@@ -35,6 +35,7 @@ pub mod tokens;
 pub mod lint;
 pub mod rules;
 // What reads the reports.
+pub mod autofix;
 pub mod cli;
 pub mod fuzz;
 pub mod package;

@@ -8,7 +8,7 @@ use foldhash::{HashMap, HashMapExt};
 use std::path::{Component, Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock};
 
-use crate::discover::Listed;
+use crate::input::Listed;
 
 /// A manifest larger than this is not read.
 const MANIFEST_MAX_BYTES: u64 = 1024 * 1024;

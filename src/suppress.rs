@@ -9,7 +9,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::diagnostic::{Diagnostic, Region};
 use crate::rule::Rule;
-use crate::rules::{SK018, SK019};
+use crate::rule::{SK018, SK019};
 use crate::source::{Layout, SkillFile};
 
 /// The suppressions one skill file declares (most declare none, and take no memory).

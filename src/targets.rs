@@ -7,7 +7,7 @@ use std::fmt;
 use std::path::{Component, Path, PathBuf};
 use std::sync::Arc;
 
-use crate::discover::Listed;
+use crate::input::Listed;
 use crate::plugins::Plugin;
 
 /// The unit a catalog budget is measured in.

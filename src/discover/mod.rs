@@ -9,6 +9,7 @@ use std::sync::Arc;
 
 use crate::config::Settings;
 
+pub use crate::input::Listed;
 pub use walk::is_skipped as is_skipped_dir;
 pub use walk::{Lent, UNPACK_TEMP_PREFIX};
 
@@ -121,35 +122,6 @@ fn joined(base: &Path, rel: &Path) -> PathBuf {
     out.push(base);
     out.push(rel);
     out
-}
-
-/// What a directory's listing showed of the names that a skill's placement looks for, so that
-/// they need no look of their own: `Some` when the listing settles it, `None` when it does not
-/// (the name is a symbolic link, or the directory was not listed).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord)]
-pub struct Listed {
-    /// `.git` exists: the directory is a repository's root.
-    pub git: Option<bool>,
-    /// `.claude-plugin` is a directory.
-    pub claude_plugin: Option<bool>,
-}
-
-impl Listed {
-    /// A whole listing without either name.
-    pub const NEITHER: Listed = Listed {
-        git: Some(false),
-        claude_plugin: Some(false),
-    };
-
-    /// Notes one entry of the listing.
-    pub fn note(&mut self, name: &std::ffi::OsStr, file_type: std::fs::FileType) {
-        let settled = |is: bool| (!file_type.is_symlink()).then_some(is);
-        if name == ".git" {
-            self.git = settled(true);
-        } else if name == ".claude-plugin" {
-            self.claude_plugin = settled(file_type.is_dir());
-        }
-    }
 }
 
 /// The facts of a [`SkillDir`] that few skills have.

@@ -1,14 +1,7 @@
 //! Fixes: what a diagnostic may carry to repair what it reports — edits of the skill file's
-//! bytes — and applying them. Which fixes a run applies is the run's choice (`--fix`,
-//! `--unsafe-fixes`, `fixable`/`unfixable` in skillc.toml): see [`Mode`].
-
-mod file;
-pub mod noqa;
-
-pub use file::{
-    Failure, Fixed, fix_file, fix_text, mentions_own_name, read_skill_file, rename_breaks, revert,
-    same_file, write_text,
-};
+//! bytes — and applying them to a text. Which fixes a run applies is the run's choice (`--fix`,
+//! `--unsafe-fixes`, `fixable`/`unfixable` in skillc.toml), and fixing files on disk is
+//! `autofix`'s.
 
 use crate::diagnostic::{Diagnostic, Span};
 
@@ -52,7 +45,7 @@ pub struct Fix {
     /// SK013's `metadata:`).
     pub exclusive: Option<&'static str>,
     /// Whether this run applies it (its rule is fixable and, when unsafe, unsafe fixes are on):
-    /// set by [`Mode::settle`]; the renderers mark such diagnostics `[*]`.
+    /// set by `autofix::Mode::settle`; the renderers mark such diagnostics `[*]`.
     pub available: bool,
 }
 
@@ -91,31 +84,6 @@ impl Fix {
 
     fn start(&self) -> usize {
         self.edits.first().map_or(0, |e| e.span.start)
-    }
-}
-
-/// Which fixes a run applies.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct Mode {
-    pub unsafe_fixes: bool,
-}
-
-impl Mode {
-    /// Whether this run applies `fix` of `rule`.
-    pub fn applies(self, settings: &crate::config::Settings, code: &str, fix: &Fix) -> bool {
-        settings.fixable(code) && (fix.applicability == Applicability::Safe || self.unsafe_fixes)
-    }
-
-    /// Marks each fix of `diagnostics` that this run applies; drops those of rules that are
-    /// not fixable.
-    pub fn settle(self, settings: &crate::config::Settings, diagnostics: &mut [Diagnostic]) {
-        for d in diagnostics {
-            if !settings.fixable(d.rule.code) {
-                d.fix = None;
-            } else if let Some(fix) = &mut d.fix {
-                fix.available = self.applies(settings, d.rule.code, fix);
-            }
-        }
     }
 }
 

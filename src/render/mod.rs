@@ -7,6 +7,7 @@ pub mod json;
 pub mod sarif;
 pub mod statistics;
 
+pub use crate::diagnostic::thousands;
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::rule::Rule;
 use crate::skill::SkillReport;
@@ -322,19 +323,6 @@ pub fn slash_path(path: &std::path::Path) -> std::borrow::Cow<'_, str> {
     } else {
         text
     }
-}
-
-/// `1873` → `1,873`: counts as people read them.
-pub fn thousands(n: usize) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
 }
 
 #[cfg(test)]

@@ -599,7 +599,7 @@ fn tokens(layout: &Layout, body: &str, settings: &Settings, out: &mut Reporter) 
     let Some(count) = crate::tokens::count_over(tokenizer, body, BODY_MAX_TOKENS) else {
         return;
     };
-    let count = crate::render::thousands(count);
+    let count = crate::diagnostic::thousands(count);
     let encoding = crate::tokens::encoding_name(settings.encoding);
     let start = Span::new(layout.body.start, layout.body.start);
     out.emit(&SK402, Some(start), format!("the body has {count} tokens; the limit is {BODY_MAX_TOKENS} ({encoding})"))

@@ -579,9 +579,9 @@ fn file_name(skill: &Skill, out: &mut Reporter) {
     // another file of that name.
     let to = skill.file.path.with_file_name(expected);
     let free = (std::fs::symlink_metadata(&to).is_err()
-        || crate::fix::same_file(&skill.file.path, &to))
-        && !crate::fix::rename_breaks(skill.dir, &skill.file.path, Some(skill.tree))
-        && !crate::fix::mentions_own_name(&skill.file.path, skill.file.text.as_bytes());
+        || crate::files::same_file(&skill.file.path, &to))
+        && !crate::files::rename_breaks(skill.dir, &skill.file.path, Some(skill.tree))
+        && !crate::files::mentions_own_name(&skill.file.path, skill.file.text.as_bytes());
     let d = out
         .emit(
             &SK012,

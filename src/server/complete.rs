@@ -130,13 +130,14 @@ pub fn complete(
     // Not in code (a fence, an indented block, a code span) nor in an HTML comment: a link
     // there is text.
     let body_start = layout.as_ref().map_or(0, |l| l.body.start);
-    let in_code = crate::fix::noqa::in_code_fence(text.get(body_start..line_start).unwrap_or(""))
-        || prefix.starts_with("    ")
-        || prefix.starts_with('\t')
-        || prefix.matches('`').count() % 2 == 1
-        || prefix
-            .rfind("<!--")
-            .is_some_and(|i| !prefix[i..].contains("-->"));
+    let in_code =
+        crate::autofix::noqa::in_code_fence(text.get(body_start..line_start).unwrap_or(""))
+            || prefix.starts_with("    ")
+            || prefix.starts_with('\t')
+            || prefix.matches('`').count() % 2 == 1
+            || prefix
+                .rfind("<!--")
+                .is_some_and(|i| !prefix[i..].contains("-->"));
     if in_code {
         return Vec::new();
     }

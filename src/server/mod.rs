@@ -21,9 +21,10 @@ use lsp_types::{
     TextDocumentSyncCapability, TextDocumentSyncKind, TextEdit, Uri, WorkspaceEdit,
 };
 
+use crate::autofix::Mode;
 use crate::config::{Overrides, Settings, Source};
 use crate::diagnostic::{Diagnostic, Severity};
-use crate::fix::{Applicability, Mode};
+use crate::fix::Applicability;
 use crate::skill::{Keep, SkillReport};
 use text::{Encoding, Lines};
 
@@ -756,9 +757,13 @@ impl Server<'_> {
                     continue;
                 }
                 let lint = |text: &str| self.lint(&document.path, text);
-                if let Some((at, comment)) =
-                    crate::fix::noqa::comment_for(&document.path, &document.text, report, d, &lint)
-                {
+                if let Some((at, comment)) = crate::autofix::noqa::comment_for(
+                    &document.path,
+                    &document.text,
+                    report,
+                    d,
+                    &lint,
+                ) {
                     let range = lines.range(at, at);
                     actions.push(CodeActionOrCommand::CodeAction(CodeAction {
                         title: format!("Ignore {} on this line", d.rule.code),
@@ -774,7 +779,7 @@ impl Server<'_> {
         let fix_all = CodeActionKind::new(FIX_ALL);
         if wanted(&fix_all)
             && let Some(settings) = self.settings()
-            && let Ok(fixed) = crate::fix::fix_text(
+            && let Ok(fixed) = crate::autofix::fix_text(
                 &report.dir,
                 document.text.as_bytes().to_vec(),
                 &settings,

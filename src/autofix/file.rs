@@ -7,10 +7,11 @@ use std::collections::{BTreeMap, HashSet};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use super::{Mode, apply};
+use super::Mode;
 use crate::config::Settings;
 use crate::discover::SkillDir;
-use crate::files::SkillTree;
+use crate::files::{mentions_own_name, rename_breaks, same_file};
+use crate::fix::{Fix, apply};
 use crate::input::{Links, Read, read_capped};
 use crate::lint::lint_buffer;
 use crate::skill::{Keep, SkillReport};
@@ -88,7 +89,7 @@ pub fn fix_text(
 ) -> Result<Fixed, Failure> {
     let lint_with = |settings: &Settings, text: &[u8]| {
         let mut report = lint_buffer(dir.clone(), text.to_vec(), settings, cwd, Keep::default());
-        super::drop_taken_names(&mut report.diagnostics, taken);
+        crate::fix::drop_taken_names(&mut report.diagnostics, taken);
         report
     };
     let every_rule = settings.with_every_rule();
@@ -101,7 +102,7 @@ pub fn fix_text(
     for _ in 0..MAX_ROUNDS {
         mode.settle(settings, &mut report.diagnostics);
         let file = report.dir.file.clone();
-        let fixes: Vec<(&'static str, &super::Fix)> = report
+        let fixes: Vec<(&'static str, &Fix)> = report
             .diagnostics
             .iter()
             .filter(|d| Some(&d.path) == file.as_ref())
@@ -114,11 +115,11 @@ pub fn fix_text(
         // Fixes that change a value's type go in rounds of their own: the lines they write are
         // then known (what the rules on those values say next is unmasked, see below).
         let typed = fixes.iter().any(|(code, _)| TYPE_FIXES.contains(code));
-        let fixes: Vec<(&'static str, &super::Fix)> = fixes
+        let fixes: Vec<(&'static str, &Fix)> = fixes
             .into_iter()
             .filter(|(code, _)| !typed || TYPE_FIXES.contains(code))
             .collect();
-        let only: Vec<&super::Fix> = fixes.iter().map(|(_, f)| *f).collect();
+        let only: Vec<&Fix> = fixes.iter().map(|(_, f)| *f).collect();
         let (next, done) = apply(&text, &only);
         if done.is_empty() || next == text {
             break;
@@ -348,62 +349,6 @@ pub fn fix_file(
     Ok((original, fixed))
 }
 
-/// Whether renaming the skill file `file` of `dir` could break something: a symbolic link in
-/// the skill leads to it, or a Markdown file of the skill (or of the skill it is nested in)
-/// names it — a link to it would then lead nowhere. `tree` is the skill's, when it was listed
-/// already.
-pub fn rename_breaks(dir: &SkillDir, file: &Path, tree: Option<&SkillTree>) -> bool {
-    let walked;
-    let tree = match tree {
-        Some(tree) => tree,
-        None => {
-            walked = SkillTree::walk(&dir.real_path());
-            &walked
-        }
-    };
-    if linked_from_skill(dir, file, tree) {
-        return true;
-    }
-    let Some(name) = file.file_name().and_then(|n| n.to_str()) else {
-        return true;
-    };
-    // A Markdown file under `root` (listed in `tree`) that names it.
-    let named_in = |root: &Path, tree: &SkillTree| {
-        tree.entries
-            .iter()
-            .filter(|e| e.is_file() && e.rel.to_ascii_lowercase().ends_with(".md"))
-            .take(1000)
-            .any(|e| {
-                crate::input::read_bounded(&root.join(&e.rel), 1 << 20, crate::input::Links::Refuse)
-                    .is_ok_and(|bytes| memchr::memmem::find(&bytes, name.as_bytes()).is_some())
-            })
-    };
-    named_in(&dir.real_path(), tree)
-        || dir
-            .nested_in()
-            .is_some_and(|outer| named_in(outer, &SkillTree::walk(outer)))
-}
-
-/// Whether the text of the skill file `file` names the file itself (a link to itself).
-pub fn mentions_own_name(file: &Path, text: &[u8]) -> bool {
-    file.file_name()
-        .and_then(|n| n.to_str())
-        .is_some_and(|name| memchr::memmem::find(text, name.as_bytes()).is_some())
-}
-
-/// Whether a symbolic link in the skill of `dir` leads to the skill file `file` (renaming it
-/// would leave the link dangling).
-fn linked_from_skill(dir: &SkillDir, file: &Path, tree: &SkillTree) -> bool {
-    let Ok(real) = std::fs::canonicalize(file) else {
-        return false;
-    };
-    let root = dir.real_path();
-    tree.entries
-        .iter()
-        .filter(|e| matches!(e.kind, crate::files::Kind::Symlink(_)))
-        .any(|e| std::fs::canonicalize(root.join(&e.rel)).is_ok_and(|to| to == real))
-}
-
 /// Replaces the file at `target` (shown as `shown`) with `text`, unless it no longer holds
 /// `original`: a file that changed on disk since it was read is not written.
 fn write_unchanged(
@@ -463,24 +408,6 @@ pub fn revert(fixed: &Fixed, original: &[u8]) -> std::io::Result<()> {
         replace(written, original)?;
     }
     Ok(())
-}
-
-/// Whether two paths name one file (a rename that changes only the case of a name, on a file
-/// system that ignores case).
-pub fn same_file(a: &Path, b: &Path) -> bool {
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::MetadataExt;
-        match (std::fs::symlink_metadata(a), std::fs::symlink_metadata(b)) {
-            (Ok(a), Ok(b)) => a.dev() == b.dev() && a.ino() == b.ino(),
-            _ => false,
-        }
-    }
-    #[cfg(not(unix))]
-    {
-        a.to_string_lossy()
-            .eq_ignore_ascii_case(&b.to_string_lossy())
-    }
 }
 
 /// Renames `from` to `to` unless `to` is another, existing file.
