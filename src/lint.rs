@@ -625,13 +625,13 @@ pub fn keep_lines(report: &mut SkillReport, file: Option<&SkillFile>, others: &[
             if file.is_some_and(|f| f.path == source.path) {
                 lines.extend(report.key_region().iter().map(at));
             }
-            let tools = report.tools().iter().filter(|t| t.path == source.path);
+            let tools = report.tools().iter().filter(|t| *t.path == *source.path);
             lines.extend(tools.map(|t| t.region.line));
             source.excerpt(lines)
         })
         .filter(|excerpt| !excerpt.is_empty())
         .collect();
-    report.extra_mut().excerpts = excerpts;
+    report.set_excerpts(excerpts);
 }
 
 /// Lints one skill directory (whose files are listed in `tree` when they were already);
@@ -746,7 +746,7 @@ fn lint_bytes(
             // that one character, its length the invalid bytes in the file.
             let invalid = e.utf8_error().error_len();
             let bytes = e.into_bytes();
-            let file = SkillFile::new(path, String::from_utf8_lossy(&bytes).into_owned());
+            let file = SkillFile::new(shared, String::from_utf8_lossy(&bytes).into_owned());
             let mut region = file.region(Span::new(
                 valid,
                 valid + char::REPLACEMENT_CHARACTER.len_utf8(),
@@ -764,7 +764,7 @@ fn lint_bytes(
             };
         }
     };
-    let file = SkillFile::new(path.clone(), text);
+    let file = SkillFile::new(shared.clone(), text);
     let mut out = Reporter::new(Some(&file), shared, report.dir.dir.clone());
     let facts = check_file(
         &report.dir,

@@ -209,6 +209,10 @@ pub struct SkillReport {
     pub suppressions: Suppressions,
     /// What few reports hold, boxed so that the others cost one pointer (`None`: nothing).
     extra: Option<Box<Extra>>,
+    /// The source lines the diagnostics point at, and those the collection rules may point at
+    /// (the key's), when the output shows them ([`Keep::lines`]): then every report holds
+    /// some, so not in [`Extra`].
+    excerpts: Box<[Excerpt]>,
 }
 
 /// The facts of a [`SkillReport`] that most skills do not have, or that only some runs keep.
@@ -222,9 +226,6 @@ pub struct Extra {
     pub tools: Vec<BundledTool>,
     /// An I/O failure that kept the skill from being checked.
     pub io_error: Option<String>,
-    /// The source lines the diagnostics point at, when the output shows them
-    /// ([`Keep::lines`]).
-    pub excerpts: Vec<Excerpt>,
     /// The skill's token costs, when the run counts them ([`Keep::costs`]).
     pub costs: Option<Costs>,
 }
@@ -234,7 +235,6 @@ impl Extra {
         self.fields.is_empty()
             && self.tools.is_empty()
             && self.io_error.is_none()
-            && self.excerpts.is_empty()
             && self.costs.is_none()
     }
 }
@@ -314,6 +314,7 @@ impl SkillReport {
             tallies: Box::default(),
             suppressions: Suppressions::default(),
             extra: None,
+            excerpts: Box::default(),
             dir,
         }
     }
@@ -352,7 +353,11 @@ impl SkillReport {
 
     /// The kept lines of a file, for renderers that show source.
     pub fn excerpt(&self, path: &Path) -> Option<&Excerpt> {
-        self.extra()?.excerpts.iter().find(|e| e.path == path)
+        self.excerpts.iter().find(|e| *e.path == *path)
+    }
+
+    pub fn set_excerpts(&mut self, excerpts: Vec<Excerpt>) {
+        self.excerpts = excerpts.into_boxed_slice();
     }
 
     fn extra(&self) -> Option<&Extra> {

@@ -1,6 +1,7 @@
 //! A skill file in memory: its text, a line index, and the frontmatter/body split.
 
-use std::path::PathBuf;
+use std::path::Path;
+use std::sync::Arc;
 
 use crate::diagnostic::{Region, Span};
 
@@ -9,7 +10,8 @@ const BOM: &str = "\u{feff}";
 /// A skill file read once and kept for rules and renderers.
 #[derive(Debug)]
 pub struct SkillFile {
-    pub path: PathBuf,
+    /// Shared with the report and its diagnostics (and the excerpt kept of it).
+    pub path: Arc<Path>,
     pub text: String,
     line_starts: Vec<usize>,
     /// The last position asked for (byte offset, line, column): a position on the same line
@@ -21,11 +23,11 @@ pub struct SkillFile {
 
 /// Some lines of a file, kept for output after the file itself is dropped: what a rendered
 /// diagnostic shows of its source.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct Excerpt {
-    pub path: PathBuf,
+    pub path: Arc<Path>,
     /// (line number, byte offset of the line's start, the line without its line end), by line.
-    lines: Vec<(usize, usize, String)>,
+    lines: Box<[(usize, usize, Box<str>)]>,
 }
 
 impl Excerpt {
@@ -79,14 +81,14 @@ pub enum MissingHint {
 }
 
 impl SkillFile {
-    pub fn new(path: PathBuf, text: String) -> SkillFile {
+    pub fn new(path: impl Into<Arc<Path>>, text: String) -> SkillFile {
         // Counted first (a SIMD count), so that the index is allocated once at its size.
         let lines = memchr::memchr_iter(b'\n', text.as_bytes()).count();
         let mut line_starts = Vec::with_capacity(lines + 1);
         line_starts.push(0);
         line_starts.extend(memchr::memchr_iter(b'\n', text.as_bytes()).map(|i| i + 1));
         SkillFile {
-            path,
+            path: path.into(),
             text,
             line_starts,
             last: std::cell::Cell::new((0, 1, 1)),
@@ -130,7 +132,7 @@ impl SkillFile {
             .into_iter()
             .map(|n| {
                 let span = self.line_span(n);
-                (n, span.start, self.slice(span).to_string())
+                (n, span.start, self.slice(span).into())
             })
             .collect();
         Excerpt {
@@ -262,7 +264,7 @@ mod tests {
     use super::*;
 
     fn file(text: &str) -> SkillFile {
-        SkillFile::new(PathBuf::from("SKILL.md"), text.to_string())
+        SkillFile::new(std::path::PathBuf::from("SKILL.md"), text.to_string())
     }
 
     #[test]

@@ -61,7 +61,7 @@ impl Suppressions {
             return Suppressions::default();
         }
         let mut out = Directives {
-            path: file.path.clone().into(),
+            path: file.path.clone(),
             ..Directives::default()
         };
         // Whether a body line is inside a fenced code block (a directive there is text).
