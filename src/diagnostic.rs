@@ -45,38 +45,38 @@ pub struct Region {
 /// A [`Region`] in half its size, for what every report keeps until the end of a run (its
 /// key's place): the positions in a file the bounded reader reads fit in 32 bits.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct PackedRegion([u32; 6]);
+pub struct PackedRegion {
+    line: u32,
+    column: u32,
+    end_line: u32,
+    end_column: u32,
+    offset: u32,
+    length: u32,
+}
 
 impl PackedRegion {
     /// `None` for a region with a position past `u32::MAX` (no file is read that large).
     pub fn pack(region: Region) -> Option<PackedRegion> {
-        let Region {
-            line,
-            column,
-            end_line,
-            end_column,
-            offset,
-            length,
-        } = region;
-        let mut packed = [0; 6];
-        for (slot, n) in packed
-            .iter_mut()
-            .zip([line, column, end_line, end_column, offset, length])
-        {
-            *slot = u32::try_from(n).ok()?;
-        }
-        Some(PackedRegion(packed))
+        let n = |position: usize| u32::try_from(position).ok();
+        Some(PackedRegion {
+            line: n(region.line)?,
+            column: n(region.column)?,
+            end_line: n(region.end_line)?,
+            end_column: n(region.end_column)?,
+            offset: n(region.offset)?,
+            length: n(region.length)?,
+        })
     }
 
     pub fn unpack(self) -> Region {
-        let [line, column, end_line, end_column, offset, length] = self.0.map(|n| n as usize);
+        let n = |packed: u32| packed as usize;
         Region {
-            line,
-            column,
-            end_line,
-            end_column,
-            offset,
-            length,
+            line: n(self.line),
+            column: n(self.column),
+            end_line: n(self.end_line),
+            end_column: n(self.end_column),
+            offset: n(self.offset),
+            length: n(self.length),
         }
     }
 }
