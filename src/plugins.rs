@@ -144,8 +144,7 @@ pub fn find(dir: &Path, listed: Listed) -> Found {
 /// [`NEAREST_CACHED`] folders are remembered); `dir` itself, which no other skill shares, is
 /// not remembered, and what its listing settles is not looked at again.
 fn nearest_manifests(dir: &Path, listed: Listed) -> Nearest {
-    static CACHE: OnceLock<Mutex<HashMap<PathBuf, Nearest>>> = OnceLock::new();
-    let cache = CACHE.get_or_init(|| Mutex::new(HashMap::new()));
+    let cache = nearest_cache();
     // The folders not looked at yet, nearest first, whether each is a repository's root, and
     // what lies above them.
     let mut pending: Vec<(&Path, bool)> = Vec::new();
@@ -200,6 +199,12 @@ fn nearest_manifests(dir: &Path, listed: Listed) -> Nearest {
         above = here;
     }
     above
+}
+
+/// What [`nearest_manifests`] remembers: the folders above skills, each with what lies above it.
+fn nearest_cache() -> &'static Mutex<HashMap<PathBuf, Nearest>> {
+    static CACHE: OnceLock<Mutex<HashMap<PathBuf, Nearest>>> = OnceLock::new();
+    CACHE.get_or_init(|| Mutex::new(HashMap::new()))
 }
 
 /// The nearest `plugin.json` and `marketplace.json` folders, and whether a repository's root
@@ -412,6 +417,21 @@ mod tests {
         assert_eq!(name("plugins/tool/skills/x").as_deref(), Some("tool"));
         let other = find(&root.join("other/y"), Listed::default());
         assert!(other.in_plugin_tree && other.plugin.is_none(), "{other:?}");
+    }
+
+    #[test]
+    fn the_folders_remembered_stay_within_the_bound() {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = tmp.path().canonicalize().unwrap();
+        std::fs::create_dir(root.join(".git")).unwrap();
+        // Each skill's parent folder is a folder above a skill no other skill shares.
+        for i in 0..NEAREST_CACHED + 100 {
+            let dir = root.join(format!("p{i}/s"));
+            std::fs::create_dir_all(&dir).unwrap();
+            assert_eq!(find(&dir, Listed::default()), Found::default());
+        }
+        let remembered = nearest_cache().lock().unwrap().len();
+        assert!(remembered <= NEAREST_CACHED, "{remembered} folders remembered");
     }
 
     #[test]

@@ -4,10 +4,10 @@ use std::path::PathBuf;
 
 use serde_json::json;
 
-use super::skills::thousands;
 use super::{Outcome, current_dir, fail};
 use crate::config::{Overrides, Settings, Source};
 use crate::diagnostic::Severity;
+use crate::diagnostic::thousands;
 use crate::discover;
 use crate::lint;
 use crate::package::archive::{self, Format};

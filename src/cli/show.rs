@@ -2,9 +2,10 @@
 
 use std::fmt::Write;
 
-use super::skills::{SkillArgs, thousands};
+use super::skills::SkillArgs;
 use super::{Outcome, fail};
 use crate::diagnostic::Severity;
+use crate::diagnostic::thousands;
 use crate::dialect::par;
 use crate::render::{printable, slash_path};
 use crate::skill::SkillReport;

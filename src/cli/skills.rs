@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 
 use super::{Outcome, current_dir, fail};
 use crate::config::{DialectSetting, Encoding, Overrides, Settings, Source};
+use crate::diagnostic::thousands;
 use crate::discover::{self, NotFound};
 use crate::lint;
 use crate::skill::{Keep, SkillReport};
@@ -250,8 +251,6 @@ fn ignored_hint(
         ),
     }
 }
-
-pub use crate::render::thousands;
 
 /// Column-aligned text: a header row, then the rows; columns in `right` are right-aligned
 /// (numbers), the rest left-aligned. Trailing spaces are trimmed.

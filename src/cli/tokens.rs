@@ -4,9 +4,10 @@ use std::fmt::Write;
 
 use serde_json::json;
 
-use super::skills::{SkillArgs, thousands};
+use super::skills::SkillArgs;
 use super::{Outcome, fail};
 use crate::config::Settings;
+use crate::diagnostic::thousands;
 use crate::render::slash_path;
 use crate::skill::SkillReport;
 use crate::targets::Unit;

@@ -8,8 +8,8 @@ use std::path::{Component, Path, PathBuf};
 use std::sync::Arc;
 
 use crate::config::Settings;
+use crate::input::Listed;
 
-pub use crate::input::Listed;
 pub use walk::is_skipped as is_skipped_dir;
 pub use walk::{Lent, UNPACK_TEMP_PREFIX};
 

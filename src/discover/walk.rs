@@ -14,11 +14,11 @@ use std::sync::Arc;
 
 use super::ignore_files::{Ignores, Present, Rules};
 use super::{
-    Listed, Nearest, Options, Real, SKILL_FILE_NAMES, Tier, absolute, clean, is_file_or_dangling,
+    Nearest, Options, Real, SKILL_FILE_NAMES, Tier, absolute, clean, is_file_or_dangling,
     is_other_case, skill_file_in, tier_of, with_folder,
 };
 use crate::config::Settings;
-use crate::input::Listing;
+use crate::input::{Listed, Listing};
 
 /// Directories never searched.
 const SKIPPED_DIRS: &[&str] = &[".git", "node_modules", "target", "__pycache__", ".venv"];

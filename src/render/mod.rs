@@ -7,7 +7,6 @@ pub mod json;
 pub mod sarif;
 pub mod statistics;
 
-pub use crate::diagnostic::thousands;
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::rule::Rule;
 use crate::skill::SkillReport;

@@ -7,8 +7,8 @@ use lsp_types::{Hover, HoverContents, MarkupContent, MarkupKind};
 use super::text::Lines;
 use super::{Document, Frontmatter, own};
 use crate::config::Settings;
+use crate::diagnostic::thousands;
 use crate::dialect::{Dialect, fields};
-use crate::render::thousands;
 use crate::targets::Unit;
 
 /// The hover at byte `at` of `document`, if there is something to say there.
