@@ -431,7 +431,10 @@ mod tests {
             assert_eq!(find(&dir, Listed::default()), Found::default());
         }
         let remembered = nearest_cache().lock().unwrap().len();
-        assert!(remembered <= NEAREST_CACHED, "{remembered} folders remembered");
+        assert!(
+            remembered <= NEAREST_CACHED,
+            "{remembered} folders remembered"
+        );
     }
 
     #[test]
