@@ -916,7 +916,7 @@ fn check_file(
         file,
         layout,
         root,
-        anchors: &doc.anchors,
+        aliases: doc.aliases(),
         dialect,
         settings,
         targets: targets_of(settings, placement, Some(dialect)),

@@ -1,7 +1,6 @@
 //! The skill model the rules work on: a parsed [`Skill`], the [`Reporter`] that collects its
 //! diagnostics, and the [`SkillReport`] that is kept of it once it is linted.
 
-use foldhash::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -108,7 +107,7 @@ pub struct Skill<'a> {
     pub layout: Layout,
     /// The frontmatter mapping (`None` when empty).
     pub root: Option<&'a Node>,
-    pub anchors: &'a HashMap<usize, Node>,
+    pub aliases: crate::yaml::Aliases<'a>,
     pub dialect: Dialect,
     pub settings: &'a Settings,
     /// The runtimes expected to load the skill.
@@ -139,7 +138,7 @@ impl<'a> Skill<'a> {
     /// The node an alias points to (the node itself otherwise).
     pub fn resolve(&self, node: &'a Node) -> &'a Node {
         match node.value {
-            Value::Alias(id) => self.anchors.get(&id).unwrap_or(node),
+            Value::Alias(id) => self.aliases.get(id).unwrap_or(node),
             _ => node,
         }
     }

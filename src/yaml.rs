@@ -106,8 +106,78 @@ pub enum Finding {
 pub struct Document {
     /// The first document's root; `None` when the text holds no node at all.
     pub root: Option<Node>,
-    pub anchors: HashMap<usize, Node>,
+    /// Where each anchored node sits in the tree; see [`Document::aliases`].
+    anchors: Anchors,
     pub findings: Vec<Finding>,
+}
+
+impl Document {
+    /// What the document's aliases point to.
+    pub fn aliases(&self) -> Aliases<'_> {
+        Aliases {
+            root: self.root.as_ref(),
+            anchors: &self.anchors,
+        }
+    }
+}
+
+/// Not in the first document's tree (a later document's nodes are not kept).
+const DETACHED: usize = usize::MAX;
+
+/// Where each anchored node sits in the tree, kept as a place rather than a copy: a copy at
+/// every anchor would cost the size of the subtree per level of nested anchors (quadratic in
+/// the file's size). Each collection opened is one `(parent, index)` pair: its parent
+/// collection (or [`DETACHED`]; the root's parent is the root place itself) and its index in
+/// it, so the path to any node is found by walking up at most [`MAX_DEPTH`] collections.
+#[derive(Debug, Default)]
+struct Anchors {
+    /// For each collection opened, in order: its parent's number (`DETACHED` above the
+    /// root) and its index there (a mapping's entry `i` is `2i` for the key, `2i + 1` for
+    /// the value).
+    collections: Vec<(usize, usize)>,
+    /// For each anchor id, the place of its node: the collection holding it (`ROOT` for
+    /// the root node itself) and its index there.
+    places: HashMap<usize, (usize, usize)>,
+}
+
+/// The parent of the root node: the place of a node at the top of the first document.
+const ROOT: usize = usize::MAX - 1;
+
+/// The aliases' targets of one document, resolved by reference.
+#[derive(Debug, Clone, Copy)]
+pub struct Aliases<'a> {
+    root: Option<&'a Node>,
+    anchors: &'a Anchors,
+}
+
+impl<'a> Aliases<'a> {
+    /// The node that anchor `id` names, when it is in the first document.
+    pub fn get(&self, id: usize) -> Option<&'a Node> {
+        let &(mut parent, index) = self.anchors.places.get(&id)?;
+        let mut path = vec![index];
+        while parent != ROOT {
+            let &(up, index) = self.anchors.collections.get(parent)?;
+            if path.len() > MAX_DEPTH + 1 {
+                return None;
+            }
+            path.push(index);
+            parent = up;
+        }
+        // The last index is the root's place (0); walk down from the root.
+        path.pop();
+        let mut node = self.root?;
+        for &index in path.iter().rev() {
+            node = match &node.value {
+                Value::Seq(items) => items.get(index)?,
+                Value::Map(entries) => {
+                    let (k, v) = entries.get(index / 2)?;
+                    if index % 2 == 0 { k } else { v }
+                }
+                _ => return None,
+            };
+        }
+        Some(node)
+    }
 }
 
 /// A YAML syntax error at a position.
@@ -120,17 +190,33 @@ pub struct SyntaxError {
 enum Frame {
     Seq {
         start: Span,
-        anchor: usize,
+        /// The collection's number in [`Anchors::collections`].
+        number: usize,
         items: Vec<Node>,
     },
     Map {
         start: Span,
-        anchor: usize,
+        number: usize,
         entries: Vec<(Node, Node)>,
         key: Option<Node>,
         /// The first span of each string key, for SK008 in constant time.
         seen: HashMap<String, Span>,
     },
+}
+
+/// The place the next node will take: its collection's number and its index there.
+fn next_place(stack: &[Frame], doc: &Document, documents: usize) -> (usize, usize) {
+    match stack.last() {
+        None if documents <= 1 && doc.root.is_none() => (ROOT, 0),
+        None => (DETACHED, 0),
+        Some(Frame::Seq { number, items, .. }) => (*number, items.len()),
+        Some(Frame::Map {
+            number,
+            entries,
+            key,
+            ..
+        }) => (*number, entries.len() * 2 + usize::from(key.is_some())),
+    }
 }
 
 /// Maps the parser's character indices to byte offsets. Positions arrive almost in order, so
@@ -193,7 +279,7 @@ pub fn parse(text: &str, base: usize) -> Result<Document, SyntaxError> {
         |s: &saphyr_parser::Span| Span::new(locator.at(s.start.index()), locator.at(s.end.index()));
     let mut doc = Document {
         root: None,
-        anchors: HashMap::new(),
+        anchors: Anchors::default(),
         findings: Vec::new(),
     };
     let mut stack: Vec<Frame> = Vec::new();
@@ -224,12 +310,12 @@ pub fn parse(text: &str, base: usize) -> Result<Document, SyntaxError> {
                 } else {
                     Value::Str(value.into_owned())
                 };
-                let node = Node { value, span };
                 if anchor != 0 {
                     doc.findings.push(Finding::Anchor(span));
-                    doc.anchors.insert(anchor, node.clone());
+                    let place = next_place(&stack, &doc, documents);
+                    doc.anchors.places.insert(anchor, place);
                 }
-                node
+                Node { value, span }
             }
             Event::Alias(id) => {
                 doc.findings.push(Finding::Alias(span));
@@ -242,25 +328,29 @@ pub fn parse(text: &str, base: usize) -> Result<Document, SyntaxError> {
                 if let Some(tag) = tag {
                     doc.findings.push(Finding::Tag(span, tag_name(tag)));
                 }
-                if anchor != 0 {
-                    doc.findings.push(Finding::Anchor(span));
-                }
                 if stack.len() >= MAX_DEPTH {
                     return Err(SyntaxError {
                         span,
                         message: format!("the frontmatter nests deeper than {MAX_DEPTH} levels"),
                     });
                 }
+                let place = next_place(&stack, &doc, documents);
+                let number = doc.anchors.collections.len();
+                doc.anchors.collections.push(place);
+                if anchor != 0 {
+                    doc.findings.push(Finding::Anchor(span));
+                    doc.anchors.places.insert(anchor, place);
+                }
                 stack.push(if matches!(event, Event::SequenceStart(..)) {
                     Frame::Seq {
                         start: span,
-                        anchor,
+                        number,
                         items: Vec::new(),
                     }
                 } else {
                     Frame::Map {
                         start: span,
-                        anchor,
+                        number,
                         entries: Vec::new(),
                         key: None,
                         seen: HashMap::new(),
@@ -270,43 +360,22 @@ pub fn parse(text: &str, base: usize) -> Result<Document, SyntaxError> {
             }
             Event::SequenceEnd | Event::MappingEnd => {
                 let Some(frame) = stack.pop() else { continue };
-                let (node, anchor) = match frame {
-                    Frame::Seq {
-                        start,
-                        anchor,
-                        items,
-                    } => {
+                match frame {
+                    Frame::Seq { start, items, .. } => {
                         let end = items.last().map_or(start.end, |n| n.span.end);
-                        let span = Span::new(start.start, end);
-                        (
-                            Node {
-                                value: Value::Seq(items),
-                                span,
-                            },
-                            anchor,
-                        )
+                        Node {
+                            value: Value::Seq(items),
+                            span: Span::new(start.start, end),
+                        }
                     }
-                    Frame::Map {
-                        start,
-                        anchor,
-                        entries,
-                        ..
-                    } => {
+                    Frame::Map { start, entries, .. } => {
                         let end = entries.last().map_or(start.end, |(_, v)| v.span.end);
-                        let span = Span::new(start.start, end);
-                        (
-                            Node {
-                                value: Value::Map(entries),
-                                span,
-                            },
-                            anchor,
-                        )
+                        Node {
+                            value: Value::Map(entries),
+                            span: Span::new(start.start, end),
+                        }
                     }
-                };
-                if anchor != 0 {
-                    doc.anchors.insert(anchor, node.clone());
                 }
-                node
             }
             Event::StreamStart | Event::StreamEnd | Event::DocumentEnd | Event::Nothing => {
                 continue;
@@ -477,17 +546,13 @@ fn check_yaml11(text: &str, span: Span, findings: &mut Vec<Finding>) {
 /// alias expands to null, so that an alias bomb stays cheap. Nesting deeper than
 /// [`MAX_DEPTH`] — only reachable through aliases, such as an anchor that contains an alias to
 /// itself — is null too, so the recursion stays shallow.
-pub fn to_json(
-    node: &Node,
-    anchors: &HashMap<usize, Node>,
-    budget: &mut usize,
-) -> serde_json::Value {
-    convert(node, anchors, budget, false, 0)
+pub fn to_json(node: &Node, aliases: Aliases, budget: &mut usize) -> serde_json::Value {
+    convert(node, aliases, budget, false, 0)
 }
 
 fn convert(
     node: &Node,
-    anchors: &HashMap<usize, Node>,
+    anchors: Aliases,
     budget: &mut usize,
     aliased: bool,
     depth: usize,
@@ -525,7 +590,7 @@ fn convert(
             }
             J::Object(map)
         }
-        Value::Alias(id) => match anchors.get(id) {
+        Value::Alias(id) => match anchors.get(*id) {
             Some(target) => convert(target, anchors, budget, true, depth + 1),
             None => J::Null,
         },
@@ -666,7 +731,7 @@ mod tests {
         }
         let doc = parse_str(&text).unwrap();
         let mut budget = 10_000;
-        let json = to_json(doc.root.as_ref().unwrap(), &doc.anchors, &mut budget);
+        let json = to_json(doc.root.as_ref().unwrap(), doc.aliases(), &mut budget);
         assert!(json.is_object());
         assert_eq!(budget, 0);
     }

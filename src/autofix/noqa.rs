@@ -160,7 +160,7 @@ fn frontmatter_value(text: &str) -> Option<serde_json::Value> {
     let mut budget = 10_000;
     Some(crate::yaml::to_json(
         doc.root.as_ref()?,
-        &doc.anchors,
+        doc.aliases(),
         &mut budget,
     ))
 }

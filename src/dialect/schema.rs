@@ -12,8 +12,8 @@ use crate::yaml::{Node, Value};
 /// A schema violation, located at a frontmatter node.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Violation<'a> {
-    /// A key the schema does not define.
-    Unknown { key: &'a Node },
+    /// A key the schema does not define, and its value.
+    Unknown { key: &'a Node, value: &'a Node },
     /// A required field is absent (or null).
     Missing { field: String },
     /// A value of the wrong type.
@@ -145,16 +145,16 @@ pub fn validate<'a>(
                     continue;
                 };
                 // The first key whose text is each name (non-string keys included: `1:`).
-                let mut keys: std::collections::HashMap<String, &Node> =
+                let mut keys: std::collections::HashMap<String, (&Node, &Node)> =
                     std::collections::HashMap::new();
-                for (key, _) in entries {
+                for (key, value) in entries {
                     if let Some(text) = key.key_text() {
-                        keys.entry(text).or_insert(key);
+                        keys.entry(text).or_insert((key, value));
                     }
                 }
                 for name in unexpected {
-                    if let Some(key) = keys.get(name) {
-                        out.push(Violation::Unknown { key });
+                    if let Some(&(key, value)) = keys.get(name) {
+                        out.push(Violation::Unknown { key, value });
                     }
                 }
             }

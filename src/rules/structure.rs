@@ -608,14 +608,16 @@ fn schema_rules(skill: &Skill, out: &mut Reporter) {
     };
     let root = skill.root.unwrap_or(&empty);
     let mut budget = 10_000;
-    let json = yaml::to_json(root, skill.anchors, &mut budget);
+    let json = yaml::to_json(root, skill.aliases, &mut budget);
     let known: Vec<&str> = schema::fields(skill.dialect)
         .iter()
         .map(String::as_str)
         .collect();
+    // Looked up once: a frontmatter may have thousands of unknown keys.
+    let metadata = root.get("metadata");
     for violation in schema::validate(skill.dialect, root, &json) {
         match violation {
-            Violation::Unknown { key } => {
+            Violation::Unknown { key, value } => {
                 let text = key.key_text().unwrap_or_default();
                 let name = text.as_str();
                 if super::runtime_fields::allowed(skill, name) {
@@ -634,14 +636,12 @@ fn schema_rules(skill: &Skill, out: &mut Reporter) {
                     format!("or allow it with `extra-fields = [\"{name}\"]` in skillc.toml");
                 let runtime = super::runtime_fields::unknown_field_help(name);
                 // `metadata` maps strings to strings: only a scalar moves there as it is.
-                let scalar = root.get(name).is_some_and(|(_, v)| {
-                    !matches!(skill.resolve(v).value, Value::Map(_) | Value::Seq(_))
-                });
+                let scalar = !matches!(skill.resolve(value).value, Value::Map(_) | Value::Seq(_));
                 match (closest(name, &known), runtime) {
                     (_, Some(help)) if skill.dialect == Dialect::AgentSkills => d.help(help),
                     (Some(near), _) => d.help(format!("did you mean `{near}`? {allow}")),
                     (None, _) if skill.dialect == Dialect::AgentSkills && scalar => {
-                        if let Some(fix) = to_metadata(skill, root, key) {
+                        if let Some(fix) = to_metadata(skill, metadata, key, value) {
                             d.fix(fix);
                         }
                         d.help(format!(
@@ -729,21 +729,27 @@ fn schema_rules(skill: &Skill, out: &mut Reporter) {
 /// the end of the `metadata:` block (created at the end of the frontmatter when there is
 /// none: by one such fix a round), its value as a string. Unsafe: a runtime that read the key
 /// at the top no longer does.
-fn to_metadata(skill: &Skill, root: &Node, key: &Node) -> Option<Fix> {
+///
+/// `metadata` is the frontmatter's `metadata:` entry, if any; `key` is the first key written
+/// with its text (a string key: `1:` is not moved).
+fn to_metadata(
+    skill: &Skill,
+    metadata: Option<&(Node, Node)>,
+    key: &Node,
+    value: &Node,
+) -> Option<Fix> {
     let text = skill.file.text.as_str();
-    let name = key.key_text()?;
-    let (found, value) = root.get(&name)?;
-    if found.span != key.span {
+    let name = key.as_str()?.to_string();
+    // The entry's own line, and nothing after the value but spaces (a comment stays put).
+    let before = text.get(..key.span.start)?;
+    if !(before.is_empty() || before.ends_with('\n')) {
         return None;
     }
-    // The entry's own line, and nothing after the value but spaces (a comment stays put).
-    let start = text.get(..key.span.start)?.rfind('\n').map_or(0, |i| i + 1);
+    let start = key.span.start;
     let end = text.get(value.span.end..)?.find('\n')? + value.span.end;
     let line = text.get(start..end)?;
     let after = text.get(value.span.end..end)?;
-    if !text.get(start..key.span.start)?.is_empty()
-        || !after.trim_end_matches('\r').trim().is_empty()
-    {
+    if !after.trim_end_matches('\r').trim().is_empty() {
         return None;
     }
     let eol = if line.ends_with('\r') { "\r\n" } else { "\n" };
@@ -770,17 +776,16 @@ fn to_metadata(skill: &Skill, root: &Node, key: &Node) -> Option<Fix> {
         span: Span::new(start, end + 1),
         content: String::new(),
     };
-    let insert = match root.get("metadata").map(|(_, v)| v) {
+    let insert = match metadata {
         None => Edit {
             span: Span::new(skill.layout.close.start, skill.layout.close.start),
             content: format!("metadata:{eol}  {key_written}: {string}{eol}"),
         },
-        Some(metadata) => {
+        Some((metadata_key, metadata)) => {
             let Value::Map(entries) = &metadata.value else {
                 return None;
             };
             // An anchored (or tagged) `metadata:` is repeated by its aliases: no key joins it.
-            let (metadata_key, _) = root.get("metadata")?;
             if text
                 .get(metadata_key.span.end..metadata.span.start)?
                 .contains(['&', '!'])
@@ -820,7 +825,7 @@ fn to_metadata(skill: &Skill, root: &Node, key: &Node) -> Option<Fix> {
     if edits[0].span.end > edits[1].span.start {
         return None;
     }
-    let creates = root.get("metadata").is_none();
+    let creates = metadata.is_none();
     Some(Fix {
         applicability: Applicability::Unsafe,
         message: format!("move `{name}` under `metadata:`"),
