@@ -782,6 +782,7 @@ fn lint_bytes(
         body,
         settings,
     );
+    report.suppressions = out.take_suppressions().unwrap_or(facts.suppressions);
     report.diagnostics = out.diagnostics;
     report.diagnostics.extend(bundle.diagnostics);
     report.extra_mut().tools = bundle.tools;
@@ -791,7 +792,6 @@ fn lint_bytes(
     report.set_key_region(facts.key_region);
     report.description = facts.description;
     report.extra_mut().fields = facts.fields;
-    report.suppressions = facts.suppressions;
     let mut others = bundle.files;
     others.extend(facts.other_files);
     Sources {
@@ -817,6 +817,12 @@ fn string_spans(node: &Node, out: &mut Vec<Span>, depth: usize) {
     }
 }
 
+/// Whether `at` is inside one of `spans` (sorted by start; string values do not overlap).
+fn within(spans: &[Span], at: usize) -> bool {
+    let after = spans.partition_point(|s| s.start <= at);
+    after > 0 && spans.get(after - 1).is_some_and(|s| at < s.end)
+}
+
 /// What checking a skill file learned, for the rules that come after it.
 #[derive(Default)]
 struct Facts {
@@ -833,13 +839,13 @@ struct Facts {
     other_files: Vec<SkillFile>,
 }
 
-fn check_file(
+fn check_file<'a>(
     dir: &SkillDir,
     placement: &Placement,
-    file: &SkillFile,
+    file: &'a SkillFile,
     tree: Option<SkillTree>,
-    settings: &Settings,
-    out: &mut Reporter,
+    settings: &'a Settings,
+    out: &mut Reporter<'a>,
 ) -> Facts {
     let mut facts = Facts::default();
     if file.has_bom() {
@@ -855,7 +861,19 @@ fn check_file(
         }
     };
     facts.body = Some(layout.body);
-    facts.suppressions = Suppressions::parse(file, &layout);
+    // The suppressions are final once the frontmatter is parsed (a directive inside a string
+    // value is text): from then on, what cannot be shown is dropped as it is reported.
+    let mut suppressions = Suppressions::parse(file, &layout);
+    let parsed = yaml::parse(file.slice(layout.frontmatter), layout.frontmatter.start);
+    if let Ok(root) = parsed.as_ref().map(|doc| doc.root.as_ref())
+        && let Some(root) = root.filter(|_| !suppressions.is_empty())
+    {
+        let mut strings = Vec::new();
+        string_spans(root, &mut strings, 0);
+        strings.sort_unstable_by_key(|s| s.start);
+        suppressions.forget_within(|at| within(&strings, at));
+    }
+    out.gate(settings, suppressions);
     let links = markdown::links(file.slice(layout.body));
     let located = targets_of(settings, placement, None);
     let placeholders =
@@ -877,7 +895,7 @@ fn check_file(
         settings,
         out,
     );
-    let doc = match yaml::parse(file.slice(layout.frontmatter), layout.frontmatter.start) {
+    let doc = match parsed {
         Ok(doc) => doc,
         Err(err) => {
             rules::structure::yaml_syntax(file, &err, out);
@@ -885,14 +903,6 @@ fn check_file(
         }
     };
     rules::structure::yaml_findings(&doc.findings, out);
-    // A directive written inside a string value is part of the value.
-    if let Some(root) = doc.root.as_ref().filter(|_| !facts.suppressions.is_empty()) {
-        let mut strings = Vec::new();
-        string_spans(root, &mut strings, 0);
-        facts
-            .suppressions
-            .forget_within(|at| strings.iter().any(|s| s.start <= at && at < s.end));
-    }
     let root = match &doc.root {
         None => None,
         Some(
@@ -986,8 +996,12 @@ fn finish(report: &mut SkillReport, settings: &Settings, cwd: &Path) {
             .cmp(&b.sort_key())
             .then_with(|| a.message.cmp(&b.message))
     });
+    // One that counts others hidden by the cap is kept: its count would go with it.
     report.diagnostics.dedup_by(|a, b| {
-        a.rule.code == b.rule.code && a.region == b.region && a.message == b.message
+        a.count == 1
+            && a.rule.code == b.rule.code
+            && a.region == b.region
+            && a.message == b.message
     });
     cap_per_rule(&mut report.diagnostics);
 }

@@ -21,6 +21,31 @@ pub struct Reporter<'a> {
     path: Arc<Path>,
     skill: Arc<Path>,
     pub diagnostics: Vec<Diagnostic>,
+    /// Once set, what the run will show is known as each diagnostic is reported: see
+    /// [`Reporter::gate`].
+    gate: Option<Gate<'a>>,
+}
+
+/// What decides, when a diagnostic is reported, whether the run could show it: the rules
+/// selected and the file's suppressions (final once the frontmatter is parsed). A diagnostic
+/// that cannot be shown is not kept: only counted, when the per-rule cap hides it.
+struct Gate<'a> {
+    settings: &'a Settings,
+    suppressions: Suppressions,
+    /// Per-file ignores are judged on absolute paths when the skill is finished: with any,
+    /// nothing is hidden early.
+    capped: bool,
+    /// Per rule: the diagnostics kept that the run will show, and the last place among them.
+    kept: foldhash::HashMap<&'static str, Shown>,
+    /// Where a diagnostic that is not kept is built (and then dropped).
+    scratch: Option<Box<Diagnostic>>,
+}
+
+struct Shown {
+    count: usize,
+    last: (Arc<Path>, usize, usize),
+    /// The index of the first diagnostic hidden by the cap, which counts the others.
+    hidden: Option<usize>,
 }
 
 impl<'a> Reporter<'a> {
@@ -34,7 +59,29 @@ impl<'a> Reporter<'a> {
             path: path.into(),
             skill: skill.into(),
             diagnostics: Vec::new(),
+            gate: None,
         }
+    }
+
+    /// From now on, diagnostics that `settings` do not select or that `suppressions` suppress
+    /// are dropped as they are reported, and past the first [`MAX_PER_RULE`] of a rule (in
+    /// output order) one is only counted: memory and work stay proportional to what is shown,
+    /// whatever a file holds. [`Reporter::take_suppressions`] gives the suppressions back.
+    ///
+    /// [`MAX_PER_RULE`]: crate::lint::MAX_PER_RULE
+    pub fn gate(&mut self, settings: &'a Settings, suppressions: Suppressions) {
+        self.gate = Some(Gate {
+            settings,
+            suppressions,
+            capped: !settings.has_per_file_ignores(),
+            kept: foldhash::HashMap::default(),
+            scratch: None,
+        });
+    }
+
+    /// The suppressions given to [`Reporter::gate`], if any.
+    pub fn take_suppressions(&mut self) -> Option<Suppressions> {
+        self.gate.take().map(|g| g.suppressions)
     }
 
     /// Resolves a span of the skill file.
@@ -70,9 +117,7 @@ impl<'a> Reporter<'a> {
         path: impl Into<Arc<Path>>,
         message: impl Into<String>,
     ) -> &mut Diagnostic {
-        let d = self.emit_at(rule, None, message);
-        d.path = path.into();
-        d
+        self.push(rule, path.into(), None, message.into())
     }
 
     /// Reports a diagnostic at an already resolved region.
@@ -82,19 +127,61 @@ impl<'a> Reporter<'a> {
         region: Option<Region>,
         message: impl Into<String>,
     ) -> &mut Diagnostic {
-        self.diagnostics.push(Diagnostic {
+        self.push(rule, self.path.clone(), region, message.into())
+    }
+
+    fn push(
+        &mut self,
+        rule: &'static Rule,
+        path: Arc<Path>,
+        region: Option<Region>,
+        message: String,
+    ) -> &mut Diagnostic {
+        let d = Diagnostic {
             rule,
             severity: rule.severity,
-            message: message.into(),
+            message,
             label: None,
             help: None,
-            path: self.path.clone(),
+            path,
             skill: self.skill.clone(),
             region,
             secondary: Vec::new(),
             count: 1,
             fix: None,
-        });
+        };
+        if let Some(gate) = &mut self.gate {
+            let shown = gate.settings.enabled(rule) && !gate.suppressions.suppresses(&d);
+            if !shown {
+                return gate.scratch.insert(Box::new(d));
+            }
+            if gate.capped {
+                let (line, column) = region.map_or((0, 0), |r| (r.line, r.column));
+                let tally = gate.kept.entry(rule.code).or_insert_with(|| Shown {
+                    count: 0,
+                    last: (d.path.clone(), 0, 0),
+                    hidden: None,
+                });
+                let place = (&*d.path, line, column);
+                let after = place > (&*tally.last.0, tally.last.1, tally.last.2);
+                if tally.count >= crate::lint::MAX_PER_RULE && after {
+                    // At least MAX_PER_RULE shown ones come before it: it will not be shown.
+                    match tally.hidden.and_then(|i| self.diagnostics.get_mut(i)) {
+                        Some(first) => {
+                            first.count += 1;
+                            return gate.scratch.insert(Box::new(d));
+                        }
+                        None => tally.hidden = Some(self.diagnostics.len()),
+                    }
+                } else {
+                    tally.count += 1;
+                    if after || tally.count == 1 {
+                        tally.last = (d.path.clone(), line, column);
+                    }
+                }
+            }
+        }
+        self.diagnostics.push(d);
         let last = self.diagnostics.len() - 1;
         &mut self.diagnostics[last]
     }

@@ -236,15 +236,14 @@ pub(super) fn bare_scalar_at(text: &str, span: Span) -> bool {
     let Some(written) = text.get(span.start..span.end) else {
         return false;
     };
-    let line_start = text
-        .get(..span.start)
-        .and_then(|t| t.rfind('\n'))
-        .map_or(0, |i| i + 1);
-    let before = text
-        .get(line_start..span.start)
-        .unwrap_or("")
-        .trim_end_matches([' ', '\t']);
-    !written.starts_with(['&', '!', '*']) && before.ends_with([':', '-', '[', '{', ','])
+    // The last character before it on its line, past spaces: found without walking back to
+    // the line's start (a flow list of thousands of items is one line).
+    let before = text.as_bytes()[..span.start]
+        .iter()
+        .rev()
+        .find(|&&b| b != b' ' && b != b'\t');
+    !written.starts_with(['&', '!', '*'])
+        && before.is_some_and(|b| matches!(b, b':' | b'-' | b'[' | b'{' | b','))
 }
 
 /// `[…]` or `{…}` whole: a flow collection, however broken.
