@@ -19,6 +19,18 @@ pub struct SkillFile {
     /// diagnostics on one long line (minified JSON) cost what lies between them, not the line
     /// up to each.
     last: std::cell::Cell<(usize, usize, usize)>,
+    /// The characters before every [`CHECKPOINT`] bytes, for columns far into a long line.
+    checkpoints: std::cell::OnceCell<Box<[usize]>>,
+}
+
+/// Columns further than [`FAR`] from the line's start and from the position asked before are
+/// counted from checkpoints every this many bytes.
+const CHECKPOINT: usize = 4096;
+const FAR: usize = 2 * CHECKPOINT;
+
+/// How many characters start in `bytes` (UTF-8: every byte but continuation bytes).
+fn starts_of_chars(bytes: &[u8]) -> usize {
+    bytes.iter().filter(|&&b| (b as i8) >= -0x40).count()
 }
 
 /// Some lines of a file, kept for output after the file itself is dropped: what a rendered
@@ -92,6 +104,7 @@ impl SkillFile {
             text,
             line_starts,
             last: std::cell::Cell::new((0, 1, 1)),
+            checkpoints: std::cell::OnceCell::new(),
         }
     }
 
@@ -183,18 +196,38 @@ impl SkillFile {
     fn position(&self, offset: usize) -> (usize, usize) {
         let line = self.line_of(offset);
         let (last_offset, last_line, last_column) = self.last.get();
-        let column = if last_line == line && last_offset <= offset {
+        let line_start = self.line_starts[line - 1];
+        let column = if last_line == line && last_offset <= offset && offset - last_offset < FAR {
             last_column + self.text[last_offset..offset].chars().count()
-        } else if last_line == line {
+        } else if last_line == line && offset < last_offset && last_offset - offset < FAR {
             last_column - self.text[offset..last_offset].chars().count()
+        } else if offset - line_start < FAR {
+            self.text[line_start..offset].chars().count() + 1
         } else {
-            self.text[self.line_starts[line - 1]..offset]
-                .chars()
-                .count()
-                + 1
+            // Far into a long line: counted from the checkpoints, in time that does not
+            // grow with the line (positions asked out of order stay linear in all).
+            self.chars_before(offset) - self.chars_before(line_start) + 1
         };
         self.last.set((offset, line, column));
         (line, column)
+    }
+
+    /// The characters before byte `offset` (a character boundary), from a table of the count
+    /// at every [`CHECKPOINT`] bytes that is made the first time it is needed.
+    fn chars_before(&self, offset: usize) -> usize {
+        let bytes = self.text.as_bytes();
+        let table = self.checkpoints.get_or_init(|| {
+            let mut n = 0;
+            std::iter::once(0)
+                .chain(bytes.chunks(CHECKPOINT).map(|chunk| {
+                    n += starts_of_chars(chunk);
+                    n
+                }))
+                .collect()
+        });
+        let i = offset / CHECKPOINT;
+        let from = (i * CHECKPOINT).min(bytes.len());
+        table.get(i).copied().unwrap_or(0) + starts_of_chars(&bytes[from..offset.max(from)])
     }
 
     /// Splits the file into frontmatter and body.
@@ -265,6 +298,31 @@ mod tests {
 
     fn file(text: &str) -> SkillFile {
         SkillFile::new(std::path::PathBuf::from("SKILL.md"), text.to_string())
+    }
+
+    /// Every column, asked in order, backwards and by jumps between the two ends of a line far
+    /// longer than a checkpoint, is the count of characters before it on its line (plus one).
+    #[test]
+    fn columns_on_long_lines_are_exact_in_any_order() {
+        let line = "ab é x\u{1F600}yz — ✓ ".repeat(2_000);
+        let text = format!("first\n{line}\nlast é\n");
+        let f = file(&text);
+        let starts: Vec<usize> = text.char_indices().map(|(i, _)| i).collect();
+        let want = |offset: usize| {
+            let line_start = text[..offset].rfind('\n').map_or(0, |i| i + 1);
+            let line = 1 + text[..offset].matches('\n').count();
+            (line, text[line_start..offset].chars().count() + 1)
+        };
+        let n = starts.len();
+        let order = (0..n)
+            .step_by(7)
+            .chain((0..n).rev().step_by(13))
+            .chain((0..n / 2).flat_map(|i| [i * 2 % n, n - 1 - i]).step_by(11))
+            .chain([0, n - 1, n / 2, 1, n - 2]);
+        for index in order {
+            let offset = starts[index];
+            assert_eq!(f.position(offset), want(offset), "offset {offset}");
+        }
     }
 
     #[test]

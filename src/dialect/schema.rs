@@ -116,10 +116,15 @@ pub fn validate<'a>(
         return Vec::new();
     };
     let mut out = Vec::new();
+    // The fields reported with a wrong type, and the keys of the mappings errors point into:
+    // one lookup per error, whatever the number of keys.
+    let mut wrong_types = std::collections::HashSet::new();
+    let mut keys = Keys::default();
     for field in &compiled.integers {
         if let Some((_, node)) = root.get(field)
             && matches!(node.value, Value::Float(_))
         {
+            wrong_types.insert(field.clone());
             out.push(Violation::WrongType {
                 field: field.clone(),
                 node,
@@ -136,7 +141,7 @@ pub fn validate<'a>(
                 LocationSegment::Index(i) => i.to_string(),
             })
             .collect();
-        let Some(node) = locate(root, &path) else {
+        let Some(node) = keys.locate(root, &path) else {
             continue;
         };
         match error.kind() {
@@ -169,10 +174,7 @@ pub fn validate<'a>(
                     && compiled.required.contains(&field)
                 {
                     out.push(Violation::Missing { field });
-                } else if !out
-                    .iter()
-                    .any(|v| matches!(v, Violation::WrongType { field: f, .. } if *f == field))
-                {
+                } else if wrong_types.insert(field.clone()) {
                     out.push(Violation::WrongType {
                         field,
                         node,
@@ -186,17 +188,36 @@ pub fn validate<'a>(
     out
 }
 
-/// Follows a JSON pointer's segments through the YAML tree (first occurrence of a key).
-fn locate<'a>(root: &'a Node, path: &[String]) -> Option<&'a Node> {
-    let mut node = root;
-    for segment in path {
-        node = match &node.value {
-            Value::Map(_) => &node.get(segment)?.1,
-            Value::Seq(items) => items.get(segment.parse::<usize>().ok()?)?,
-            _ => return None,
-        };
+/// The string keys of the mappings looked into, each mapping's indexed once.
+#[derive(Default)]
+struct Keys<'a> {
+    maps: std::collections::HashMap<*const Node, std::collections::HashMap<&'a str, &'a Node>>,
+}
+
+impl<'a> Keys<'a> {
+    /// Follows a JSON pointer's segments through the YAML tree (first occurrence of a key).
+    fn locate(&mut self, root: &'a Node, path: &[String]) -> Option<&'a Node> {
+        let mut node = root;
+        for segment in path {
+            node = match &node.value {
+                Value::Map(entries) => {
+                    let index = self.maps.entry(node as *const Node).or_insert_with(|| {
+                        let mut index = std::collections::HashMap::new();
+                        for (k, v) in entries {
+                            if let Value::Str(key) = &k.value {
+                                index.entry(key.as_str()).or_insert(v);
+                            }
+                        }
+                        index
+                    });
+                    index.get(segment.as_str())?
+                }
+                Value::Seq(items) => items.get(segment.parse::<usize>().ok()?)?,
+                _ => return None,
+            };
+        }
+        Some(node)
     }
-    Some(node)
 }
 
 fn type_words(kind: &TypeKind) -> String {

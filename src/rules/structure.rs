@@ -379,6 +379,10 @@ pub fn yaml_findings(findings: &[Finding], out: &mut Reporter) {
         }
     }
     let mut seen = Vec::new();
+    // Where each repeated key is first defined, found once: positions asked back and forth
+    // along a long line would each count the line again.
+    let mut firsts: foldhash::HashMap<usize, crate::diagnostic::Region> =
+        foldhash::HashMap::default();
     for finding in findings {
         if portable(finding) {
             if seen.contains(&discriminant(finding)) {
@@ -397,7 +401,16 @@ pub fn yaml_findings(findings: &[Finding], out: &mut Reporter) {
         };
         match finding {
             Finding::DuplicateKey { key, first, second } => {
-                let first = out.region(*first);
+                let first = match firsts.get(&first.start) {
+                    Some(region) => Some(*region),
+                    None => {
+                        let region = out.region(*first);
+                        if let Some(region) = region {
+                            firsts.insert(first.start, region);
+                        }
+                        region
+                    }
+                };
                 out.emit(&SK008, Some(*second), format!("duplicate key `{key}`"))
                     .label("repeated here")
                     .secondary(first, "first defined here")
