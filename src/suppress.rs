@@ -20,8 +20,10 @@ pub struct Suppressions(Option<Box<Directives>>);
 struct Directives {
     /// One per selector of a directive.
     entries: Vec<Entry>,
-    /// The entries that cover each line (line directives).
-    lines: HashMap<usize, Vec<usize>>,
+    /// The entries that cover each line (line directives), by line and code.
+    lines: HashMap<(usize, &'static str), Covering>,
+    /// The file-wide entries, by code.
+    file_wide: HashMap<&'static str, Covering>,
     /// Selectors that name no rule, where they are written.
     unknown: Vec<(String, Region)>,
     /// The skill file: line directives cover its lines, not those of other files.
@@ -33,9 +35,40 @@ impl Default for Directives {
         Directives {
             entries: Vec::new(),
             lines: HashMap::new(),
+            file_wide: HashMap::new(),
             unknown: Vec::new(),
             path: Arc::from(std::path::Path::new("")),
         }
+    }
+}
+
+/// The entries that cover one code (on one line, or file-wide), and whether they have all
+/// been marked used: then a diagnostic is looked up in constant time, however many
+/// directives name its rule.
+#[derive(Debug, Default)]
+struct Covering {
+    entries: Vec<usize>,
+    /// 0: not yet asked; 1: marked, none of them active; 2: marked, some active.
+    marked: std::sync::atomic::AtomicU8,
+}
+
+impl Covering {
+    /// Whether an active entry covers the code, marking them used the first time.
+    fn suppresses(&self, entries: &[Entry]) -> bool {
+        match self.marked.load(Ordering::Relaxed) {
+            1 => return false,
+            2 => return true,
+            _ => {}
+        }
+        let mut any = false;
+        for entry in self.entries.iter().filter_map(|&i| entries.get(i)) {
+            if !entry.inert {
+                entry.used.store(true, Ordering::Relaxed);
+                any = true;
+            }
+        }
+        self.marked.store(if any { 2 } else { 1 }, Ordering::Relaxed);
+        any
     }
 }
 
@@ -123,6 +156,13 @@ impl Suppressions {
         if let Some(directives) = &mut self.0 {
             for entry in &mut directives.entries {
                 entry.inert |= is_text(entry.at.offset);
+            }
+            // What was marked may have changed.
+            for covering in directives.lines.values_mut() {
+                covering.marked = Default::default();
+            }
+            for covering in directives.file_wide.values_mut() {
+                covering.marked = Default::default();
             }
             directives.unknown.retain(|(_, at)| !is_text(at.offset));
         }
@@ -215,17 +255,24 @@ impl Directives {
                 Selector::Unknown(written) => self.unknown.push((written, at)),
                 Selector::Rules(written, rules) => {
                     let index = self.entries.len();
+                    let codes: Vec<&'static str> = rules.iter().map(|r| r.code).collect();
+                    for &code in &codes {
+                        if file_wide {
+                            self.file_wide.entry(code).or_default().entries.push(index);
+                        }
+                        for &line in lines {
+                            let covering = self.lines.entry((line, code)).or_default();
+                            covering.entries.push(index);
+                        }
+                    }
                     self.entries.push(Entry {
-                        codes: rules.iter().map(|r| r.code).collect(),
+                        codes,
                         file_wide,
                         written,
                         at,
                         used: AtomicBool::new(false),
                         inert: false,
                     });
-                    for &line in lines {
-                        self.lines.entry(line).or_default().push(index);
-                    }
                 }
             }
         }
@@ -234,22 +281,14 @@ impl Directives {
     fn suppresses(&self, d: &Diagnostic) -> bool {
         let code = d.rule.code;
         let on_line = (*d.path == *self.path)
-            .then(|| d.region.and_then(|r| self.lines.get(&r.line)))
+            .then(|| d.region.and_then(|r| self.lines.get(&(r.line, code))))
             .flatten()
-            .into_iter()
-            .flatten()
-            .filter_map(|&i| self.entries.get(i))
-            .filter(|e| !e.inert && e.codes.contains(&code));
+            .is_some_and(|covering| covering.suppresses(&self.entries));
         let file_wide = self
-            .entries
-            .iter()
-            .filter(|e| !e.inert && e.file_wide && e.codes.contains(&code));
-        let mut suppressed = false;
-        for entry in on_line.chain(file_wide) {
-            entry.used.store(true, Ordering::Relaxed);
-            suppressed = true;
-        }
-        suppressed
+            .file_wide
+            .get(code)
+            .is_some_and(|covering| covering.suppresses(&self.entries));
+        on_line | file_wide
     }
 }
 
