@@ -624,6 +624,7 @@ pub fn keep_lines(report: &mut SkillReport, file: Option<&SkillFile>, others: &[
             }
             if file.is_some_and(|f| f.path == source.path) {
                 lines.extend(report.key_region().iter().map(at));
+                lines.extend(report.suppressions.lines());
             }
             let tools = report.tools().iter().filter(|t| *t.path == *source.path);
             lines.extend(tools.map(|t| t.region.line));

@@ -61,10 +61,15 @@ pub struct Rule {
     pub summary: &'static str,
     /// Markdown: What it checks / Why it matters / Example / Fix.
     pub doc: &'static str,
+    /// Whether a suppression comment may hide it. A file that cannot be parsed is never
+    /// silent (as in ruff): the rules that say so are marked `unsuppressible` below.
+    pub suppressible: bool,
 }
 
 macro_rules! registry {
-    ($($code:ident $name:literal $severity:ident $dialects:ident $summary:literal;)*) => {
+    (@suppressible) => { true };
+    (@suppressible unsuppressible) => { false };
+    ($($code:ident $name:literal $severity:ident $dialects:ident $($marker:ident)? $summary:literal;)*) => {
         $(
             #[doc = $summary]
             pub static $code: Rule = Rule {
@@ -74,6 +79,7 @@ macro_rules! registry {
                 dialects: Dialects::$dialects,
                 summary: $summary,
                 doc: include_str!(concat!("rules/docs/", stringify!($code), ".md")),
+                suppressible: registry!(@suppressible $($marker)?),
             };
         )*
         /// Every rule, in code order.
@@ -83,12 +89,12 @@ macro_rules! registry {
 
 registry! {
     SK001 "missing-skill-file" Error Both "A directory given as a skill has no `SKILL.md` or `skill.md`.";
-    SK002 "invalid-utf8" Error Both "The skill file is not valid UTF-8.";
-    SK003 "missing-frontmatter" Error Both "The skill file does not begin with a `---` line.";
+    SK002 "invalid-utf8" Error Both unsuppressible "The skill file is not valid UTF-8.";
+    SK003 "missing-frontmatter" Error Both unsuppressible "The skill file does not begin with a `---` line.";
     SK004 "byte-order-mark" Warning Both "The skill file begins with a UTF-8 byte-order mark.";
-    SK005 "unclosed-frontmatter" Error Both "The frontmatter has no closing `---` line.";
-    SK006 "yaml-syntax" Error Both "The frontmatter is not valid YAML.";
-    SK007 "frontmatter-not-mapping" Error Both "The frontmatter is a YAML list or scalar, not a mapping.";
+    SK005 "unclosed-frontmatter" Error Both unsuppressible "The frontmatter has no closing `---` line.";
+    SK006 "yaml-syntax" Error Both unsuppressible "The frontmatter is not valid YAML.";
+    SK007 "frontmatter-not-mapping" Error Both unsuppressible "The frontmatter is a YAML list or scalar, not a mapping.";
     SK008 "duplicate-key" Error Both "A key appears twice in one mapping.";
     SK009 "yaml-non-portable" Warning Both "The frontmatter uses YAML features that strict or simple loaders reject.";
     SK010 "yaml-1-1-ambiguity" Warning Both "A plain scalar that YAML 1.1 loaders read as a boolean, null or a different number.";

@@ -25,7 +25,9 @@ struct Directives {
     /// The file-wide entries, by code.
     file_wide: HashMap<&'static str, Covering>,
     /// Selectors that name no rule, where they are written.
-    unknown: Vec<(String, Region)>,
+    /// Selectors that name no rule or only rules no suppression hides, where they are
+    /// written (and which of the two).
+    unknown: Vec<(String, Region, Unknown)>,
     /// The skill file: line directives cover its lines, not those of other files.
     path: Arc<std::path::Path>,
 }
@@ -145,6 +147,17 @@ impl Suppressions {
         Suppressions(Some(Box::new(out)))
     }
 
+    /// The lines of the skill file where SK018 or SK019 may point once the run is complete
+    /// (their excerpts are kept for then).
+    pub fn lines(&self) -> Vec<usize> {
+        let Some(directives) = &self.0 else {
+            return Vec::new();
+        };
+        let unknown = directives.unknown.iter().map(|(_, at, _)| at.line);
+        let entries = directives.entries.iter().filter(|e| !e.inert);
+        unknown.chain(entries.map(|e| e.at.line)).collect()
+    }
+
     /// Whether the file declares no directive (most do not).
     pub fn is_empty(&self) -> bool {
         self.0.is_none()
@@ -164,7 +177,7 @@ impl Suppressions {
             for covering in directives.file_wide.values_mut() {
                 covering.marked = Default::default();
             }
-            directives.unknown.retain(|(_, at)| !is_text(at.offset));
+            directives.unknown.retain(|(_, at, _)| !is_text(at.offset));
         }
     }
 
@@ -202,13 +215,21 @@ impl Suppressions {
         let mut out: Vec<Diagnostic> = directives
             .unknown
             .iter()
-            .map(|(written, at)| {
-                diagnostic(
+            .map(|(written, at, why)| match why {
+                Unknown::NoRule => diagnostic(
                     &SK018,
                     *at,
                     format!("`{written}` is not a rule: this suppression suppresses nothing"),
                     "write a rule's code (`SK404`), a code prefix (`SK4`) or its name (`broken-link`); `skillc rule` lists them",
-                )
+                ),
+                Unknown::Unsuppressible => diagnostic(
+                    &SK018,
+                    *at,
+                    format!(
+                        "`{written}` cannot be suppressed: a skill file that cannot be parsed is always reported"
+                    ),
+                    "fix the file instead; SK002, SK003, SK005, SK006 and SK007 are never suppressed",
+                ),
             })
             .collect();
         for entry in directives.entries.iter().filter(|e| !e.inert) {
@@ -252,7 +273,7 @@ impl Directives {
                 line_start + range.end,
             ));
             match selector {
-                Selector::Unknown(written) => self.unknown.push((written, at)),
+                Selector::Unknown(written, why) => self.unknown.push((written, at, why)),
                 Selector::Rules(written, rules) => {
                     let index = self.entries.len();
                     let codes: Vec<&'static str> = rules.iter().map(|r| r.code).collect();
@@ -294,9 +315,17 @@ impl Directives {
 
 /// What one selector of a directive names.
 enum Selector {
-    /// The rules of a code, prefix or name, as written.
+    /// The rules of a code, prefix or name, as written (those a suppression may hide).
     Rules(String, Vec<&'static Rule>),
-    Unknown(String),
+    Unknown(String, Unknown),
+}
+
+/// Why a selector suppresses nothing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Unknown {
+    NoRule,
+    /// It names only rules that are never suppressed ([`Rule::suppressible`]).
+    Unsuppressible,
 }
 
 /// The selectors of a directive `marker...]` on a line, each with its byte range in the line.
@@ -315,8 +344,15 @@ fn directive(line: &str, marker: &str) -> Option<Vec<(Selector, std::ops::Range<
         let range = offset..offset + trimmed.len();
         out.push((
             match crate::rule::select(trimmed) {
-                Some(rules) => Selector::Rules(trimmed.to_string(), rules),
-                None => Selector::Unknown(trimmed.to_string()),
+                Some(mut rules) => {
+                    rules.retain(|r| r.suppressible);
+                    if rules.is_empty() {
+                        Selector::Unknown(trimmed.to_string(), Unknown::Unsuppressible)
+                    } else {
+                        Selector::Rules(trimmed.to_string(), rules)
+                    }
+                }
+                None => Selector::Unknown(trimmed.to_string(), Unknown::NoRule),
             },
             range,
         ));

@@ -26,7 +26,7 @@ pub fn comment_for(
 ) -> Option<(usize, String)> {
     // The skill file as the report names it (the diagnostics' path).
     let shown = report.dir.file.clone()?;
-    if text.replace("\r\n", "").contains('\r') || *d.path != *shown {
+    if !d.rule.suppressible || text.replace("\r\n", "").contains('\r') || *d.path != *shown {
         return None;
     }
     let region = d.region?;
@@ -177,7 +177,8 @@ pub fn file_comment_for(
     code: &'static str,
     lint: &dyn Fn(&str) -> Option<SkillReport>,
 ) -> Option<(usize, String)> {
-    if text.replace("\r\n", "").contains('\r') {
+    let suppressible = crate::rule::find(code).is_some_and(|rule| rule.suppressible);
+    if !suppressible || text.replace("\r\n", "").contains('\r') {
         return None;
     }
     let file = crate::source::SkillFile::new(path.to_path_buf(), text.to_string());

@@ -153,6 +153,15 @@ pub fn run(args: &Args) -> Outcome {
     if let Some(error) = report.io_error() {
         return fail(Outcome::Failure, error);
     }
+    if let Some(why) = unparsed(&skill_file.bytes) {
+        eprint!("{}", render::concise::render(std::slice::from_ref(&report)));
+        return fail(
+            Outcome::Problems,
+            format!(
+                "cannot pack `{shown}`: {why}; no suppression, configuration or --no-validate packs a skill file that cannot be parsed"
+            ),
+        );
+    }
     let errors = report
         .diagnostics
         .iter()
@@ -326,4 +335,24 @@ pub fn run(args: &Args) -> Outcome {
         return super::emit(&format!("{}\n", output.display())).unwrap_or(Outcome::Success);
     }
     Outcome::Success
+}
+
+/// Why a skill file cannot be parsed (its frontmatter), if it cannot: judged on the bytes
+/// themselves, so that no suppression, rule selection or severity lets `pack` archive a skill
+/// that no runtime can load.
+fn unparsed(bytes: &[u8]) -> Option<&'static str> {
+    let Ok(text) = std::str::from_utf8(bytes) else {
+        return Some("the skill file is not valid UTF-8 (SK002)");
+    };
+    let file = crate::source::SkillFile::new(PathBuf::new(), text.to_string());
+    let Ok(layout) = file.layout() else {
+        return Some("the skill file has no closed `---` frontmatter (SK003, SK005)");
+    };
+    match crate::yaml::parse(file.slice(layout.frontmatter), layout.frontmatter.start) {
+        Err(_) => Some("its frontmatter is not valid YAML (SK006)"),
+        Ok(doc) => match doc.root.map(|root| root.value) {
+            None | Some(crate::yaml::Value::Map(_)) => None,
+            Some(_) => Some("its frontmatter is not a mapping (SK007)"),
+        },
+    }
 }
