@@ -550,6 +550,33 @@ pub fn to_json(node: &Node, aliases: Aliases, budget: &mut usize) -> serde_json:
     convert(node, aliases, budget, false, 0)
 }
 
+/// [`to_json`] of a mapping whose values are converted only for the keys `wanted` names (the
+/// others are null): what a schema that forbids other keys needs, and no copy of values that
+/// no schema reads.
+pub fn fields_to_json(
+    root: &Node,
+    aliases: Aliases,
+    budget: &mut usize,
+    wanted: impl Fn(&str) -> bool,
+) -> serde_json::Value {
+    let Value::Map(entries) = &root.value else {
+        return to_json(root, aliases, budget);
+    };
+    let mut map = serde_json::Map::new();
+    for (k, v) in entries {
+        let Some(key) = k.key_text() else { continue };
+        if !map.contains_key(&key) {
+            let value = if wanted(&key) {
+                convert(v, aliases, budget, false, 1)
+            } else {
+                serde_json::Value::Null
+            };
+            map.insert(key, value);
+        }
+    }
+    serde_json::Value::Object(map)
+}
+
 fn convert(
     node: &Node,
     anchors: Aliases,

@@ -619,12 +619,15 @@ fn schema_rules(skill: &Skill, out: &mut Reporter) {
         span: skill.layout.open,
     };
     let root = skill.root.unwrap_or(&empty);
-    let mut budget = 10_000;
-    let json = yaml::to_json(root, skill.aliases, &mut budget);
     let known: Vec<&str> = schema::fields(skill.dialect)
         .iter()
         .map(String::as_str)
         .collect();
+    // The schemas forbid other top-level keys: their values are not read, nor copied.
+    let mut budget = 10_000;
+    let json = yaml::fields_to_json(root, skill.aliases, &mut budget, |key| {
+        known.contains(&key)
+    });
     // Looked up once: a frontmatter may have thousands of unknown keys.
     let metadata = root.get("metadata");
     for violation in schema::validate(skill.dialect, root, &json) {
