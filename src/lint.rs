@@ -999,10 +999,7 @@ fn finish(report: &mut SkillReport, settings: &Settings, cwd: &Path) {
     });
     // One that counts others hidden by the cap is kept: its count would go with it.
     report.diagnostics.dedup_by(|a, b| {
-        a.count == 1
-            && a.rule.code == b.rule.code
-            && a.region == b.region
-            && a.message == b.message
+        a.count == 1 && a.rule.code == b.rule.code && a.region == b.region && a.message == b.message
     });
     cap_per_rule(&mut report.diagnostics);
 }

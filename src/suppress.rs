@@ -69,7 +69,8 @@ impl Covering {
                 any = true;
             }
         }
-        self.marked.store(if any { 2 } else { 1 }, Ordering::Relaxed);
+        self.marked
+            .store(if any { 2 } else { 1 }, Ordering::Relaxed);
         any
     }
 }

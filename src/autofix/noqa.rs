@@ -26,66 +26,14 @@ pub fn comment_for(
 ) -> Option<(usize, String)> {
     // The skill file as the report names it (the diagnostics' path).
     let shown = report.dir.file.clone()?;
-    if !d.rule.suppressible || text.replace("\r\n", "").contains('\r') || *d.path != *shown {
+    if !d.rule.suppressible || *d.path != *shown || lone_cr(text) {
         return None;
     }
     let region = d.region?;
-    let offset = region.offset.min(text.len());
-    let start = text.get(..offset)?.rfind('\n').map_or(0, |i| i + 1);
-    let end = text
-        .get(start..)?
-        .find('\n')
-        .map_or(text.len(), |i| start + i);
-    let line = text.get(start..end)?;
-    let content_end = end - usize::from(line.ends_with('\r'));
-    let indent = &line[..line.len() - line.trim_start_matches([' ', '\t']).len()];
     let file = crate::source::SkillFile::new(path.to_path_buf(), text.to_string());
     let layout = file.layout().ok()?;
-    let in_frontmatter = start > layout.open.start && start < layout.close.start;
     let code = d.rule.code;
-    let (at, comment) = if in_frontmatter {
-        // A directive on the line above (of its own) takes one more code.
-        let above = text.get(..start.saturating_sub(1))?;
-        let above_start = above.rfind('\n').map_or(0, |i| i + 1);
-        let above_line = above.get(above_start..)?.trim_end_matches('\r');
-        match extend(above_line, "# skillc: ignore[") {
-            Some(at)
-                if above_line.trim_start().starts_with('#') && above_start > layout.open.start =>
-            {
-                (above_start + at, format!(", {code}"))
-            }
-            _ => {
-                let eol = if line.ends_with('\r') { "\r\n" } else { "\n" };
-                (start, format!("{indent}# skillc: ignore[{code}]{eol}"))
-            }
-        }
-    } else {
-        let content = &line[..content_end - start];
-        if let Some(at) = extend(content, "<!-- skillc: ignore[") {
-            (start + at, format!(", {code}"))
-        } else {
-            // Not in a table row or a code fence; not after a hard line break (`\` or two
-            // spaces at the end); not on a reference definition (the comment would end it).
-            // Nor where the line ends inside a code span or an HTML tag (the comment would be
-            // shown as code or become part of the tag), nor in an indented code block.
-            let open_tag = content
-                .rfind('<')
-                .is_some_and(|lt| !content[lt..].contains('>'));
-            if line.trim_start().starts_with('|')
-                || content.ends_with('\\')
-                || content.ends_with("  ")
-                || content.matches('`').count() % 2 == 1
-                || open_tag
-                || content.starts_with("    ")
-                || content.starts_with('\t')
-                || is_reference_definition(content)
-                || in_code_fence(text.get(layout.body.start..start)?)
-            {
-                return None;
-            }
-            (content_end, format!(" <!-- skillc: ignore[{code}] -->"))
-        }
-    };
+    let (at, comment, in_frontmatter) = place(text, &layout, region.offset, &[code])?;
     let mut with = text.to_string();
     with.insert_str(at, &comment);
     let after = lint(&with)?;
@@ -119,6 +67,78 @@ pub fn comment_for(
     };
     let same_links = dests(text) == dests(&with);
     (exact && was == now && same_values && same_links).then_some((at, comment))
+}
+
+/// Where the suppression comment for `codes` on the line at byte `offset` of `text` goes, and
+/// what it is (see [`comment_for`]), and whether that line is in the frontmatter; `None` where
+/// no comment may go. Nothing is linted here; a text with lone `\r` line ends is the caller's
+/// to refuse ([`lone_cr`]).
+fn place(
+    text: &str,
+    layout: &crate::source::Layout,
+    offset: usize,
+    codes: &[&str],
+) -> Option<(usize, String, bool)> {
+    let offset = offset.min(text.len());
+    let start = text.get(..offset)?.rfind('\n').map_or(0, |i| i + 1);
+    let end = text
+        .get(start..)?
+        .find('\n')
+        .map_or(text.len(), |i| start + i);
+    let line = text.get(start..end)?;
+    let content_end = end - usize::from(line.ends_with('\r'));
+    let indent = &line[..line.len() - line.trim_start_matches([' ', '\t']).len()];
+    let in_frontmatter = start > layout.open.start && start < layout.close.start;
+    let codes = codes.join(", ");
+    let (at, comment) = if in_frontmatter {
+        // A directive on the line above (of its own) takes one more code.
+        let above = text.get(..start.saturating_sub(1))?;
+        let above_start = above.rfind('\n').map_or(0, |i| i + 1);
+        let above_line = above.get(above_start..)?.trim_end_matches('\r');
+        match extend(above_line, "# skillc: ignore[") {
+            Some(at)
+                if above_line.trim_start().starts_with('#') && above_start > layout.open.start =>
+            {
+                (above_start + at, format!(", {codes}"))
+            }
+            _ => {
+                let eol = if line.ends_with('\r') { "\r\n" } else { "\n" };
+                (start, format!("{indent}# skillc: ignore[{codes}]{eol}"))
+            }
+        }
+    } else {
+        let content = &line[..content_end - start];
+        if let Some(at) = extend(content, "<!-- skillc: ignore[") {
+            (start + at, format!(", {codes}"))
+        } else {
+            // Not in a table row or a code fence; not after a hard line break (`\` or two
+            // spaces at the end); not on a reference definition (the comment would end it).
+            // Nor where the line ends inside a code span or an HTML tag (the comment would be
+            // shown as code or become part of the tag), nor in an indented code block.
+            let open_tag = content
+                .rfind('<')
+                .is_some_and(|lt| !content[lt..].contains('>'));
+            if line.trim_start().starts_with('|')
+                || content.ends_with('\\')
+                || content.ends_with("  ")
+                || content.matches('`').count() % 2 == 1
+                || open_tag
+                || content.starts_with("    ")
+                || content.starts_with('\t')
+                || is_reference_definition(content)
+                || in_code_fence(text.get(layout.body.start..start)?)
+            {
+                return None;
+            }
+            (content_end, format!(" <!-- skillc: ignore[{codes}] -->"))
+        }
+    };
+    Some((at, comment, in_frontmatter))
+}
+
+/// Whether a line of `text` ends with a lone `\r` (where a comment's lines would be misread).
+fn lone_cr(text: &str) -> bool {
+    memchr::memchr_iter(b'\r', text.as_bytes()).any(|i| text.as_bytes().get(i + 1) != Some(&b'\n'))
 }
 
 /// Where a directive `marker…]` on `line` takes one more code: the offset of its `]`.
@@ -178,7 +198,7 @@ pub fn file_comment_for(
     lint: &dyn Fn(&str) -> Option<SkillReport>,
 ) -> Option<(usize, String)> {
     let suppressible = crate::rule::find(code).is_some_and(|rule| rule.suppressible);
-    if !suppressible || text.replace("\r\n", "").contains('\r') {
+    if !suppressible || lone_cr(text) {
         return None;
     }
     let file = crate::source::SkillFile::new(path.to_path_buf(), text.to_string());
@@ -252,59 +272,225 @@ pub struct Added {
 }
 
 /// Writes a suppression comment for every diagnostic of the skill file `text` that one can
-/// cover ([`comment_for`]), one at a time from the end of the file, linting again after each.
+/// cover: in passes, each of which lints once, places one comment on every line that has
+/// diagnostics (naming all their rules), and lints once more to check that exactly those
+/// diagnostics went and the frontmatter's values and the body's links are unchanged. A batch
+/// that fails the check is split in two and each half tried alone, down to single lines,
+/// which are refused. A pass sees at most 100 diagnostics of a rule (the cap), so a file with
+/// more takes a pass more per 100; what no line comment covers gets an `ignore-file` directive
+/// per rule, if that works ([`file_comment_for`]).
 pub fn add_all(path: &Path, text: &str, lint: &dyn Fn(&str) -> Option<SkillReport>) -> Added {
     let mut out = Added {
         text: text.to_string(),
         ..Added::default()
     };
-    let mut refused: std::collections::HashSet<(&'static str, usize, String)> =
+    if lone_cr(text) {
+        out.left = lint(text).map_or(0, |r| r.diagnostics.len());
+        return out;
+    }
+    // Lines refused, by their rules and text (line numbers move as comments go in).
+    let mut refused: std::collections::HashSet<(Vec<&'static str>, String)> =
         std::collections::HashSet::new();
-    // Each round covers one diagnostic or refuses one: bounded by what the file reports.
-    for _ in 0..10_000 {
+    // Each pass covers at least one line or ends; a pass covers up to 100 per rule.
+    for _ in 0..MAX_PASSES {
         let Some(report) = lint(&out.text) else {
             return out;
         };
+        let file = crate::source::SkillFile::new(path.to_path_buf(), out.text.clone());
+        let Ok(layout) = file.layout() else { break };
         let shown = report.dir.file.clone();
-        let mut own: Vec<&Diagnostic> = report
+        // The diagnostics each line has, by line: their rules and the line's first offset.
+        let mut lines: std::collections::BTreeMap<usize, (usize, Vec<&'static str>)> =
+            std::collections::BTreeMap::new();
+        for d in report
             .diagnostics
             .iter()
-            .filter(|d| Some(&d.path) == shown.as_ref() && d.region.is_some())
-            .filter(|d| {
-                let line = d.region.map_or(0, |r| r.line);
-                !refused.contains(&(d.rule.code, line, d.message.clone()))
-            })
-            .collect();
-        own.sort_by_key(|d| std::cmp::Reverse(d.region.map_or(0, |r| r.offset)));
-        let Some(d) = own.first() else {
-            // What no line comment covers: one `ignore-file` directive per rule, if it works.
-            let mut codes: Vec<&'static str> =
-                report.diagnostics.iter().map(|d| d.rule.code).collect();
+            .filter(|d| Some(&d.path) == shown.as_ref() && d.rule.suppressible && d.count == 1)
+        {
+            let Some(region) = d.region else { continue };
+            let (offset, codes) = lines
+                .entry(region.line)
+                .or_insert((region.offset, Vec::new()));
+            *offset = (*offset).min(region.offset);
+            if !codes.contains(&d.rule.code) {
+                codes.push(d.rule.code);
+            }
+        }
+        let mut batch = Vec::new();
+        for (line, (offset, mut codes)) in lines {
             codes.sort_unstable();
-            codes.dedup();
-            for code in codes {
-                let Some(report) = lint(&out.text) else {
-                    break;
-                };
-                if let Some((at, comment)) = file_comment_for(path, &out.text, &report, code, lint)
-                {
-                    out.text.insert_str(at, &comment);
-                    out.comments += 1;
+            let key = (codes.clone(), file.slice(file.line_span(line)).to_string());
+            if refused.contains(&key) {
+                continue;
+            }
+            match place(&out.text, &layout, offset, &codes) {
+                Some((at, comment, in_frontmatter)) => batch.push(Placed {
+                    line,
+                    codes,
+                    at,
+                    comment,
+                    in_frontmatter,
+                    key,
+                }),
+                None => {
+                    refused.insert(key);
                 }
             }
-            out.left = lint(&out.text).map_or(0, |r| r.diagnostics.len());
-            return out;
-        };
-        match comment_for(path, &out.text, &report, d, lint) {
-            Some((at, comment)) => {
+        }
+        if batch.is_empty() {
+            break;
+        }
+        let accepted = settle(&out.text, &report, &layout, batch, lint, &mut refused);
+        if accepted.is_empty() {
+            continue;
+        }
+        out.comments += accepted.iter().map(|p| p.codes.len()).sum::<usize>();
+        let refs: Vec<&Placed> = accepted.iter().collect();
+        out.text = insert_all(&out.text, &refs);
+    }
+    // What no line comment covers: one `ignore-file` directive per rule, if it works.
+    if let Some(report) = lint(&out.text) {
+        let mut codes: Vec<&'static str> = report
+            .diagnostics
+            .iter()
+            .filter(|d| d.rule.suppressible)
+            .map(|d| d.rule.code)
+            .collect();
+        codes.sort_unstable();
+        codes.dedup();
+        for code in codes {
+            let Some(report) = lint(&out.text) else {
+                break;
+            };
+            if let Some((at, comment)) = file_comment_for(path, &out.text, &report, code, lint) {
                 out.text.insert_str(at, &comment);
                 out.comments += 1;
             }
-            None => {
-                let line = d.region.map_or(0, |r| r.line);
-                refused.insert((d.rule.code, line, d.message.clone()));
-            }
         }
     }
+    out.left = lint(&out.text).map_or(0, |r| r.diagnostics.iter().map(|d| d.count).sum());
     out
+}
+
+/// Passes of [`add_all`] at most (each covers at least one line, most cover hundreds).
+const MAX_PASSES: usize = 1_000;
+
+/// A comment placed for one line's diagnostics.
+struct Placed {
+    line: usize,
+    codes: Vec<&'static str>,
+    at: usize,
+    comment: String,
+    in_frontmatter: bool,
+    /// What the line is remembered by if it is refused.
+    key: (Vec<&'static str>, String),
+}
+
+/// `text` with every comment of `placed` inserted (each at its offset in `text`).
+fn insert_all(text: &str, placed: &[&Placed]) -> String {
+    let mut order: Vec<&&Placed> = placed.iter().collect();
+    order.sort_by_key(|p| p.at);
+    let mut with =
+        String::with_capacity(text.len() + placed.iter().map(|p| p.comment.len()).sum::<usize>());
+    let mut from = 0;
+    for p in order {
+        with.push_str(text.get(from..p.at).unwrap_or(""));
+        with.push_str(&p.comment);
+        from = p.at;
+    }
+    with.push_str(text.get(from..).unwrap_or(""));
+    with
+}
+
+/// The comments of `batch` that can go in together: the whole batch when linting `text` with
+/// it shows only their diagnostics gone, else each half tried alone (a single line that fails
+/// is refused).
+fn settle<'a>(
+    text: &str,
+    report: &SkillReport,
+    layout: &crate::source::Layout,
+    batch: Vec<Placed>,
+    lint: &dyn Fn(&str) -> Option<SkillReport>,
+    refused: &mut std::collections::HashSet<(Vec<&'static str>, String)>,
+) -> Vec<Placed> {
+    let refs: Vec<&Placed> = batch.iter().collect();
+    if covers_exactly(text, report, layout, &refs, lint) {
+        return batch;
+    }
+    if batch.len() == 1 {
+        refused.extend(batch.into_iter().map(|p| p.key));
+        return Vec::new();
+    }
+    // Halves by position (a comment that breaks its neighbours stays with them).
+    let mut batch = batch;
+    let second = batch.split_off(batch.len() / 2);
+    let mut kept = settle(text, report, layout, batch, lint, refused);
+    // The second half is checked on the text with the first half's comments in.
+    if kept.is_empty() {
+        return settle(text, report, layout, second, lint, refused);
+    }
+    let refs: Vec<&Placed> = kept.iter().chain(&second).collect();
+    if covers_exactly(text, report, layout, &refs, lint) {
+        kept.extend(second);
+        return kept;
+    }
+    // Tried alone against the original text, then together with the first half once more.
+    let more = settle(text, report, layout, second, lint, refused);
+    let refs: Vec<&Placed> = kept.iter().chain(&more).collect();
+    if more.is_empty() || covers_exactly(text, report, layout, &refs, lint) {
+        kept.extend(more);
+    }
+    kept
+}
+
+/// Whether `text` with the comments of `placed` in has exactly the diagnostics of `report`
+/// less those of the lines and rules the comments name, and the same frontmatter values and
+/// body links.
+fn covers_exactly(
+    text: &str,
+    report: &SkillReport,
+    layout: &crate::source::Layout,
+    placed: &[&Placed],
+    lint: &dyn Fn(&str) -> Option<SkillReport>,
+) -> bool {
+    let with = insert_all(text, placed);
+    let Some(after) = lint(&with) else {
+        return false;
+    };
+    let Some(shown) = report.dir.file.clone() else {
+        return false;
+    };
+    let covered: std::collections::HashSet<(usize, &'static str)> = placed
+        .iter()
+        .flat_map(|p| p.codes.iter().map(|&c| (p.line, c)))
+        .collect();
+    // Per rule: the problems expected to remain (those not on a covered line), and those left.
+    let mut expected: HashMap<&'static str, usize> = HashMap::new();
+    for d in &report.diagnostics {
+        let line = d.region.map_or(0, |r| r.line);
+        let gone = *d.path == *shown && d.count == 1 && covered.contains(&(line, d.rule.code));
+        if !gone {
+            *expected.entry(d.rule.code).or_default() += d.count;
+        }
+    }
+    let mut left: HashMap<&'static str, usize> = HashMap::new();
+    for d in &after.diagnostics {
+        *left.entry(d.rule.code).or_default() += d.count;
+    }
+    let frontmatter = placed.iter().any(|p| p.in_frontmatter);
+    // The body starts later in `with` by the comments placed above it.
+    let shift: usize = placed
+        .iter()
+        .filter(|p| p.at < layout.body.start)
+        .map(|p| p.comment.len())
+        .sum();
+    let dests = |text: &str, body: usize| -> Vec<String> {
+        crate::markdown::links(text.get(body..).unwrap_or(""))
+            .into_iter()
+            .map(|link| link.dest)
+            .collect()
+    };
+    expected == left
+        && (!frontmatter || frontmatter_value(text) == frontmatter_value(&with))
+        && dests(text, layout.body.start) == dests(&with, layout.body.start + shift)
 }

@@ -625,9 +625,7 @@ fn schema_rules(skill: &Skill, out: &mut Reporter) {
         .collect();
     // The schemas forbid other top-level keys: their values are not read, nor copied.
     let mut budget = 10_000;
-    let json = yaml::fields_to_json(root, skill.aliases, &mut budget, |key| {
-        known.contains(&key)
-    });
+    let json = yaml::fields_to_json(root, skill.aliases, &mut budget, |key| known.contains(&key));
     // Looked up once: a frontmatter may have thousands of unknown keys.
     let metadata = root.get("metadata");
     for violation in schema::validate(skill.dialect, root, &json) {
