@@ -173,6 +173,9 @@ pub struct Settings {
     per_file_ignores: Vec<(GlobSet, Vec<&'static Rule>)>,
 }
 
+/// At most this many diagnostics of one rule are shown for one skill; the rest are counted.
+pub const MAX_PER_RULE: usize = 100;
+
 impl Default for Settings {
     fn default() -> Self {
         Settings {

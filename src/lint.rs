@@ -1001,38 +1001,39 @@ fn finish(report: &mut SkillReport, settings: &Settings, cwd: &Path) {
     report.diagnostics.dedup_by(|a, b| {
         a.count == 1 && a.rule.code == b.rule.code && a.region == b.region && a.message == b.message
     });
-    cap_per_rule(&mut report.diagnostics);
+    cap_per_rule(&mut report.diagnostics, crate::config::MAX_PER_RULE);
 }
 
-/// At most this many diagnostics of one rule are kept for one skill; the rest are counted.
-pub const MAX_PER_RULE: usize = 100;
-
-/// Keeps the first [`MAX_PER_RULE`] diagnostics of each rule (in output order) and replaces
+/// Keeps the first `cap` diagnostics of each rule (in output order) and replaces
 /// the rest with one diagnostic that counts them, at the first one left out: output and memory
 /// stay proportional to what a person can act on, whatever a file holds. Capping again is
 /// harmless: a counting diagnostic already there is left out again and its count carried over.
-fn cap_per_rule(diagnostics: &mut Vec<Diagnostic>) {
+fn cap_per_rule(diagnostics: &mut Vec<Diagnostic>, cap: usize) {
     let mut entries: HashMap<&'static str, usize> = HashMap::new();
     let mut problems: HashMap<&'static str, usize> = HashMap::new();
     for d in diagnostics.iter() {
         *entries.entry(d.rule.code).or_default() += 1;
         *problems.entry(d.rule.code).or_default() += d.count;
     }
-    if entries.values().all(|&n| n <= MAX_PER_RULE) {
+    if entries.values().all(|&n| n <= cap) {
         return;
     }
     let mut seen: HashMap<&'static str, (usize, usize)> = HashMap::new();
-    let mut kept = Vec::with_capacity(diagnostics.len().min(entries.len() * (MAX_PER_RULE + 1)));
+    let mut kept = Vec::with_capacity(
+        diagnostics
+            .len()
+            .min(entries.len().saturating_mul(cap.saturating_add(1))),
+    );
     for mut d in diagnostics.drain(..) {
         let (n, shown) = seen.entry(d.rule.code).or_default();
         *n += 1;
-        if *n <= MAX_PER_RULE {
+        if *n <= cap {
             *shown += d.count;
             kept.push(d);
-        } else if *n == MAX_PER_RULE + 1 {
+        } else if *n == cap + 1 {
             let more = problems.get(d.rule.code).copied().unwrap_or(0) - *shown;
             d.message = format!(
-                "{more} more `{}` diagnostics in this skill are not shown (at most {MAX_PER_RULE} per rule and skill)",
+                "{more} more `{}` diagnostics in this skill are not shown (at most {cap} per rule and skill)",
                 d.rule.name
             );
             d.label = None;

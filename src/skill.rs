@@ -68,7 +68,7 @@ impl<'a> Reporter<'a> {
     /// output order) one is only counted: memory and work stay proportional to what is shown,
     /// whatever a file holds. [`Reporter::take_suppressions`] gives the suppressions back.
     ///
-    /// [`MAX_PER_RULE`]: crate::lint::MAX_PER_RULE
+    /// [`MAX_PER_RULE`]: crate::config::MAX_PER_RULE
     pub fn gate(&mut self, settings: &'a Settings, suppressions: Suppressions) {
         self.gate = Some(Gate {
             settings,
@@ -108,6 +108,22 @@ impl<'a> Reporter<'a> {
     ) -> &mut Diagnostic {
         let region = span.and_then(|s| self.region(s));
         self.emit_at(rule, region, message)
+    }
+
+    /// [`Reporter::emit`], but `None` when the diagnostic will not be shown (not selected,
+    /// suppressed, or only counted past the per-rule cap): a rule whose help or fix costs
+    /// work skips it then.
+    pub fn emit_shown(
+        &mut self,
+        rule: &'static Rule,
+        span: Option<Span>,
+        message: impl Into<String>,
+    ) -> Option<&mut Diagnostic> {
+        let before = self.diagnostics.len();
+        self.emit(rule, span, message);
+        let last = self.diagnostics.len().checked_sub(1)?;
+        // Kept when pushed (a counted one only raises the count of the first hidden).
+        (self.diagnostics.len() > before).then(|| &mut self.diagnostics[last])
     }
 
     /// Reports a diagnostic about another file of the skill (no position).
@@ -164,8 +180,8 @@ impl<'a> Reporter<'a> {
                 });
                 let place = (&*d.path, line, column);
                 let after = place > (&*tally.last.0, tally.last.1, tally.last.2);
-                if tally.count >= crate::lint::MAX_PER_RULE && after {
-                    // At least MAX_PER_RULE shown ones come before it: it will not be shown.
+                if tally.count >= crate::config::MAX_PER_RULE && after {
+                    // At least the cap's number of shown ones come before it: it is not shown.
                     match tally.hidden.and_then(|i| self.diagnostics.get_mut(i)) {
                         Some(first) => {
                             first.count += 1;

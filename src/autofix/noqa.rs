@@ -189,14 +189,14 @@ fn frontmatter_value(text: &str) -> Option<serde_json::Value> {
 /// (about the whole skill, or in another of its files): added to the frontmatter's first
 /// `ignore-file` directive, else on a line of its own at the frontmatter's start — when
 /// linting the text with it shows that only `code`'s diagnostics went, and the frontmatter's
-/// values and the body's links are unchanged.
+/// values and the body's links are unchanged. The report of the text with it comes back too.
 pub fn file_comment_for(
     path: &Path,
     text: &str,
     report: &SkillReport,
     code: &'static str,
     lint: &dyn Fn(&str) -> Option<SkillReport>,
-) -> Option<(usize, String)> {
+) -> Option<(usize, String, SkillReport)> {
     let suppressible = crate::rule::find(code).is_some_and(|rule| rule.suppressible);
     if !suppressible || lone_cr(text) {
         return None;
@@ -257,7 +257,7 @@ pub fn file_comment_for(
     let unchanged = others(report) == others(&after)
         && frontmatter_value(text) == frontmatter_value(&with)
         && links(text) == links(&with);
-    (gone && unchanged).then_some((at, comment))
+    (gone && unchanged).then_some((at, comment, after))
 }
 
 /// What `--add-noqa` did to one file.
@@ -284,6 +284,13 @@ pub fn add_all(path: &Path, text: &str, lint: &dyn Fn(&str) -> Option<SkillRepor
         text: text.to_string(),
         ..Added::default()
     };
+    // Lints left for this file: the work stays bounded whatever the file holds.
+    let budget = std::cell::Cell::new(MAX_LINTS);
+    let lint = &|text: &str| {
+        let left = budget.get().checked_sub(1)?;
+        budget.set(left);
+        lint(text)
+    };
     if lone_cr(text) {
         out.left = lint(text).map_or(0, |r| r.diagnostics.len());
         return out;
@@ -291,6 +298,8 @@ pub fn add_all(path: &Path, text: &str, lint: &dyn Fn(&str) -> Option<SkillRepor
     // Lines refused, by their rules and text (line numbers move as comments go in).
     let mut refused: std::collections::HashSet<(Vec<&'static str>, String)> =
         std::collections::HashSet::new();
+    // The report of the text as it is now, when known.
+    let mut current = None;
     // Each pass covers at least one line or ends; a pass covers up to 100 per rule.
     for _ in 0..MAX_PASSES {
         let Some(report) = lint(&out.text) else {
@@ -302,11 +311,19 @@ pub fn add_all(path: &Path, text: &str, lint: &dyn Fn(&str) -> Option<SkillRepor
         // The diagnostics each line has, by line: their rules and the line's first offset.
         let mut lines: std::collections::BTreeMap<usize, (usize, Vec<&'static str>)> =
             std::collections::BTreeMap::new();
-        for d in report
-            .diagnostics
-            .iter()
-            .filter(|d| Some(&d.path) == shown.as_ref() && d.rule.suppressible && d.count == 1)
-        {
+        // A rule reported on more lines than a person reads (the cap on what is shown) gets
+        // one `ignore-file` directive below, not a comment on every line.
+        let mut per_rule: HashMap<&'static str, usize> = HashMap::new();
+        for d in &report.diagnostics {
+            *per_rule.entry(d.rule.code).or_default() += d.count;
+        }
+        let lined = |code: &str| per_rule.get(code).is_some_and(|&n| n <= MAX_PER_RULE);
+        for d in report.diagnostics.iter().filter(|d| {
+            Some(&d.path) == shown.as_ref()
+                && d.rule.suppressible
+                && d.count == 1
+                && lined(d.rule.code)
+        }) {
             let Some(region) = d.region else { continue };
             let (offset, codes) = lines
                 .entry(region.line)
@@ -338,9 +355,18 @@ pub fn add_all(path: &Path, text: &str, lint: &dyn Fn(&str) -> Option<SkillRepor
             }
         }
         if batch.is_empty() {
+            current = Some(report);
             break;
         }
-        let accepted = settle(&out.text, &report, &layout, batch, lint, &mut refused);
+        let accepted = settle(
+            &out.text,
+            &report,
+            &layout,
+            batch,
+            lint,
+            &budget,
+            &mut refused,
+        );
         if accepted.is_empty() {
             continue;
         }
@@ -349,31 +375,38 @@ pub fn add_all(path: &Path, text: &str, lint: &dyn Fn(&str) -> Option<SkillRepor
         out.text = insert_all(&out.text, &refs);
     }
     // What no line comment covers: one `ignore-file` directive per rule, if it works.
-    if let Some(report) = lint(&out.text) {
-        let mut codes: Vec<&'static str> = report
-            .diagnostics
-            .iter()
-            .filter(|d| d.rule.suppressible)
-            .map(|d| d.rule.code)
-            .collect();
-        codes.sort_unstable();
-        codes.dedup();
-        for code in codes {
-            let Some(report) = lint(&out.text) else {
-                break;
-            };
-            if let Some((at, comment)) = file_comment_for(path, &out.text, &report, code, lint) {
-                out.text.insert_str(at, &comment);
-                out.comments += 1;
-            }
+    let Some(mut report) = current.or_else(|| lint(&out.text)) else {
+        return out;
+    };
+    let mut codes: Vec<&'static str> = report
+        .diagnostics
+        .iter()
+        .filter(|d| d.rule.suppressible)
+        .map(|d| d.rule.code)
+        .collect();
+    codes.sort_unstable();
+    codes.dedup();
+    for code in codes {
+        if let Some((at, comment, after)) = file_comment_for(path, &out.text, &report, code, lint) {
+            out.text.insert_str(at, &comment);
+            out.comments += 1;
+            report = after;
         }
     }
-    out.left = lint(&out.text).map_or(0, |r| r.diagnostics.iter().map(|d| d.count).sum());
+    out.left = report.diagnostics.iter().map(|d| d.count).sum();
     out
 }
 
-/// Passes of [`add_all`] at most (each covers at least one line, most cover hundreds).
+/// Passes of [`add_all`] at most (each covers at least one line, most cover all).
 const MAX_PASSES: usize = 1_000;
+
+/// Lints of one file by [`add_all`] at most: a pass and its check take two, a batch that
+/// fails its check two more per half tried.
+const MAX_LINTS: usize = 48;
+
+/// Line comments of one rule at most; a rule reported more often gets an `ignore-file`
+/// directive (as many as a run shows of a rule in one skill).
+const MAX_PER_RULE: usize = crate::config::MAX_PER_RULE;
 
 /// A comment placed for one line's diagnostics.
 struct Placed {
@@ -405,14 +438,18 @@ fn insert_all(text: &str, placed: &[&Placed]) -> String {
 /// The comments of `batch` that can go in together: the whole batch when linting `text` with
 /// it shows only their diagnostics gone, else each half tried alone (a single line that fails
 /// is refused).
-fn settle<'a>(
+fn settle(
     text: &str,
     report: &SkillReport,
     layout: &crate::source::Layout,
     batch: Vec<Placed>,
     lint: &dyn Fn(&str) -> Option<SkillReport>,
+    budget: &std::cell::Cell<usize>,
     refused: &mut std::collections::HashSet<(Vec<&'static str>, String)>,
 ) -> Vec<Placed> {
+    if budget.get() == 0 {
+        return Vec::new();
+    }
     let refs: Vec<&Placed> = batch.iter().collect();
     if covers_exactly(text, report, layout, &refs, lint) {
         return batch;
@@ -424,10 +461,10 @@ fn settle<'a>(
     // Halves by position (a comment that breaks its neighbours stays with them).
     let mut batch = batch;
     let second = batch.split_off(batch.len() / 2);
-    let mut kept = settle(text, report, layout, batch, lint, refused);
+    let mut kept = settle(text, report, layout, batch, lint, budget, refused);
     // The second half is checked on the text with the first half's comments in.
     if kept.is_empty() {
-        return settle(text, report, layout, second, lint, refused);
+        return settle(text, report, layout, second, lint, budget, refused);
     }
     let refs: Vec<&Placed> = kept.iter().chain(&second).collect();
     if covers_exactly(text, report, layout, &refs, lint) {
@@ -435,7 +472,7 @@ fn settle<'a>(
         return kept;
     }
     // Tried alone against the original text, then together with the first half once more.
-    let more = settle(text, report, layout, second, lint, refused);
+    let more = settle(text, report, layout, second, lint, budget, refused);
     let refs: Vec<&Placed> = kept.iter().chain(&more).collect();
     if more.is_empty() || covers_exactly(text, report, layout, &refs, lint) {
         kept.extend(more);

@@ -636,14 +636,16 @@ fn schema_rules(skill: &Skill, out: &mut Reporter) {
                 if super::runtime_fields::allowed(skill, name) {
                     continue;
                 }
-                let d = out.emit(
+                let Some(d) = out.emit_shown(
                     &SK013,
                     Some(key.span),
                     format!(
                         "unknown field `{name}` for the {} dialect",
                         skill.dialect.as_str()
                     ),
-                );
+                ) else {
+                    continue;
+                };
                 d.label("not a field of this dialect");
                 let allow =
                     format!("or allow it with `extra-fields = [\"{name}\"]` in skillc.toml");
