@@ -311,13 +311,13 @@ pub fn add_all(path: &Path, text: &str, lint: &dyn Fn(&str) -> Option<SkillRepor
         // The diagnostics each line has, by line: their rules and the line's first offset.
         let mut lines: std::collections::BTreeMap<usize, (usize, Vec<&'static str>)> =
             std::collections::BTreeMap::new();
-        // A rule reported on more lines than a person reads (the cap on what is shown) gets
-        // one `ignore-file` directive below, not a comment on every line.
+        // A rule reported on more lines than anyone would read comments on gets one
+        // `ignore-file` directive below, not a comment on every line.
         let mut per_rule: HashMap<&'static str, usize> = HashMap::new();
         for d in &report.diagnostics {
             *per_rule.entry(d.rule.code).or_default() += d.count;
         }
-        let lined = |code: &str| per_rule.get(code).is_some_and(|&n| n <= MAX_PER_RULE);
+        let lined = |code: &str| per_rule.get(code).is_some_and(|&n| n <= MAX_LINED);
         for d in report.diagnostics.iter().filter(|d| {
             Some(&d.path) == shown.as_ref()
                 && d.rule.suppressible
@@ -404,9 +404,10 @@ const MAX_PASSES: usize = 1_000;
 /// fails its check two more per half tried.
 const MAX_LINTS: usize = 48;
 
-/// Line comments of one rule at most; a rule reported more often gets an `ignore-file`
-/// directive (as many as a run shows of a rule in one skill).
-const MAX_PER_RULE: usize = crate::config::MAX_PER_RULE;
+/// Line comments of one rule in one file at most; a rule reported more often gets an
+/// `ignore-file` directive. A pass sees the first 100 of a rule (the cap on what a run shows),
+/// so this is ten passes' worth.
+const MAX_LINED: usize = 1_000;
 
 /// A comment placed for one line's diagnostics.
 struct Placed {
