@@ -24,6 +24,8 @@ struct Run {
 }
 
 /// Runs skillc with `args` in `dir` and waits for it with `wait4`, for its peak memory.
+// `wait4` reaps the child: `Child::wait` would find it gone.
+#[allow(clippy::zombie_processes)]
 fn run(dir: &Path, args: &[&str]) -> Run {
     let out_path = dir.join("stdout.txt");
     let err_path = dir.join("stderr.txt");
