@@ -453,6 +453,8 @@ mod tests {
         let mut warnings = Vec::new();
         let ignores = Ignores {
             global: Gitignore::empty(),
+            budget: Cell::new(Budget::default()),
+            compiled: RefCell::default(),
         };
         let all = Present {
             ignore: true,
