@@ -320,6 +320,46 @@ fn ignore_files_compile_at_most_2000_patterns_a_run() {
     assert_eq!(run.stderr.lines().count(), 3, "{}", run.stderr);
 }
 
+/// `target`, `node_modules`, `.venv` and `__pycache__` are never searched, except a skill
+/// directory of that name in a `skills` folder (a runtime's, or a plugin's), which a runtime
+/// loads; elsewhere a skill directory of that name is skipped with a warning, not silently.
+#[test]
+fn skill_directories_named_like_skipped_ones_are_checked_in_a_skills_folder() {
+    let (_tmp, repo) = sandbox();
+    for dir in [
+        ".claude/skills/target",
+        ".claude/skills/node_modules",
+        ".agents/skills/.venv",
+        "plugin/skills/__pycache__",
+        "other/target",
+        "node_modules/pkg",
+        ".claude/skills/.git",
+        "target/deep",
+    ] {
+        skill(&repo.join(dir));
+    }
+    write(&repo.join(".claude/skills/target/docs/x.md"), "x\n");
+    let run = validate(&repo, &[]);
+    assert_eq!(
+        run.paths,
+        [
+            ".agents/skills/.venv",
+            ".claude/skills/node_modules",
+            ".claude/skills/target",
+            "plugin/skills/__pycache__"
+        ]
+    );
+    assert_eq!(
+        run.stderr,
+        "warning: skipping `other/target`: it holds a skill file, but a search never enters \
+         `target` directories outside a `skills` folder (pass it as a PATH to check it)\n"
+    );
+    // Named as a PATH, it is checked.
+    let run = validate(&repo, &["other/target"]);
+    assert_eq!(run.paths, ["other/target"]);
+    assert_eq!(run.stderr, "");
+}
+
 #[test]
 fn unpack_temp_directories_are_not_skills() {
     let (_tmp, repo) = sandbox();
