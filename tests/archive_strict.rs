@@ -1132,3 +1132,119 @@ fn zip_dos_attributes_with_a_unix_mode() {
         "entry `good/SKILL.md` has MS-DOS attributes with a Unix mode in them (unzip would apply it)",
     );
 }
+
+/// Permission bits other than those `pack` writes (files 0644 or 0755; directories, which pack
+/// never writes but `tar`/`zip` of an unpacked skill add, 0755): GNU tar, bsdtar and unzip run
+/// as root reproduce them (a world-writable script, an unreadable `000` directory), so verify
+/// and unpack refuse them, naming the entry. An MS-DOS read-only entry is extracted 0444.
+#[test]
+fn modes_other_than_pack_writes_are_refused() {
+    let file = |mode: u32| Opts { mode, gnu: true };
+    for mode in [0o000, 0o777, 0o666, 0o664, 0o600, 0o744, 0o444, 0o700] {
+        // Listed in the manifest (executable as the old reader read it: any execute bit), so
+        // that nothing but the mode is wrong.
+        let listed = manifest_for(
+            "good",
+            &[
+                ("SKILL.md", SKILL_MD, false),
+                ("x", b"x", mode & 0o111 != 0),
+            ],
+        );
+        let mut tar = Tar::default();
+        tar.file(b"good/.skill-manifest.json", &listed, GNU);
+        tar.file(b"good/SKILL.md", SKILL_MD, GNU);
+        tar.file(b"good/x", b"x", file(mode));
+        assert_refused(
+            &format!("file-{mode:o}.tar.gz"),
+            &tar.gz(),
+            &format!("entry `good/x` has mode {mode:04o}; a file's mode must be 0644 or 0755"),
+        );
+        let mut entries = zbase();
+        entries[0].data = listed;
+        entries.push(ZipEntry {
+            external: (0o100000 | mode) << 16,
+            ..zentry("good/x", b"x")
+        });
+        assert_refused(
+            &format!("file-{mode:o}.zip"),
+            &zip_of(&entries),
+            &format!("entry `good/x` has mode {mode:04o}; a file's mode must be 0644 or 0755"),
+        );
+    }
+    for mode in [0o000, 0o777, 0o700, 0o775, 0o644] {
+        let mut tar = Tar::based();
+        tar.block(&header(b"good/sub/", b'5', 0, file(mode)), b"");
+        assert_refused(
+            &format!("dir-{mode:o}.tar.gz"),
+            &tar.gz(),
+            &format!("entry `good/sub/` has mode {mode:04o}; a directory's mode must be 0755"),
+        );
+        let mut entries = zbase();
+        entries.insert(
+            0,
+            ZipEntry {
+                external: (0o040000 | mode) << 16,
+                ..zentry("good/", b"")
+            },
+        );
+        assert_refused(
+            &format!("dir-{mode:o}.zip"),
+            &zip_of(&entries),
+            &format!("entry `good/` has mode {mode:04o}; a directory's mode must be 0755"),
+        );
+    }
+    let mut entries = zbase();
+    entries[1].made_by = 20;
+    entries[1].external = 0x21;
+    assert_refused(
+        "read-only.zip",
+        &zip_of(&entries),
+        "entry `good/SKILL.md` has the MS-DOS read-only attribute (extracted without write permission); a file's mode must be 0644 or 0755",
+    );
+
+    // What pack writes, with 0755 directory entries around it, is accepted by both.
+    let script: &[u8] = b"#!/bin/sh\n";
+    let listed = manifest_for(
+        "good",
+        &[("SKILL.md", SKILL_MD, false), ("bin/run.sh", script, true)],
+    );
+    let mut tar = Tar::default();
+    tar.file(b"good/.skill-manifest.json", &listed, GNU);
+    tar.block(&header(b"good/", b'5', 0, file(0o755)), b"");
+    tar.block(&header(b"good/bin/", b'5', 0, file(0o755)), b"");
+    tar.file(b"good/SKILL.md", SKILL_MD, GNU);
+    tar.file(b"good/bin/run.sh", script, file(0o755));
+    let mut entries = vec![
+        zentry("good/.skill-manifest.json", &listed),
+        ZipEntry {
+            external: 0o040755 << 16,
+            method: 0,
+            ..zentry("good/bin/", b"")
+        },
+        zentry("good/SKILL.md", SKILL_MD),
+        ZipEntry {
+            external: 0o100755 << 16,
+            ..zentry("good/bin/run.sh", script)
+        },
+    ];
+    entries[2].made_by = 20;
+    entries[2].external = 0x20;
+    for (name, bytes) in [("dirs.tar.gz", tar.gz()), ("dirs.zip", zip_of(&entries))] {
+        let tmp = assert_unpacks(name, &bytes);
+        let run = skillc(tmp.path(), &["verify", name, "--insecure-skip-signature"]);
+        assert_eq!(run.code, Some(0), "{name}: verify: {}", run.stderr);
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let mode = |p: &str| {
+                fs::metadata(tmp.path().join("dest/good").join(p))
+                    .unwrap()
+                    .permissions()
+                    .mode()
+                    & 0o7777
+            };
+            assert_eq!(mode("bin/run.sh"), 0o755, "{name}");
+            assert_eq!(mode("SKILL.md"), 0o644, "{name}");
+        }
+    }
+}

@@ -259,6 +259,107 @@ fn hostile_ignore_files_are_skipped_with_a_warning_and_the_rest_is_checked() {
     assert_eq!(run.stderr, "");
 }
 
+/// `count` patterns `PREFIX{i}/**/*.md`, then `lines`.
+fn patterns(prefix: &str, count: usize, lines: &str) -> String {
+    let mut text: String = (0..count)
+        .map(|i| format!("{prefix}{i}/**/*.md\n"))
+        .collect();
+    text.push_str(lines);
+    text
+}
+
+#[test]
+fn ignore_files_compile_at_most_2000_patterns_a_run() {
+    // 70,000 one-line globs are under the size cap but cost seconds and a gigabyte compiled:
+    // the file is skipped whole, named, and what it would hide is searched.
+    let (_tmp, repo) = sandbox();
+    skill(&repo.join("big/hidden"));
+    write(
+        &repo.join("big/.gitignore"),
+        &patterns("d", 70_000, "hidden/\n"),
+    );
+    // 1,500 patterns fit; the next file's 600 do not fit in the 500 left, and the one after,
+    // of 3 patterns, does.
+    skill(&repo.join("a/hidden"));
+    write(
+        &repo.join("a/.gitignore"),
+        &patterns("d", 1_499, "hidden/\n"),
+    );
+    skill(&repo.join("b/hidden"));
+    write(
+        &repo.join("b/.gitignore"),
+        &patterns("d", 599, "# a comment\n\nhidden/\n"),
+    );
+    skill(&repo.join("c/hidden"));
+    write(&repo.join("c/.gitignore"), &patterns("d", 2, "hidden/\n"));
+    // One long glob costs as much as many short ones: bytes are counted too.
+    skill(&repo.join("long/hidden"));
+    write(
+        &repo.join("long/.gitignore"),
+        &format!("hidden/\n{}x\n", "*a".repeat(20_000)),
+    );
+    let run = validate(&repo, &[]);
+    assert_eq!(run.paths, ["b/hidden", "big/hidden", "long/hidden"]);
+    assert_eq!(
+        run.stderr,
+        "warning: skipping ignore file `b/.gitignore`: it holds 600 patterns, more than the 500 \
+         left of the 2000 a run compiles over all its ignore files\n\
+         warning: skipping ignore file `big/.gitignore`: it holds 70001 patterns; a run compiles \
+         at most 2000, over all its ignore files\n\
+         warning: skipping ignore file `long/.gitignore`: it holds 40008 bytes of patterns; a run \
+         compiles at most 32768, over all its ignore files\n"
+    );
+
+    // A directory two PATHs reach is compiled (and charged) once: `a`'s 1,500 patterns twice
+    // would leave no room for `c`'s (`a` and `c` hold no skill that is not ignored: SK001).
+    let run = validate(&repo, &["a", "c", "."]);
+    assert_eq!(
+        run.paths,
+        ["a", "b/hidden", "big/hidden", "c", "long/hidden"]
+    );
+    assert_eq!(run.stderr.lines().count(), 3, "{}", run.stderr);
+}
+
+/// `target`, `node_modules`, `.venv` and `__pycache__` are never searched, except a skill
+/// directory of that name in a `skills` folder (a runtime's, or a plugin's), which a runtime
+/// loads; elsewhere a skill directory of that name is skipped with a warning, not silently.
+#[test]
+fn skill_directories_named_like_skipped_ones_are_checked_in_a_skills_folder() {
+    let (_tmp, repo) = sandbox();
+    for dir in [
+        ".claude/skills/target",
+        ".claude/skills/node_modules",
+        ".agents/skills/.venv",
+        "plugin/skills/__pycache__",
+        "other/target",
+        "node_modules/pkg",
+        ".claude/skills/.git",
+        "target/deep",
+    ] {
+        skill(&repo.join(dir));
+    }
+    write(&repo.join(".claude/skills/target/docs/x.md"), "x\n");
+    let run = validate(&repo, &[]);
+    assert_eq!(
+        run.paths,
+        [
+            ".agents/skills/.venv",
+            ".claude/skills/node_modules",
+            ".claude/skills/target",
+            "plugin/skills/__pycache__"
+        ]
+    );
+    assert_eq!(
+        run.stderr,
+        "warning: skipping `other/target`: it holds a skill file, but a search never enters \
+         `target` directories outside a `skills` folder (pass it as a PATH to check it)\n"
+    );
+    // Named as a PATH, it is checked.
+    let run = validate(&repo, &["other/target"]);
+    assert_eq!(run.paths, ["other/target"]);
+    assert_eq!(run.stderr, "");
+}
+
 #[test]
 fn unpack_temp_directories_are_not_skills() {
     let (_tmp, repo) = sandbox();

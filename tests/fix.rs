@@ -456,6 +456,24 @@ fn read_only_and_hard_linked_files_are_not_fixed() {
     );
     assert_eq!(run.code, Some(3));
 
+    // Writable by its group but not by its owner: still not the fix's to write.
+    for mode in [0o464, 0o422, 0o466] {
+        std::fs::set_permissions(&file, std::fs::Permissions::from_mode(mode)).unwrap();
+        let run = skillc(
+            tmp.path(),
+            &["validate", "--fix", "--format", "concise", "pdf"],
+        );
+        assert_eq!(read(&file), BROKEN, "{mode:o}");
+        assert!(
+            run.stderr.starts_with(&format!(
+                "error: pdf/SKILL.md: not fixing `pdf/SKILL.md`: it is read-only for its owner (mode {mode:04o})\n"
+            )),
+            "{}",
+            run.stderr
+        );
+        assert_eq!(run.code, Some(3));
+    }
+
     std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o644)).unwrap();
     std::fs::hard_link(&file, tmp.path().join("copy.md")).unwrap();
     let run = skillc(
@@ -509,4 +527,42 @@ fn a_name_another_fix_frees_is_taken_in_the_same_run() {
     );
     let run = skillc(tmp.path(), &["validate", "--diff", "--unsafe-fixes", "."]);
     assert_eq!((run.stdout.as_str(), run.code), ("", Some(0)));
+}
+
+/// A file PATH outside any skill reports the skill above it, however far up (pre-commit's file
+/// lists); a fix, `--diff` or `--add-noqa` never writes above the current directory and the
+/// PATHs given, and names the file it leaves.
+#[test]
+fn a_fix_never_writes_above_the_directory_and_paths_it_was_given() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = pdf_skill(tmp.path(), BROKEN);
+    let file = dir.join("SKILL.md");
+    let work = dir.join("work");
+    write(&work.join("scripts/run.py"), "print(1)\n");
+    let warning = "warning: not fixing `../SKILL.md`: it lies above the current directory and the PATHs given, which a fix never writes above (pass `..` to fix it)\n";
+    for args in [
+        &["validate", "--fix", "--format", "concise", "scripts/run.py"][..],
+        &["validate", "--fix", "--unsafe-fixes", "scripts/run.py"],
+        &["validate", "--add-noqa", "scripts/run.py"],
+    ] {
+        let run = skillc(&work, args);
+        assert_eq!(read(&file), BROKEN, "{args:?}");
+        assert!(run.stderr.starts_with(warning), "{args:?}: {}", run.stderr);
+    }
+    // --diff shows nothing it would not write.
+    let run = skillc(&work, &["validate", "--diff", "scripts/run.py"]);
+    assert_eq!(run.stdout, "");
+    assert_eq!(run.stderr, format!("{warning}Would fix 0 problems.\n"));
+    // Reporting still climbs.
+    let run = skillc(
+        &work,
+        &["validate", "--format", "concise", "scripts/run.py"],
+    );
+    assert!(run.stdout.starts_with("../SKILL.md:3:"), "{}", run.stdout);
+    // Named, as a directory or as its skill file, the skill is fixed.
+    for path in ["..", "../SKILL.md"] {
+        write(&file, BROKEN);
+        let run = skillc(&work, &["validate", "--fix", path]);
+        assert_eq!(read(&file), QUOTED, "{path}: {}", run.stderr);
+    }
 }

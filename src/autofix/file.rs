@@ -289,8 +289,8 @@ fn lines_holding(text: &[u8], lines: &HashSet<String>) -> Vec<usize> {
 }
 
 /// Fixes the skill file of `dir` on disk (with `write`; else only says what would change):
-/// returns the text as read and what fixing it did. A file that is read-only or has other
-/// hard links is not fixed (a fix would split them); a rename that would replace another file,
+/// returns the text as read and what fixing it did. A file that is read-only (for its owner
+/// too: no owner write bit) or has other hard links is not fixed (a fix would split them); a rename that would replace another file,
 /// or leave a link in the skill dangling, is not made (said in [`Fixed::notes`]).
 pub fn fix_file(
     dir: &SkillDir,
@@ -446,6 +446,15 @@ fn writable(shown: &Path, dir: &SkillDir) -> Result<PathBuf, Failure> {
     #[cfg(unix)]
     {
         use std::os::unix::fs::MetadataExt;
+        // Its owner took the write bit away (0464: the group may write, the owner may not);
+        // root, or a group member, could write it all the same, but a fix must not.
+        if meta.mode() & 0o200 == 0 {
+            return Err(Failure::Refused(format!(
+                "not fixing `{}`: it is read-only for its owner (mode {:04o})",
+                shown.display(),
+                meta.mode() & 0o7777
+            )));
+        }
         if meta.nlink() > 1 {
             return Err(Failure::Refused(format!(
                 "not fixing `{}`: it has {} hard links, which writing a fixed copy would split",

@@ -127,9 +127,10 @@ fn run_paths(args: &Args, extra: Overrides, mode: Mode, color: ColorChoice) -> O
         args.skills
             .load_with(settings, cwd.clone(), args.quiet, keep)
     };
+    let scope = Scope::new(&cwd, &args.skills.paths);
     if args.add_noqa {
         return match load(settings, Keep::default()) {
-            Ok(loaded) => add_noqa(loaded, &cwd),
+            Ok(loaded) => add_noqa(loaded, &cwd, &scope),
             Err(outcome) => outcome,
         };
     }
@@ -139,7 +140,7 @@ fn run_paths(args: &Args, extra: Overrides, mode: Mode, color: ColorChoice) -> O
             Ok(loaded) => loaded,
             Err(outcome) => return outcome,
         };
-        let mut done = fix_all(&loaded.reports, &loaded.settings, &cwd, mode, !args.diff);
+        let mut done = fix_all(&loaded.reports, &loaded.settings, &scope, mode, !args.diff);
         if args.diff {
             return diff(&done);
         }
@@ -402,9 +403,58 @@ fn plural(count: usize) -> &'static str {
     if count == 1 { "problem" } else { "problems" }
 }
 
+/// Where `--fix`, `--diff` and `--add-noqa` may write: below the current directory, below a
+/// directory PATH, or in the directory of a skill-file PATH. A file PATH outside any skill
+/// makes the run report the skill above it (how pre-commit's file lists work), however far up
+/// it is; a fix does not write there, but says which file it leaves.
+struct Scope {
+    cwd: PathBuf,
+    roots: Vec<PathBuf>,
+}
+
+impl Scope {
+    fn new(cwd: &Path, paths: &[PathBuf]) -> Scope {
+        let mut roots = vec![crate::discover::absolute(cwd, Path::new("."))];
+        for path in paths {
+            let abs = crate::discover::absolute(cwd, path);
+            if path.is_dir() {
+                roots.push(abs);
+            } else if path
+                .file_name()
+                .and_then(|n| n.to_str())
+                .is_some_and(|n| crate::discover::SKILL_FILE_NAMES.contains(&n))
+                && let Some(parent) = abs.parent()
+            {
+                roots.push(parent.to_path_buf());
+            }
+        }
+        Scope {
+            cwd: cwd.to_path_buf(),
+            roots,
+        }
+    }
+
+    /// Whether a fix may write the skill file `file` (as displayed); when not, says so.
+    fn allows(&self, file: &Path, dir: &Path) -> bool {
+        let abs = crate::discover::absolute(&self.cwd, file);
+        if self.roots.iter().any(|root| abs.starts_with(root)) {
+            return true;
+        }
+        eprintln!(
+            "warning: {}",
+            render::escaped(&format!(
+                "not fixing `{}`: it lies above the current directory and the PATHs given, which a fix never writes above (pass `{}` to fix it)",
+                file.display(),
+                dir.display()
+            ))
+        );
+        false
+    }
+}
+
 /// `--add-noqa`: a suppression comment for every diagnostic of each skill file that one can
 /// cover, each checked by linting the text with it among the run's other skills.
-fn add_noqa(loaded: Loaded, cwd: &Path) -> Outcome {
+fn add_noqa(loaded: Loaded, cwd: &Path, scope: &Scope) -> Outcome {
     let Loaded {
         settings,
         reports,
@@ -413,7 +463,12 @@ fn add_noqa(loaded: Loaded, cwd: &Path) -> Outcome {
     } = loaded;
     let dirs: Vec<crate::discover::SkillDir> = reports
         .iter()
-        .filter(|r| r.dir.file.is_some() && !r.diagnostics.is_empty())
+        .filter(|r| {
+            r.dir
+                .file
+                .as_deref()
+                .is_some_and(|file| !r.diagnostics.is_empty() && scope.allows(file, &r.dir.dir))
+        })
         .map(|r| r.dir.clone())
         .collect();
     let others = std::cell::RefCell::new(reports);
@@ -581,10 +636,11 @@ struct FileFix {
 fn fix_all(
     reports: &[SkillReport],
     settings: &Settings,
-    cwd: &Path,
+    scope: &Scope,
     mode: Mode,
     write: bool,
 ) -> Done {
+    let cwd = scope.cwd.as_path();
     let mut done = Done {
         files: Vec::new(),
         count: 0,
@@ -616,10 +672,14 @@ fn fix_all(
                     .as_deref()
                     .is_some_and(|f| mode.applies(settings, d.rule.code, f))
         });
+        let renames = mode.unsafe_fixes && report.diagnostics.iter().any(renaming);
+        if (fixable || renames) && !scope.allows(report.path(), &report.dir.dir) {
+            continue;
+        }
         if fixable {
             queue.push(i);
         }
-        if mode.unsafe_fixes && report.diagnostics.iter().any(renaming) {
+        if renames {
             waiting.push(i);
         }
     }

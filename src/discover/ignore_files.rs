@@ -4,7 +4,15 @@
 //! for each kind of file the deepest directory with a matching line wins (a `!` line
 //! re-includes), `.ignore` beats `.gitignore`, which beats `info/exclude`, which beats the
 //! global file; ignore files in the search root's parent directories count too.
+//!
+//! A glob costs far more compiled than read (70,000 one-line globs, under the size cap, took
+//! 1 GB and seconds), so one run compiles at most [`MAX_PATTERNS`] patterns and
+//! [`MAX_PATTERN_BYTES`] of them, over all its ignore files: a file that does not fit in what
+//! is left is skipped whole, with a warning naming it, as a file over the size cap is. A
+//! directory's ignore files are compiled once per run, whichever searches reach it.
 
+use foldhash::HashMap;
+use std::cell::{Cell, RefCell};
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
@@ -16,6 +24,17 @@ use crate::input::{self, Links};
 
 /// The largest ignore file read; a committed `.gitignore` is rarely over a few KiB.
 pub const IGNORE_FILE_CAP: u64 = 1 << 20;
+
+/// The most patterns (lines neither blank nor comments) one run compiles, over all its ignore
+/// files: a committed `.gitignore` holds tens of them (at most 48 in the public skill
+/// repositories), the largest real ones a few thousand. Compiled, a glob such as `d1/**/*.md`
+/// costs about 0.1 ms and 15 KB, and each directory whose name has that extension is matched
+/// against each such glob in turn.
+pub const MAX_PATTERNS: usize = 2_000;
+
+/// The most bytes of patterns one run compiles, over all its ignore files: a long glob costs
+/// more than a short one (one of 64 KiB alone about 50 MB).
+pub const MAX_PATTERN_BYTES: usize = 32 * 1024;
 
 /// The largest git config file or `.git` file read while looking for ignore files.
 const GIT_FILE_CAP: u64 = 1 << 20;
@@ -60,16 +79,79 @@ impl Present {
 #[derive(Debug)]
 pub struct Ignores {
     global: Gitignore,
+    /// What is left to compile in this run.
+    budget: Cell<Budget>,
+    /// The rules of each directory whose ignore files were met, by its absolute path (so that
+    /// searches reaching a directory twice compile, charge and warn about its files once).
+    compiled: RefCell<HashMap<PathBuf, Rules>>,
+}
+
+/// The patterns and bytes of patterns a run may still compile.
+#[derive(Debug, Clone, Copy)]
+struct Budget {
+    patterns: usize,
+    bytes: usize,
+}
+
+impl Default for Budget {
+    fn default() -> Self {
+        Budget {
+            patterns: MAX_PATTERNS,
+            bytes: MAX_PATTERN_BYTES,
+        }
+    }
+}
+
+impl Budget {
+    /// Takes `wanted` from what is left; why not, when it does not fit.
+    fn take(&mut self, wanted: Budget) -> Result<(), String> {
+        let max = Budget::default();
+        let over = |what: &str, has: usize, left: usize, cap: usize| {
+            if has > cap {
+                format!(
+                    "it holds {has} {what}; a run compiles at most {cap}, over all its ignore files"
+                )
+            } else {
+                format!(
+                    "it holds {has} {what}, more than the {left} left of the {cap} a run compiles over all its ignore files"
+                )
+            }
+        };
+        if wanted.patterns > self.patterns {
+            return Err(over(
+                "patterns",
+                wanted.patterns,
+                self.patterns,
+                max.patterns,
+            ));
+        }
+        if wanted.bytes > self.bytes {
+            return Err(over(
+                "bytes of patterns",
+                wanted.bytes,
+                self.bytes,
+                max.bytes,
+            ));
+        }
+        self.patterns -= wanted.patterns;
+        self.bytes -= wanted.bytes;
+        Ok(())
+    }
 }
 
 impl Ignores {
     /// The global excludes file, matched relative to `cwd` (as git and `ignore` do).
     pub fn new(cwd: &Path, warnings: &mut Vec<String>) -> Self {
+        let budget = Cell::new(Budget::default());
         let global = global_excludes_path()
             .filter(|path| path.is_file())
-            .and_then(|path| read_rules(cwd, &path, Links::Follow, &path, warnings))
+            .and_then(|path| read_rules(cwd, &path, Links::Follow, &path, &budget, warnings))
             .unwrap_or_else(Gitignore::empty);
-        Ignores { global }
+        Ignores {
+            global,
+            budget,
+            compiled: RefCell::default(),
+        }
     }
 
     /// The rules of the directories above `root_real` (a canonical path), outermost first.
@@ -101,12 +183,24 @@ impl Ignores {
         if !present.any() {
             return parent.clone();
         }
+        if let Some(rules) = self.compiled.borrow().get(abs) {
+            return rules.clone();
+        }
+        let warned = warnings.len();
+        let budget = &self.budget;
         let mut read = |name: &str, wanted: bool| {
             if !wanted {
                 return None;
             }
             let shown = clean(&shown.join(name));
-            read_rules(abs, &abs.join(name), Links::Refuse, &shown, warnings)
+            read_rules(
+                abs,
+                &abs.join(name),
+                Links::Refuse,
+                &shown,
+                budget,
+                warnings,
+            )
         };
         let ignore = read(".ignore", present.ignore);
         let gitignore = read(".gitignore", present.gitignore);
@@ -118,21 +212,30 @@ impl Ignores {
                     &abs.join(&git_dir).join("info/exclude"),
                     Links::Refuse,
                     &shown_dir.join("info/exclude"),
+                    budget,
                     warnings,
                 )
             })
         } else {
             None
         };
-        if ignore.is_none() && gitignore.is_none() && exclude.is_none() {
-            return parent.clone();
+        let rules = if ignore.is_none() && gitignore.is_none() && exclude.is_none() {
+            parent.clone()
+        } else {
+            Some(Rc::new(Level {
+                ignore: ignore.unwrap_or_else(Gitignore::empty),
+                gitignore: gitignore.unwrap_or_else(Gitignore::empty),
+                exclude: exclude.unwrap_or_else(Gitignore::empty),
+                parent: parent.clone(),
+            }))
+        };
+        // Kept when something was compiled or warned about (the rest costs nothing again).
+        if warnings.len() > warned || !same(&rules, parent) {
+            self.compiled
+                .borrow_mut()
+                .insert(abs.to_path_buf(), rules.clone());
         }
-        Some(Rc::new(Level {
-            ignore: ignore.unwrap_or_else(Gitignore::empty),
-            gitignore: gitignore.unwrap_or_else(Gitignore::empty),
-            exclude: exclude.unwrap_or_else(Gitignore::empty),
-            parent: parent.clone(),
-        }))
+        rules
     }
 
     /// Whether `abs` (an absolute path as the walk reached it) is ignored under `rules`.
@@ -160,13 +263,24 @@ impl Ignores {
     }
 }
 
-/// Compiles one ignore file, relative to `root`; `None` when it is absent or unreadable (then
-/// one warning names it, as git's "unable to access" does).
+/// Whether two rules are the same level (or both none).
+fn same(a: &Rules, b: &Rules) -> bool {
+    match (a, b) {
+        (Some(a), Some(b)) => Rc::ptr_eq(a, b),
+        (None, None) => true,
+        _ => false,
+    }
+}
+
+/// Compiles one ignore file, relative to `root`, charging its patterns to `budget`; `None`
+/// when it is absent, unreadable, more than the budget has left or not compiled (then one
+/// warning names it, as git's "unable to access" does).
 fn read_rules(
     root: &Path,
     path: &Path,
     links: Links,
     shown: &Path,
+    budget: &Cell<Budget>,
     warnings: &mut Vec<String>,
 ) -> Option<Gitignore> {
     let bytes = match input::read_bounded(path, IGNORE_FILE_CAP, links) {
@@ -177,20 +291,46 @@ fn read_rules(
             return None;
         }
     };
-    let mut builder = GitignoreBuilder::new(root);
-    for (i, line) in bytes.split(|&b| b == b'\n').enumerate() {
-        let line = line.strip_suffix(b"\r").unwrap_or(line);
-        let line = String::from_utf8_lossy(line);
-        // Git skips a UTF-8 byte order mark at the start of the file.
-        let line = if i == 0 {
-            line.trim_start_matches('\u{feff}')
-        } else {
-            &line
-        };
-        // A line that is not a valid glob is skipped, as git skips it.
-        let _ = builder.add_line(None, line);
+    let lines = || {
+        bytes.split(|&b| b == b'\n').enumerate().map(|(i, line)| {
+            let line = line.strip_suffix(b"\r").unwrap_or(line);
+            // Git skips a UTF-8 byte order mark at the start of the file.
+            match (i, line.strip_prefix("\u{feff}".as_bytes())) {
+                (0, Some(rest)) => rest,
+                _ => line,
+            }
+        })
+    };
+    // What compiling costs: the patterns, not the blank lines and comments.
+    let mut wanted = Budget {
+        patterns: 0,
+        bytes: 0,
+    };
+    for line in lines() {
+        let line = line.trim_ascii_end();
+        if !line.is_empty() && !line.starts_with(b"#") {
+            wanted.patterns += 1;
+            wanted.bytes += line.len();
+        }
     }
-    builder.build().ok()
+    let mut left = budget.get();
+    if let Err(why) = left.take(wanted) {
+        warnings.push(format!("skipping ignore file `{}`: {why}", shown.display()));
+        return None;
+    }
+    budget.set(left);
+    let mut builder = GitignoreBuilder::new(root);
+    for line in lines() {
+        // A line that is not a valid glob is skipped, as git skips it.
+        let _ = builder.add_line(None, &String::from_utf8_lossy(line));
+    }
+    match builder.build() {
+        Ok(rules) => Some(rules),
+        Err(err) => {
+            warnings.push(format!("skipping ignore file `{}`: {err}", shown.display()));
+            None
+        }
+    }
 }
 
 /// Where `dir/.git`'s `info/exclude` lives: `.git` itself, or for a worktree (a `.git` file
@@ -313,6 +453,8 @@ mod tests {
         let mut warnings = Vec::new();
         let ignores = Ignores {
             global: Gitignore::empty(),
+            budget: Cell::new(Budget::default()),
+            compiled: RefCell::default(),
         };
         let all = Present {
             ignore: true,

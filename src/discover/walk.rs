@@ -23,6 +23,9 @@ use crate::input::{Listed, Listing};
 /// Directories never searched.
 const SKIPPED_DIRS: &[&str] = &[".git", "node_modules", "target", "__pycache__", ".venv"];
 
+/// The directories of [`SKIPPED_DIRS`] that may be skills (a skill may be named `target`).
+const SKIPPED_SKILL_NAMES: &[&str] = &["node_modules", "target", "__pycache__", ".venv"];
+
 /// The prefix of the temporary directories `skillc unpack` works in; one left behind by a
 /// killed run is not a skill of the repository.
 pub const UNPACK_TEMP_PREFIX: &str = ".skillc-unpack-";
@@ -469,7 +472,8 @@ impl Walker<'_> {
                 }
             }
         };
-        let shown = self.show(&dir.path, &listing)?;
+        let in_skills_folder = dir.abs.file_name().is_some_and(|name| name == "skills");
+        let shown = self.show(&dir.path, &listing, in_skills_folder)?;
         Some((listing, shown))
     }
 
@@ -502,7 +506,9 @@ impl Walker<'_> {
     }
 
     /// What `listing` (of `dir`) shows the walk; `None` when the entry budget runs out in it.
-    fn show(&mut self, dir: &Path, listing: &Listing) -> Option<Shown> {
+    /// In a folder named `skills` (a runtime's, `.claude/skills`, or a plugin's), a directory
+    /// skipped by name that holds a skill file is a skill a runtime loads: it is searched.
+    fn show(&mut self, dir: &Path, listing: &Listing, in_skills_folder: bool) -> Option<Shown> {
         let mut present = Present::default();
         let mut entries: Vec<usize> = Vec::new();
         let mut other_case: Option<&OsString> = None;
@@ -531,7 +537,8 @@ impl Walker<'_> {
             {
                 other_case = Some(name);
             }
-            if !(file_type.is_dir() || file_type.is_symlink()) || is_skipped(name) {
+            let searched = file_type.is_dir() || file_type.is_symlink();
+            if !searched || (is_skipped(name) && !self.skipped_skill(dir, name, in_skills_folder)) {
                 if let Some(n) = skill_name {
                     exact[n] = Some((file_type, Some(i)));
                 }
@@ -584,6 +591,34 @@ impl Walker<'_> {
             listed,
             git,
         })
+    }
+
+    /// Whether the directory `dir/name`, skipped by its name, is searched all the same: a
+    /// tool or dependency directory (not `.git`, not an unpack temp directory) that holds a
+    /// skill file, in a `skills` folder. Elsewhere such a skill is skipped with a warning
+    /// (runtimes load no skill from there, but it is not hidden silently).
+    fn skipped_skill(
+        &mut self,
+        dir: &Path,
+        name: &std::ffi::OsStr,
+        in_skills_folder: bool,
+    ) -> bool {
+        if !SKIPPED_SKILL_NAMES.iter().any(|n| name == *n) {
+            return false;
+        }
+        let path = dir.join(name);
+        if skill_file_in(&path).is_none() {
+            return false;
+        }
+        if in_skills_folder {
+            return true;
+        }
+        self.warnings.push(format!(
+            "skipping `{}`: it holds a skill file, but a search never enters `{}` directories outside a `skills` folder (pass it as a PATH to check it)",
+            shown(&clean(&path)),
+            name.to_string_lossy()
+        ));
+        false
     }
 
     /// A symbolic link to a directory: a skill, a directory to search later (once), or a way

@@ -106,6 +106,23 @@ pub fn valid_key(name: &str) -> bool {
     crate::rules::identity::id_problem(name).is_none()
 }
 
+/// Refuses permission bits other than those `pack` writes (0644, or 0755 for a file with an
+/// execute bit) and, for a directory entry (which `pack` never writes, but which `tar` and
+/// `zip` of an unpacked skill add), other than the 0755 `unpack` gives directories: GNU tar,
+/// bsdtar and unzip run as root reproduce whatever the archive says (a world-writable script,
+/// a `000` directory). `mode` holds permission bits only.
+fn permissions(shown: &str, mode: u32, is_dir: bool) -> Result<(), String> {
+    let allowed: &[u32] = if is_dir { &[0o755] } else { &[0o644, 0o755] };
+    if allowed.contains(&mode) {
+        return Ok(());
+    }
+    Err(if is_dir {
+        format!("entry `{shown}` has mode {mode:04o}; a directory's mode must be 0755")
+    } else {
+        format!("entry `{shown}` has mode {mode:04o}; a file's mode must be 0644 or 0755")
+    })
+}
+
 /// Tracks the caps while entries are read.
 struct Budget {
     compressed: u64,

@@ -87,6 +87,8 @@ pub(super) fn read(bytes: &[u8]) -> Result<Archive, String> {
                 header.mode
             ));
         }
+        // Within 0777, as checked above.
+        super::permissions(&shown, header.mode as u32, is_dir)?;
         if is_dir && header.size != 0 {
             return Err(format!(
                 "entry `{shown}` is a directory that declares {} bytes",
@@ -115,7 +117,7 @@ pub(super) fn read(bytes: &[u8]) -> Result<Archive, String> {
         files.push(ArchiveFile {
             path,
             bytes: data,
-            executable: header.mode & 0o111 != 0,
+            executable: header.mode == 0o755,
         });
     }
     gz.finish(MAX_ZERO_TAIL)?;

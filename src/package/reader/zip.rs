@@ -259,7 +259,8 @@ fn end_record(bytes: &[u8]) -> Result<(usize, usize), String> {
 
 /// Whether an entry is a directory, and whether it is executable, from its name and external
 /// attributes. Only Unix and MS-DOS attributes are read; a Unix mode must be a regular file or
-/// a directory with permission bits only, and agree with the name's trailing `/`.
+/// a directory with the permission bits `pack` writes, and agree with the name's trailing `/`;
+/// an MS-DOS entry may not be read-only.
 fn kind(shown: &str, name: &[u8], host: u8, external: u32) -> Result<(bool, bool), String> {
     let named_dir = name.ends_with(b"/");
     match host {
@@ -287,7 +288,8 @@ fn kind(shown: &str, name: &[u8], host: u8, external: u32) -> Result<(bool, bool
                     "entry `{shown}`'s mode and name disagree on whether it is a directory"
                 ));
             }
-            Ok((is_dir, !is_dir && mode & 0o111 != 0))
+            super::permissions(shown, mode & 0o777, is_dir)?;
+            Ok((is_dir, !is_dir && mode & 0o777 == 0o755))
         }
         HOST_DOS => {
             // Info-ZIP's unzip reads the high half as a Unix mode even for MS-DOS entries (a
@@ -300,6 +302,12 @@ fn kind(shown: &str, name: &[u8], host: u8, external: u32) -> Result<(bool, bool
             if (external & 0x10 != 0) != named_dir {
                 return Err(format!(
                     "entry `{shown}`'s attributes and name disagree on whether it is a directory"
+                ));
+            }
+            // unzip and bsdtar drop the write bits of a read-only entry (mode 0444 or 0555).
+            if external & 0x01 != 0 {
+                return Err(format!(
+                    "entry `{shown}` has the MS-DOS read-only attribute (extracted without write permission); a file's mode must be 0644 or 0755"
                 ));
             }
             Ok((named_dir, false))
