@@ -32,9 +32,9 @@ pub struct Reporter<'a> {
 struct Gate<'a> {
     settings: &'a Settings,
     suppressions: Suppressions,
-    /// Per-file ignores are judged on absolute paths when the skill is finished: with any,
-    /// nothing is hidden early.
-    capped: bool,
+    /// Per-file ignores are judged on absolute paths when the skill is finished, before the
+    /// suppressions: with any, nothing is decided early.
+    active: bool,
     /// Per rule: the diagnostics kept that the run will show, and the last place among them.
     kept: foldhash::HashMap<&'static str, Shown>,
     /// Where a diagnostic that is not kept is built (and then dropped).
@@ -73,7 +73,7 @@ impl<'a> Reporter<'a> {
         self.gate = Some(Gate {
             settings,
             suppressions,
-            capped: !settings.has_per_file_ignores(),
+            active: !settings.has_per_file_ignores(),
             kept: foldhash::HashMap::default(),
             scratch: None,
         });
@@ -166,34 +166,32 @@ impl<'a> Reporter<'a> {
             count: 1,
             fix: None,
         };
-        if let Some(gate) = &mut self.gate {
+        if let Some(gate) = self.gate.as_mut().filter(|gate| gate.active) {
             let shown = gate.settings.enabled(rule) && !gate.suppressions.suppresses(&d);
             if !shown {
                 return gate.scratch.insert(Box::new(d));
             }
-            if gate.capped {
-                let (line, column) = region.map_or((0, 0), |r| (r.line, r.column));
-                let tally = gate.kept.entry(rule.code).or_insert_with(|| Shown {
-                    count: 0,
-                    last: (d.path.clone(), 0, 0),
-                    hidden: None,
-                });
-                let place = (&*d.path, line, column);
-                let after = place > (&*tally.last.0, tally.last.1, tally.last.2);
-                if tally.count >= crate::config::MAX_PER_RULE && after {
-                    // At least the cap's number of shown ones come before it: it is not shown.
-                    match tally.hidden.and_then(|i| self.diagnostics.get_mut(i)) {
-                        Some(first) => {
-                            first.count += 1;
-                            return gate.scratch.insert(Box::new(d));
-                        }
-                        None => tally.hidden = Some(self.diagnostics.len()),
+            let (line, column) = region.map_or((0, 0), |r| (r.line, r.column));
+            let tally = gate.kept.entry(rule.code).or_insert_with(|| Shown {
+                count: 0,
+                last: (d.path.clone(), 0, 0),
+                hidden: None,
+            });
+            let place = (&*d.path, line, column);
+            let after = place > (&*tally.last.0, tally.last.1, tally.last.2);
+            if tally.count >= crate::config::MAX_PER_RULE && after {
+                // At least the cap's number of shown ones come before it: it is not shown.
+                match tally.hidden.and_then(|i| self.diagnostics.get_mut(i)) {
+                    Some(first) => {
+                        first.count += 1;
+                        return gate.scratch.insert(Box::new(d));
                     }
-                } else {
-                    tally.count += 1;
-                    if after || tally.count == 1 {
-                        tally.last = (d.path.clone(), line, column);
-                    }
+                    None => tally.hidden = Some(self.diagnostics.len()),
+                }
+            } else {
+                tally.count += 1;
+                if after || tally.count == 1 {
+                    tally.last = (d.path.clone(), line, column);
                 }
             }
         }
@@ -497,5 +495,45 @@ impl SkillReport {
     /// The skill's token costs, when the run counted them.
     pub fn costs(&self) -> Option<&Costs> {
         self.extra()?.costs.as_ref()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rule::{SK013, SK404};
+
+    /// Past the first 100 of a rule in output order, a diagnostic is only counted (on the first
+    /// one hidden), and one that comes before what is kept is kept whatever the order of
+    /// arrival; a rule not selected is not kept at all.
+    #[test]
+    fn the_gate_keeps_the_first_of_each_rule_in_output_order() {
+        let text: String = (0..300).map(|i| format!("line {i}\n")).collect();
+        let file = SkillFile::new(PathBuf::from("SKILL.md"), text);
+        let overrides = crate::config::Overrides {
+            select: vec!["SK013".into()],
+            ..Default::default()
+        };
+        let settings = Settings::from_text(None, None, Path::new("."), &overrides).unwrap();
+        let mut out = Reporter::new(Some(&file), PathBuf::from("SKILL.md"), PathBuf::from("."));
+        out.gate(&settings, Suppressions::default());
+        // Lines 1 to 300, then 50 to 60 again (SK404 is not selected).
+        for line in (1..=300).chain(50..=60) {
+            let span = file.line_span(line);
+            out.emit(&SK013, Some(span), format!("at {line}"));
+            out.emit(&SK404, Some(span), "not selected");
+        }
+        let kept: Vec<(usize, usize)> = out
+            .diagnostics
+            .iter()
+            .map(|d| (d.region.map_or(0, |r| r.line), d.count))
+            .collect();
+        let want: Vec<(usize, usize)> = (1..=100)
+            .map(|l| (l, 1))
+            .chain([(101, 200)])
+            .chain((50..=60).map(|l| (l, 1)))
+            .collect();
+        assert_eq!(kept, want);
+        assert!(out.diagnostics.iter().all(|d| d.rule.code == "SK013"));
     }
 }
