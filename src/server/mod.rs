@@ -192,7 +192,9 @@ fn serve(connection: &Connection, pinned: Option<&Path>) -> Session {
     // The tokenizer (SK402, hover's costs) gets ready off the request path.
     if let Some(settings) = server.settings() {
         let encoding = settings.encoding;
-        std::thread::spawn(move || crate::tokens::tokenizer(encoding).map(|_| ()));
+        // No thread to be had: it gets ready on first use instead.
+        let _ = std::thread::Builder::new()
+            .spawn(move || crate::tokens::tokenizer(encoding).map(|_| ()));
     }
     let mut shut_down = false;
     server.scan();
