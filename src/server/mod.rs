@@ -401,7 +401,7 @@ struct Server<'c> {
     dirty: Vec<String>,
     /// The latest scan of the workspace (empty until the first ends).
     workspace: std::cell::RefCell<Vec<SkillReport>>,
-    /// The generation of the latest scan started; an older one that ends later is dropped.
+    /// The generation of the latest scan started.
     generation: u64,
     /// The generation of the scan the workspace's reports come from.
     scanned: u64,
@@ -481,7 +481,9 @@ impl Server<'_> {
     /// Scans the workspace's skills on a thread of its own, unless one is under way: then one
     /// more scan starts when it ends (however many times files changed meanwhile).
     fn scan(&mut self) {
-        if self.scanning.is_some() {
+        // A scan thread that ended without its reports reaching the loop yet (or at all: it
+        // panicked) is no longer under way.
+        if self.scanning.as_ref().is_some_and(|t| !t.is_finished()) {
             self.scan_pending = true;
             return;
         }
@@ -518,12 +520,17 @@ impl Server<'_> {
         self.scanning = spawned.ok();
     }
 
-    /// Takes a scan's reports (the latest: scans run one after another), lints the open skills
-    /// again among them, and starts the scan that files changed since then call for.
+    /// Takes a scan's reports (unless later ones are in), lints the open skills again among
+    /// them, and starts the scan that files changed since then call for.
     fn scanned(&mut self, scan: Scan) {
-        if let Some(thread) = self.scanning.take() {
+        if scan.generation == self.generation
+            && let Some(thread) = self.scanning.take()
+        {
             // It has sent its reports: it is ending.
             let _ = thread.join();
+        }
+        if scan.generation < self.scanned {
+            return;
         }
         *self.workspace.borrow_mut() = scan.reports;
         self.scanned = scan.generation;
