@@ -17,6 +17,16 @@ counts its tokens), it runs the server as an editor does (stdio pipes, Content-L
 and prints min, median, p95 and max, the diagnostic codes published (so one sees the lint ran),
 and the exit code after shutdown and exit (0 expected). A reader thread stamps each message as
 it arrives. Other work on the machine skews every number: the load average is printed too.
+
+    python3 bench/server.py --burst [--binary PATH]
+
+measures instead what a busy editor costs the server (issue 35):
+    saves        a workspace of 3,000 skills, one open; 300 didSave sent at once, then a hover on
+                 `name`: the hover's latency (send -> result) and the most threads the process
+                 had (/proc/PID/task, sampled every 10 saves, then every 10 ms until 5 s after
+                 the hover result arrived, while the scans the saves called for run)
+    globs        a skillc.toml of 10,000 `exclude` globs; 200 codeAction requests on one line of
+                 an open skill (an editor sends one on every cursor move): their latency
 """
 import argparse
 import json
@@ -174,6 +184,117 @@ class Server:
         return at, [d.get("code", "?") for d in m["params"]["diagnostics"]]
 
 
+def threads(pid):
+    """How many threads process `pid` has (0 where /proc is not)."""
+    try:
+        return len(os.listdir(f"/proc/{pid}/task"))
+    except OSError:
+        return 0
+
+
+def summary(t):
+    """min, median, p95 and max of the times `t` (ms)."""
+    t = sorted(t)
+    p95 = t[math.ceil(0.95 * len(t)) - 1]
+    return (f"min {t[0]:.1f}  median {statistics.median(t):.1f}  p95 {p95:.1f}  "
+            f"max {t[-1]:.1f} ms")
+
+
+def start(binary, root):
+    """A server initialized in `root`."""
+    server = Server(binary, root)
+    server.request("initialize", {"processId": os.getpid(), "rootUri": root.as_uri(),
+                   "capabilities": {"general": {"positionEncodings": ["utf-16"]}}})
+    server.notify("initialized", {})
+    return server
+
+
+def stop(server):
+    """Shuts the server down: its exit code."""
+    server.request("shutdown", None)
+    server.notify("exit", None)
+    server.proc.stdin.close()
+    try:
+        return server.proc.wait(timeout=TIMEOUT)
+    except subprocess.TimeoutExpired:
+        server.proc.kill()
+        return "none (killed after %d s)" % TIMEOUT
+
+
+def burst(binary):
+    """The `--burst` scenarios: 300 saves on 3,000 skills then a hover; code actions under a
+    10,000-glob config."""
+    load_start = os.getloadavg()
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp).resolve()
+        (root / ".git").mkdir()
+        for i in range(3000):
+            write(root / "skills" / f"s{i:04}" / "SKILL.md",
+                  skill_file(f"s{i:04}", f"Handles task {i}. Use when the user asks for task {i}.",
+                             f"# Task {i}\n\nDo task {i} with [the notes](references/notes.md).\n"))
+        text = skill_file("pdf-tools", "Reads, fills and merges PDF files. Use when the user asks "
+                          "to fill a form.", typical(""))
+        uri = write(root / "skills/pdf-tools/SKILL.md", text).as_uri()
+        server = start(binary, root)
+        server.notify("textDocument/didOpen", {"textDocument": {
+            "uri": uri, "languageId": "markdown", "version": 1, "text": text}})
+        server.diagnostics(uri, 1)
+        pid, most = server.proc.pid, threads(server.proc.pid)
+        saves_sent = time.perf_counter()
+        for i in range(300):
+            server.notify("textDocument/didSave", {"textDocument": {"uri": uri}})
+            if i % 10 == 0:
+                most = max(most, threads(pid))
+        saves_took = time.perf_counter() - saves_sent
+        server.next_id += 1
+        sent = server.send({"id": server.next_id, "method": "textDocument/hover", "params": {
+            "textDocument": {"uri": uri}, "position": {"line": 1, "character": 2}}})
+        while True:  # threads sampled while the hover is waited for
+            most = max(most, threads(pid))
+            try:
+                at, m = server.messages.get(timeout=0.01)
+            except queue.Empty:
+                if time.perf_counter() - sent > TIMEOUT:
+                    sys.exit(f"no hover in {TIMEOUT} s")
+                continue
+            if m.get("id") == server.next_id and "method" not in m:
+                break
+        hover = (at - sent) * 1000
+        while time.perf_counter() - at < 5:  # and while the scans the saves called for run
+            most = max(most, threads(pid))
+            time.sleep(0.01)
+        said = (m.get("result") or {}).get("contents", {}).get("value", "").split("\n")[0]
+        code_saves = stop(server)
+
+        globs = "".join(f'  "generated-{i}/*.tmp",\n' for i in range(10000))
+        write(root / "skillc.toml", f"exclude = [\n{globs}]\n")
+        server = start(binary, root)
+        server.notify("textDocument/didOpen", {"textDocument": {
+            "uri": uri, "languageId": "markdown", "version": 1, "text": text}})
+        _, codes = server.diagnostics(uri, 1)
+        if "SK404" not in codes:  # the broken link of typical(): else the config did not load
+            sys.exit(f"the server did not lint under the 10,000-glob config: {codes}")
+        times = []
+        for i in range(200):
+            position = {"line": 1 + i % 3, "character": i % 7}
+            server.next_id += 1
+            sent = server.send({"id": server.next_id,
+                                "method": "textDocument/codeAction", "params": {
+                                    "textDocument": {"uri": uri},
+                                    "range": {"start": position, "end": position},
+                                    "context": {"diagnostics": []}}})
+            at, _ = server.wait(lambda m: m.get("id") == server.next_id and "method" not in m)
+            times.append((at - sent) * 1000)
+        code_globs = stop(server)
+    load_end = os.getloadavg()
+    print(f"saves  3,000 skills, 300 didSave sent in {saves_took * 1000:.0f} ms: hover answered "
+          f"in {hover:.1f} ms ({said!r}); at most {most} threads; exit code {code_saves}")
+    print(f"globs  10,000 exclude globs: codeAction ×{len(times)}: {summary(times)}  "
+          f"(diagnostics: {', '.join(codes) or 'none'}); exit code {code_globs}")
+    print(f"load average {load_start[0]:.2f} → {load_end[0]:.2f}")
+    return 0 if code_saves == 0 and code_globs == 0 else 1
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     repo = Path(__file__).resolve().parents[1]
@@ -183,10 +304,14 @@ def main():
                         "(the two skills are written into DIR/zz-skillc-bench and removed after)")
     parser.add_argument("--settle", type=float, default=0.0, help="seconds to wait after the "
                         "first open, for the server's scan of a large workspace to end")
+    parser.add_argument("--burst", action="store_true", help="measure a burst of saves on "
+                        "3,000 skills and code actions under 10,000 globs instead")
     args = parser.parse_args()
     binary = os.path.abspath(args.binary)
     if not os.access(binary, os.X_OK):
         sys.exit(f"not an executable: {binary} (cargo build --release)")
+    if args.burst:
+        return burst(binary)
 
     with tempfile.TemporaryDirectory() as tmp:
         root = args.workspace.resolve() if args.workspace else Path(tmp).resolve()

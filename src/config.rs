@@ -565,7 +565,7 @@ fn glob_set(patterns: &[Spanned<String>]) -> Result<GlobSet, (std::ops::Range<us
 }
 
 /// Looks for a config file in `dir` and its ancestors, stopping after the one holding `.git`.
-fn find_config(dir: &Path) -> Option<PathBuf> {
+pub(crate) fn find_config(dir: &Path) -> Option<PathBuf> {
     for ancestor in dir.ancestors() {
         for name in FILE_NAMES {
             let candidate = ancestor.join(name);

@@ -20,6 +20,7 @@ pub const TARGETS: &[(&str, Target)] = &[
     ("tool_schema", tool_schema),
     ("archive", archive),
     ("signing", signing),
+    ("server", server),
 ];
 
 /// A skill directory that does not exist on disk: the skill file's bytes are all there is.
@@ -128,4 +129,97 @@ pub fn signing(data: &[u8]) {
     // No password: a hostile key's key-derivation cost is not what is fuzzed here.
     let _ = crate::sign::signing_key(&text, None);
     let _ = crate::sign::verifying_key(&text);
+}
+
+/// What `file:///fuzz/` stands for in the server target's input: the URI of its workspace.
+const SERVER_ROOT_URI: &str = "file:///fuzz/";
+
+/// The language server's message loop over an in-memory connection, in a workspace of its own
+/// (two skills sharing a key, and a skillc.toml capping files at 16 KB, so both a parsed and an
+/// oversized buffer are within reach). The input is a session: framed as on stdin when it
+/// starts with `Content-Length`, else one JSON-RPC message per line (which mutations keep valid
+/// more often); `file:///fuzz/` in it names the workspace. A session that does not start with
+/// `initialize` gets one first, so that every input reaches the handlers. The server must
+/// answer every request and return once the input ends.
+pub fn server(data: &[u8]) {
+    // Every message the server sent is one a client can read.
+    for message in server_session(data) {
+        let _ = serde_json::to_vec(&message);
+    }
+}
+
+/// What the server sent in the session [`server`] runs for `data` (nothing when `data` holds no
+/// message: there is nothing to serve).
+pub fn server_session(data: &[u8]) -> Vec<lsp_server::Message> {
+    let (to_client, from_server) = crossbeam_channel::unbounded();
+    let mut messages: Vec<lsp_server::Message> = Vec::new();
+    if data.starts_with(b"Content-Length") {
+        let (framed, read) = crossbeam_channel::unbounded();
+        crate::server::read_framed(&mut &data[..], &framed, &to_client);
+        drop(framed);
+        messages.extend(read.try_iter());
+    } else {
+        messages.extend(
+            data.split(|&b| b == b'\n')
+                .filter_map(|line| serde_json::from_slice(line).ok()),
+        );
+    }
+    if messages.is_empty() {
+        return from_server.try_iter().collect();
+    }
+    let Ok(workspace) = tempfile::tempdir() else {
+        return Vec::new();
+    };
+    let Some(root) = server_workspace(workspace.path()) else {
+        return Vec::new();
+    };
+    // The workspace's URI put in place (in the messages, so that framed lengths still hold).
+    let root_uri = format!("file://{}/", root.display());
+    let messages = messages.into_iter().filter_map(|message| {
+        let text = serde_json::to_string(&message).ok()?;
+        serde_json::from_str::<lsp_server::Message>(&text.replace(SERVER_ROOT_URI, &root_uri)).ok()
+    });
+    let (to_server, from_client) = crossbeam_channel::unbounded();
+    let mut messages = messages.peekable();
+    let initializes = matches!(messages.peek(),
+        Some(lsp_server::Message::Request(r)) if r.method == "initialize");
+    if !initializes {
+        let capabilities = serde_json::json!({"capabilities": {
+            "workspace": {"didChangeWatchedFiles": {"dynamicRegistration": true}},
+            "general": {"positionEncodings": ["utf-8", "utf-16"]},
+        }});
+        let initialize = lsp_server::Request::new(0.into(), "initialize".into(), capabilities);
+        let initialized =
+            lsp_server::Notification::new("initialized".into(), serde_json::json!({}));
+        let _ = to_server.send(initialize.into());
+        let _ = to_server.send(initialized.into());
+    }
+    for message in messages {
+        let _ = to_server.send(message);
+    }
+    drop(to_server);
+    let connection = lsp_server::Connection {
+        sender: to_client,
+        receiver: from_client,
+    };
+    crate::server::serve_in(&connection, &root);
+    drop(connection);
+    from_server.try_iter().collect()
+}
+
+/// The server target's workspace, written in `dir`: its root (canonical).
+fn server_workspace(dir: &Path) -> Option<PathBuf> {
+    let root = dir.canonicalize().ok()?;
+    let skill = "---\nname: pdf\ndescription: Fills PDF forms. Use when asked to fill a form.\n---\n\nSee [the guide](references/guide.md).\n";
+    for (path, text) in [
+        ("pdf/SKILL.md", skill),
+        ("other/SKILL.md", skill),
+        ("pdf/references/guide.md", "# Guide\n"),
+        ("skillc.toml", "max-file-size = 16384\n"),
+    ] {
+        let path = root.join(path);
+        std::fs::create_dir_all(path.parent()?).ok()?;
+        std::fs::write(&path, text).ok()?;
+    }
+    Some(root)
 }

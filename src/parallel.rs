@@ -10,10 +10,21 @@ use std::sync::mpsc;
 /// Items per worker below which another thread is not worth starting.
 const MIN_ITEMS_PER_THREAD: usize = 16;
 
-/// The cores this process may use, asked once (the answer reads cgroup files).
+/// The most workers a run may start ([`limit`]).
+static LIMIT: AtomicUsize = AtomicUsize::new(usize::MAX);
+
+/// The cores this process may use, asked once (the answer reads cgroup files), or fewer when
+/// [`limit`] says so.
 pub fn cores() -> usize {
     static CORES: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
-    *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+    let cores = *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    cores.min(LIMIT.load(Ordering::Relaxed))
+}
+
+/// Caps the workers of every later run at `most` (at least one): a long-lived process (the
+/// language server) keeps its thread count bounded whatever the machine.
+pub fn limit(most: usize) {
+    LIMIT.store(most.max(1), Ordering::Relaxed);
 }
 
 /// How many workers `items` items are worth.

@@ -102,3 +102,53 @@ fn the_archive_target_reads_a_raw_tar() {
     assert_eq!(archive.key, "seed-skill");
     assert_eq!(manifest.files.len() + 1, archive.files.len());
 }
+
+/// The server target serves its seed session: the hover on `name`, the diagnostics of the
+/// opened buffer, the refusal after shutdown come back; the oversized buffer gets SK011 alone.
+#[test]
+fn the_server_target_serves() {
+    use lsp_server::Message;
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let session = std::fs::read(root.join("fuzz/seeds/server/session.jsonl")).unwrap();
+    let sent = skillc::fuzz::server_session(&session);
+    let answer = |id: i32| {
+        sent.iter()
+            .find_map(|m| match m {
+                Message::Response(r) if r.id == id.into() => Some(r.response_result.clone()),
+                _ => None,
+            })
+            .unwrap_or_else(|| panic!("no answer to {id}: {sent:?}"))
+    };
+    let hover = answer(2).unwrap();
+    assert!(
+        hover["contents"]["value"]
+            .as_str()
+            .is_some_and(|v| v.starts_with("**`name`**")),
+        "{hover}"
+    );
+    // After shutdown, a request is refused.
+    assert_eq!(answer(11).unwrap_err().code, -32600);
+    let published = |sent: &[Message]| -> Vec<Vec<String>> {
+        sent.iter()
+            .filter_map(|m| match m {
+                Message::Notification(n) if n.method == "textDocument/publishDiagnostics" => Some(
+                    n.params["diagnostics"]
+                        .as_array()?
+                        .iter()
+                        .map(|d| d["code"].as_str().unwrap_or("").to_string())
+                        .collect(),
+                ),
+                _ => None,
+            })
+            .collect()
+    };
+    // SK501 too once the workspace's scan is in (it may not be at the first lint).
+    let first = &published(&sent)[0];
+    assert!(
+        first.starts_with(&["SK013".to_string(), "SK404".to_string()]),
+        "{first:?}"
+    );
+    let oversized = std::fs::read(root.join("fuzz/seeds/server/oversized.jsonl")).unwrap();
+    let sent = skillc::fuzz::server_session(&oversized);
+    assert_eq!(published(&sent), [["SK011"]]);
+}

@@ -482,6 +482,133 @@ fn every_fixture_as_a_buffer_is_served() {
     assert_eq!(client.child.wait().unwrap().code(), Some(0));
 }
 
+/// A document over `max-file-size` is treated as `validate` treats such a file: one SK011
+/// diagnostic, and nothing parsed, so hover, completion and code actions have nothing to say
+/// (its frontmatter, an alias bomb, would otherwise be parsed by hover).
+#[test]
+fn an_oversized_document_is_not_parsed() {
+    let (tmp, uri) = workspace();
+    common::write(&tmp.path().join("skillc.toml"), "max-file-size = 2000\n");
+    let mut bomb = String::from(
+        "---\nname: pdf\ndescription: Use when testing.\nx0: &a0 [x, x, x, x, x, x, x, x]\n",
+    );
+    for i in 1..12 {
+        let p = i - 1;
+        bomb += &format!("x{i}: &a{i} [*a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}]\n");
+    }
+    bomb += "---\n\n";
+    bomb += &"Body text.\n".repeat(150);
+    assert!(bomb.len() > 2000, "{}", bomb.len());
+    let (mut client, _) = Client::start(tmp.path(), Some(&["utf-16"]));
+    open(&mut client, &uri, &bomb);
+    let diagnostics = client.diagnostics(&uri);
+    let codes: Vec<&str> = diagnostics
+        .iter()
+        .map(|d| d["code"].as_str().unwrap())
+        .collect();
+    assert_eq!(codes, ["SK011"]);
+    assert!(
+        diagnostics[0]["message"]
+            .as_str()
+            .unwrap()
+            .starts_with(&format!(
+                "the skill file is {} bytes; `max-file-size` is 2000 bytes",
+                bomb.len()
+            )),
+        "{}",
+        diagnostics[0]
+    );
+    let document = json!({"uri": uri});
+    for (line, character) in [(1, 2), (4, 3), (15, 0), (20, 5)] {
+        let position = json!({"line": line, "character": character});
+        let hover = client.request(
+            "textDocument/hover",
+            json!({"textDocument": document, "position": position}),
+        );
+        assert_eq!(hover, Value::Null, "{line}:{character}");
+        let completion = client.request(
+            "textDocument/completion",
+            json!({"textDocument": document, "position": position}),
+        );
+        assert!(
+            completion.is_null() || completion == json!([]),
+            "{completion}"
+        );
+        let actions = client.request(
+            "textDocument/codeAction",
+            json!({"textDocument": document, "range": {"start": position, "end": position},
+                   "context": {"diagnostics": []}}),
+        );
+        assert_eq!(actions, json!([]), "{line}:{character}");
+    }
+    // Within the cap again, it is parsed: the hover on `name` speaks.
+    client.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": uri, "version": 2}, "contentChanges": [{"text": EMOJI.replace("😀 Use when: forms.", "Use when testing.")}]}),
+    );
+    assert_eq!(client.diagnostics(&uri), Vec::<Value>::new());
+    let hover = client.request(
+        "textDocument/hover",
+        json!({"textDocument": document, "position": {"line": 1, "character": 2}}),
+    );
+    assert!(
+        hover["contents"]["value"]
+            .as_str()
+            .unwrap()
+            .starts_with("**`name`**"),
+        "{hover}"
+    );
+    client.request("shutdown", Value::Null);
+    client.notify("exit", Value::Null);
+    assert_eq!(client.child.wait().unwrap().code(), Some(0));
+}
+
+/// 300 saves in a burst on a workspace of 300 skills: scans run one at a time (one more is due
+/// when files changed meanwhile), so the server's threads stay few, and a hover is answered.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_burst_of_saves_keeps_the_threads_bounded() {
+    let (tmp, uri) = workspace();
+    for i in 0..300 {
+        common::write(
+            &tmp.path().join(format!("skills/s{i}/SKILL.md")),
+            format!("---\nname: s{i}\ndescription: Use when testing {i}.\n---\n\nBody.\n"),
+        );
+    }
+    let (mut client, _) = Client::start(tmp.path(), None);
+    let text = EMOJI.replace("😀 Use when: forms.", "Use when testing.");
+    open(&mut client, &uri, &text);
+    client.diagnostics(&uri);
+    let tasks = format!("/proc/{}/task", client.child.id());
+    let threads = || std::fs::read_dir(&tasks).unwrap().count();
+    let mut most = threads();
+    for i in 0..300 {
+        client.notify(
+            "textDocument/didSave",
+            json!({"textDocument": {"uri": uri}}),
+        );
+        if i % 10 == 0 {
+            most = most.max(threads());
+        }
+    }
+    let hover = client.request(
+        "textDocument/hover",
+        json!({"textDocument": {"uri": uri}, "position": {"line": 1, "character": 2}}),
+    );
+    most = most.max(threads());
+    assert!(
+        hover["contents"]["value"]
+            .as_str()
+            .unwrap()
+            .starts_with("**`name`**"),
+        "{hover}"
+    );
+    assert!(most < 32, "{most} threads");
+    client.request("shutdown", Value::Null);
+    client.notify("exit", Value::Null);
+    assert_eq!(client.child.wait().unwrap().code(), Some(0));
+}
+
 /// The files below `dir`, in sorted order (symbolic links not followed).
 fn walkdir(dir: &Path) -> Vec<std::path::PathBuf> {
     let mut out = Vec::new();

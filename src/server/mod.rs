@@ -5,11 +5,13 @@
 
 mod complete;
 mod hover;
+mod settings;
 mod text;
 mod transport;
 
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use lsp_server::{Connection, ErrorCode, Message, Notification, Request, Response};
 use lsp_types::{
@@ -22,7 +24,7 @@ use lsp_types::{
 };
 
 use crate::autofix::Mode;
-use crate::config::{Overrides, Settings, Source};
+use crate::config::Settings;
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::fix::Applicability;
 use crate::skill::{Keep, SkillReport};
@@ -34,6 +36,10 @@ const MAX_IGNORE_CHECKS: usize = 8;
 /// The code action kind of "fix all safe problems".
 const FIX_ALL: &str = "source.fixAll.skillc";
 
+/// The most workers a workspace scan (or any parallel work) starts: with the threads of the
+/// loop, the transport and the scan, the server stays well under 32 threads on any machine.
+const MAX_WORKERS: usize = 8;
+
 /// How a session ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Ended {
@@ -43,10 +49,30 @@ pub enum Ended {
     WithoutShutdown,
 }
 
+/// What a session did: how it ended, how many workspace scans it started and how many times
+/// it loaded the settings (read skillc.toml and compiled its globs).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Session {
+    pub ended: Ended,
+    pub scans: u64,
+    pub settings_loads: u64,
+}
+
+impl Session {
+    fn ended(ended: Ended) -> Session {
+        Session {
+            ended,
+            scans: 0,
+            settings_loads: 0,
+        }
+    }
+}
+
 /// Serves one client on stdin and stdout until it exits or goes away.
 pub fn run() -> Ended {
+    crate::parallel::limit(MAX_WORKERS);
     let (connection, writer) = transport::stdio();
-    let ended = serve(&connection);
+    let ended = serve(&connection, None).ended;
     // Every message sent is written before the process ends; the reader thread, blocked on
     // stdin, ends with the process.
     let stop = Notification::new(transport::STOP.into(), serde_json::Value::Null);
@@ -55,31 +81,58 @@ pub fn run() -> Ended {
     ended
 }
 
-fn serve(connection: &Connection) -> Ended {
+/// Reads framed messages (as on stdin) from `input` into `messages` until it ends; what is not
+/// a message is answered on `errors` (the fuzz target reads its input so).
+pub fn read_framed(
+    input: &mut impl std::io::BufRead,
+    messages: &crossbeam_channel::Sender<Message>,
+    errors: &crossbeam_channel::Sender<Message>,
+) {
+    transport::read(input, messages, errors);
+}
+
+/// Serves one client over `connection` (an in-memory one: the fuzz target, tests) in the
+/// workspace `root`, whatever root the client names, leaving the process's current directory
+/// alone. Returns once the client exits or the connection closes and the workspace scan under
+/// way, if any, has ended.
+pub fn serve_in(connection: &Connection, root: &Path) -> Session {
+    serve(connection, Some(root))
+}
+
+/// Serves one client; `pinned`: the workspace's root, else the one the client names (the
+/// process then works from there).
+fn serve(connection: &Connection, pinned: Option<&Path>) -> Session {
     let reply = |response: Response| {
         let _ = connection.sender.send(Message::Response(response));
     };
     // Nothing but `initialize` is answered before it (-32002), and `exit` ends it all.
     let (id, params) = loop {
         match connection.receiver.recv() {
-            Err(_) => return Ended::Clean,
+            Err(_) => return Session::ended(Ended::Clean),
             Ok(Message::Request(r)) if r.method == "initialize" => break (r.id, r.params),
             Ok(Message::Request(r)) => reply(Response::new_err(
                 r.id,
                 ErrorCode::ServerNotInitialized as i32,
                 "the server is not initialized".into(),
             )),
-            Ok(Message::Notification(n)) if n.method == "exit" => return Ended::WithoutShutdown,
+            Ok(Message::Notification(n)) if n.method == "exit" => {
+                return Session::ended(Ended::WithoutShutdown);
+            }
             Ok(_) => {}
         }
     };
     let mut init = Init::of(&params);
-    // Paths are resolved and shown relative to the current directory, as `validate` run in
-    // the workspace's root would: the server works from there.
-    if std::env::set_current_dir(&init.root).is_err()
-        && let Ok(cwd) = std::env::current_dir()
-    {
-        init.root = cwd;
+    match pinned {
+        Some(root) => init.root = root.to_path_buf(),
+        // Paths are resolved and shown relative to the current directory, as `validate` run
+        // in the workspace's root would: the server works from there.
+        None => {
+            if std::env::set_current_dir(&init.root).is_err()
+                && let Ok(cwd) = std::env::current_dir()
+            {
+                init.root = cwd;
+            }
+        }
     }
     let capabilities = ServerCapabilities {
         position_encoding: Some(init.encoding.kind()),
@@ -118,9 +171,11 @@ fn serve(connection: &Connection) -> Ended {
         );
         let _ = connection.sender.send(Message::Request(request));
     }
+    let (scanned, scans) = crossbeam_channel::unbounded::<Scan>();
     let mut server = Server {
         connection,
         encoding: init.encoding,
+        settings: std::cell::RefCell::new(settings::SettingsCache::new(&init.root)),
         root: init.root,
         documents: HashMap::new(),
         dirty: Vec::new(),
@@ -128,21 +183,27 @@ fn serve(connection: &Connection) -> Ended {
         generation: 0,
         config_error: std::cell::RefCell::new(None),
         scanned: 0,
+        scanning: None,
+        scan_pending: false,
+        scans_started: 0,
+        scan_done: scanned,
         collected: std::cell::RefCell::new(HashMap::new()),
     };
     // The tokenizer (SK402, hover's costs) gets ready off the request path.
     if let Some(settings) = server.settings() {
-        std::thread::spawn(move || crate::tokens::tokenizer(settings.encoding).map(|_| ()));
+        let encoding = settings.encoding;
+        // No thread to be had: it gets ready on first use instead.
+        let _ = std::thread::Builder::new()
+            .spawn(move || crate::tokens::tokenizer(encoding).map(|_| ()));
     }
     let mut shut_down = false;
-    let (scanned, scans) = crossbeam_channel::unbounded::<Scan>();
-    server.scan(&scanned);
-    loop {
+    server.scan();
+    let ended = loop {
         let message = crossbeam_channel::select! {
             // The channel closes when the client goes away: the loop ends with it.
             recv(connection.receiver) -> message => match message {
                 Ok(message) => message,
-                Err(_) => break,
+                Err(_) => break Ended::Clean,
             },
             recv(scans) -> scan => {
                 if let Ok(scan) = scan {
@@ -176,7 +237,7 @@ fn serve(connection: &Connection) -> Ended {
                 server.request(r);
             }
             Message::Notification(n) if n.method == "exit" => {
-                return if shut_down {
+                break if shut_down {
                     Ended::Clean
                 } else {
                     Ended::WithoutShutdown
@@ -184,7 +245,7 @@ fn serve(connection: &Connection) -> Ended {
             }
             Message::Notification(n) if !shut_down => {
                 if server.notification(n) {
-                    server.scan(&scanned);
+                    server.scan();
                 }
             }
             Message::Notification(_) | Message::Response(_) => {}
@@ -194,8 +255,19 @@ fn serve(connection: &Connection) -> Ended {
         if connection.receiver.is_empty() {
             server.flush();
         }
+    };
+    // A process that ends leaves its scan behind; a session in memory waits for it, so that
+    // no thread outlives it.
+    if pinned.is_some()
+        && let Some(scan) = server.scanning.take()
+    {
+        let _ = scan.join();
     }
-    Ended::Clean
+    Session {
+        ended,
+        scans: server.scans_started,
+        settings_loads: server.settings.borrow().loads,
+    }
 }
 
 /// What the server takes of `initialize`, read leniently: a parameter it cannot read is as if
@@ -322,15 +394,25 @@ struct Server<'c> {
     connection: &'c Connection,
     encoding: Encoding,
     root: PathBuf,
+    /// The workspace's settings, loaded again only when its skillc.toml changes.
+    settings: std::cell::RefCell<settings::SettingsCache>,
     documents: HashMap<String, Document>,
     /// Documents changed since they were last linted, in the order they changed.
     dirty: Vec<String>,
     /// The latest scan of the workspace (empty until the first ends).
     workspace: std::cell::RefCell<Vec<SkillReport>>,
-    /// The generation of the latest scan started; an older one that ends later is dropped.
+    /// The generation of the latest scan started.
     generation: u64,
     /// The generation of the scan the workspace's reports come from.
     scanned: u64,
+    /// The scan under way: one at a time, whatever the number of saves.
+    scanning: Option<std::thread::JoinHandle<()>>,
+    /// Files changed while a scan was under way: one more scan is due when it ends.
+    scan_pending: bool,
+    /// The scans started so far.
+    scans_started: u64,
+    /// Where a scan sends its reports.
+    scan_done: crossbeam_channel::Sender<Scan>,
     /// For each skill file linted, what the collection rules did to it, for which facts of
     /// it and which scan ([`crate::lint::collected_before`]).
     collected: std::cell::RefCell<Memo>,
@@ -396,14 +478,22 @@ impl Server<'_> {
         false
     }
 
-    /// Scans the workspace's skills on a thread of its own; `done` gets the reports.
-    fn scan(&mut self, done: &crossbeam_channel::Sender<Scan>) {
+    /// Scans the workspace's skills on a thread of its own, unless one is under way: then one
+    /// more scan starts when it ends (however many times files changed meanwhile).
+    fn scan(&mut self) {
+        // A scan thread that ended without its reports reaching the loop yet (or at all: it
+        // panicked) is no longer under way.
+        if self.scanning.as_ref().is_some_and(|t| !t.is_finished()) {
+            self.scan_pending = true;
+            return;
+        }
         let Some(settings) = self.settings() else {
             return;
         };
         self.generation += 1;
-        let (generation, root, done) = (self.generation, self.root.clone(), done.clone());
-        std::thread::spawn(move || {
+        self.scans_started += 1;
+        let (generation, root, done) = (self.generation, self.root.clone(), self.scan_done.clone());
+        let spawned = std::thread::Builder::new().spawn(move || {
             let keep = Keep {
                 details: false,
                 lines: false,
@@ -426,15 +516,27 @@ impl Server<'_> {
                 reports,
             });
         });
+        // No thread to be had: the workspace stays as last scanned.
+        self.scanning = spawned.ok();
     }
 
-    /// Takes a scan's reports, unless a later scan was started, and lints the open skills
-    /// again among them.
+    /// Takes a scan's reports (unless later ones are in), lints the open skills again among
+    /// them, and starts the scan that files changed since then call for.
     fn scanned(&mut self, scan: Scan) {
-        if scan.generation == self.generation {
-            *self.workspace.borrow_mut() = scan.reports;
-            self.scanned = scan.generation;
-            self.relint_all();
+        if scan.generation == self.generation
+            && let Some(thread) = self.scanning.take()
+        {
+            // It has sent its reports: it is ending.
+            let _ = thread.join();
+        }
+        if scan.generation < self.scanned {
+            return;
+        }
+        *self.workspace.borrow_mut() = scan.reports;
+        self.scanned = scan.generation;
+        self.relint_all();
+        if std::mem::take(&mut self.scan_pending) {
+            self.scan();
         }
     }
 
@@ -480,6 +582,9 @@ impl Server<'_> {
     ) -> Option<T> {
         let document = self.documents.get(uri.as_str())?;
         let settings = self.settings()?;
+        if too_large(document, &settings) {
+            return None;
+        }
         let lines = Lines::new(&document.text, self.encoding);
         let at = lines.offset(position);
         Some(answer(document, &settings, &lines, at))
@@ -575,8 +680,10 @@ impl Server<'_> {
         // The collection rules compare the skill with every other of the workspace: run again
         // only when what they read of it (its key, description, targets...) or the workspace
         // changed, not on every keystroke in its body.
-        // The settings are part of what they read (a budget set in skillc.toml).
-        let facts = format!("{}{settings:?}", crate::lint::collection_facts(&report));
+        // The settings are part of what they read (a budget set in skillc.toml): those of
+        // another load of it count as changed.
+        let loads = self.settings.borrow().loads;
+        let facts = format!("{}\n{loads}", crate::lint::collection_facts(&report));
         let mut memo = self.collected.borrow_mut();
         match memo.get(path) {
             Some((generation, known, collected))
@@ -598,17 +705,17 @@ impl Server<'_> {
         Some(report)
     }
 
-    /// The workspace's settings (its skillc.toml), read anew: it may have been edited. A
-    /// configuration that does not load is shown to the user (once until it changes), and no
-    /// skill is linted until it is fixed.
-    fn settings(&self) -> Option<Settings> {
-        match Settings::load(&Source::Discover, &self.root, &Overrides::default()) {
+    /// The workspace's settings (its skillc.toml), read again when it was edited, created or
+    /// deleted. A configuration that does not load is shown to the user (once until it
+    /// changes), and no skill is linted until it is fixed.
+    fn settings(&self) -> Option<Arc<Settings>> {
+        let loaded = self.settings.borrow_mut().get();
+        match loaded {
             Ok(settings) => {
                 self.config_error.replace(None);
                 Some(settings)
             }
-            Err(e) => {
-                let message = format!("skillc: {e}");
+            Err(message) => {
                 if self.config_error.borrow().as_deref() != Some(&message) {
                     let params = lsp_types::ShowMessageParams {
                         typ: lsp_types::MessageType::ERROR,
@@ -707,6 +814,12 @@ impl Server<'_> {
         let Some(report) = &document.report else {
             return Vec::new();
         };
+        let Some(settings) = self.settings() else {
+            return Vec::new();
+        };
+        if too_large(document, &settings) {
+            return Vec::new();
+        }
         let lines = Lines::new(&document.text, self.encoding);
         let wanted = |kind: &CodeActionKind| {
             params.context.only.as_ref().is_none_or(|only| {
@@ -778,7 +891,6 @@ impl Server<'_> {
         }
         let fix_all = CodeActionKind::new(FIX_ALL);
         if wanted(&fix_all)
-            && let Some(settings) = self.settings()
             && let Ok(fixed) = crate::autofix::fix_text(
                 &report.dir,
                 document.text.as_bytes().to_vec(),
@@ -802,6 +914,12 @@ impl Server<'_> {
         }
         actions
     }
+}
+
+/// Whether a document is over `max-file-size`: its lint says so (SK011) and nothing else reads
+/// it, as `validate` reads no more of such a file.
+fn too_large(document: &Document, settings: &Settings) -> bool {
+    document.text.len() as u64 > settings.max_file_size
 }
 
 /// The frontmatter of a text, parsed (spans are offsets in the text).
@@ -884,3 +1002,6 @@ fn is_skill_file(path: &Path) -> bool {
     path.file_name()
         .is_some_and(|name| crate::discover::SKILL_FILE_NAMES.iter().any(|n| name == *n))
 }
+
+#[cfg(test)]
+mod tests;

@@ -44,7 +44,7 @@ pub fn stdio() -> (Connection, JoinHandle<()>) {
 }
 
 /// Reads messages until the input ends or the server stops listening.
-fn read(input: &mut impl BufRead, to_server: &Sender<Message>, errors: &Sender<Message>) {
+pub fn read(input: &mut impl BufRead, to_server: &Sender<Message>, errors: &Sender<Message>) {
     let parse_error = |message: String| {
         let response = Response::new_err(
             RequestId::from(String::new()),
