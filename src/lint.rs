@@ -880,7 +880,7 @@ fn check_file(
     let doc = match yaml::parse(file.slice(layout.frontmatter), layout.frontmatter.start) {
         Ok(doc) => doc,
         Err(err) => {
-            rules::structure::yaml_syntax(file, &err, out);
+            rules::structure::yaml_syntax(file, layout.frontmatter, &err, out);
             return facts;
         }
     };

@@ -136,8 +136,13 @@ pub fn layout_error(file: &SkillFile, err: LayoutError, out: &mut Reporter) {
     }
 }
 
-/// SK006: the frontmatter is not valid YAML.
-pub fn yaml_syntax(file: &SkillFile, err: &yaml::SyntaxError, out: &mut Reporter) {
+/// SK006: the frontmatter (at `frontmatter`) is not valid YAML.
+pub fn yaml_syntax(
+    file: &SkillFile,
+    frontmatter: Span,
+    err: &yaml::SyntaxError,
+    out: &mut Reporter,
+) {
     let hint = yaml_hint(file, err);
     let d = out.emit(
         &SK006,
@@ -147,9 +152,30 @@ pub fn yaml_syntax(file: &SkillFile, err: &yaml::SyntaxError, out: &mut Reporter
     d.label("here");
     if let Some((help, fix)) = hint {
         d.help(help);
-        if let Some(fix) = fix {
+        if let Some(fix) = fix.filter(|fix| fixes_the_line(file, frontmatter, fix)) {
             d.fix(fix);
         }
+    }
+}
+
+/// Whether the frontmatter (at `frontmatter`) with `fix` made parses, or stops on a later line
+/// than the one fixed: the line read alone may not be the whole story (a `{…}` mapping around
+/// it, a broken key), and a fix that does not fix is none.
+fn fixes_the_line(file: &SkillFile, frontmatter: Span, fix: &Fix) -> bool {
+    let [edit] = fix.edits.as_slice() else {
+        return false;
+    };
+    let (Some(before), Some(after)) = (
+        file.text.get(frontmatter.start..edit.span.start),
+        file.text.get(edit.span.end..frontmatter.end),
+    ) else {
+        return false;
+    };
+    let text = format!("{before}{}{after}", edit.content);
+    let line = |offset: usize| text.get(..offset).map_or(0, |t| t.matches('\n').count());
+    match yaml::parse(&text, 0) {
+        Ok(_) => true,
+        Err(e) => line(e.span.start) > line(before.len()),
     }
 }
 
@@ -175,6 +201,12 @@ fn yaml_hint(file: &SkillFile, err: &yaml::SyntaxError) -> Option<(String, Optio
         ));
     }
     let (key, rest) = body.split_once(": ")?;
+    // A key that begins with an indicator (`>escription:`) is what is broken, not the value.
+    if key.starts_with(['*', '&', '!', '|', '>', '@', '`', '%', '[', '{', '?', ',', ']', '}', '#'])
+        || (key.starts_with('-') && !key.starts_with("- "))
+    {
+        return None;
+    }
     // YAML's white space is spaces and tabs: a no-break space is text.
     let value = rest.trim_matches([' ', '\t']);
     let value_start = line_span.start
@@ -443,10 +475,7 @@ pub(super) fn plain_or_quoted(text: &str) -> String {
             "true" | "false" | "null" | "yes" | "no" | "on" | "off" | "y" | "n" | "~"
         )
         && text.parse::<f64>().is_err()
-        // YAML 1.1 reads more as numbers, dates and keys of its own (`0b1`, `1_000`, `1:20`,
-        // `2024-01-02`, `=`, `<<`): whatever begins like a number is quoted.
-        && !text.starts_with(|c: char| c.is_ascii_digit() || c == '+' || c == '.')
-        && !matches!(text, "=" | "<<")
+        && !yaml11_not_text(text)
         && !text.contains(YAML11_BREAKS)
         // What YAML reads as something else (`0x10`, `.inf`, `0o7`) is quoted.
         && reads_as_text(text, text);
@@ -455,6 +484,17 @@ pub(super) fn plain_or_quoted(text: &str) -> String {
     } else {
         quoted(text)
     }
+}
+
+/// Whether YAML 1.1 (PyYAML) may read the plain scalar `text` as something other than text
+/// where YAML 1.2 reads text: numbers, dates and keys of its own (`0b1`, `1_000`, `1:20`,
+/// `2024-01-02`, `2024-01-02 10:00:00`, `=`, `<<`). Whatever begins like a number and holds no
+/// space, or begins like a date, counts.
+fn yaml11_not_text(text: &str) -> bool {
+    let numeric = text.starts_with(|c: char| c.is_ascii_digit() || c == '+' || c == '.');
+    let bytes = text.as_bytes();
+    let date = bytes.len() > 4 && bytes[..4].iter().all(u8::is_ascii_digit) && bytes[4] == b'-';
+    (numeric && (!text.contains([' ', '\t']) || date)) || matches!(text, "=" | "<<")
 }
 
 /// `text` as a YAML quoted scalar, needing no escapes where that is possible: single quotes;
@@ -874,6 +914,11 @@ fn to_metadata(skill: &Skill, root: &Node, key: &Node) -> Option<Fix> {
     // The key as written (`"123"` stays a string key).
     let key_written = skill.source(key);
     let string = match &value.value {
+        // Text written plain that YAML 1.1 reads otherwise (`2024-01-02`) is quoted there: the
+        // move makes it a string.
+        Value::Str(text) if !written.starts_with(['"', '\'']) && text == written => {
+            plain_or_quoted(text)
+        }
         Value::Str(_) => written.to_string(),
         Value::Int(_) | Value::Float(_) | Value::Bool(_) | Value::Null
             if !written.is_empty() && !written.contains(['"', '\\']) =>
@@ -1045,9 +1090,10 @@ mod tests {
     #[test]
     fn plain_only_when_read_back_as_text() {
         assert_eq!(plain_or_quoted("Read Bash(git:*)"), "Read Bash(git:*)");
+        assert_eq!(plain_or_quoted("0x10 Read"), "0x10 Read");
         for text in [
             "yes", "1.10", "[x]", "a: b", "a #b", "-x", "", "0b101", "1_000", "1:20",
-            "2024-01-02", "+1", ".5", "=", "<<", "a\u{85}b",
+            "2024-01-02", "2024-01-02 10:00:00", "+1", ".5", "=", "<<", "a\u{85}b",
         ] {
             assert!(plain_or_quoted(text).starts_with('\''), "{text}");
         }
