@@ -41,8 +41,7 @@ pub fn check(data: &[u8]) {
     if run.fixed == run.original {
         return;
     }
-    let (Some(before), Some(after)) = (frontmatter(&run.original), frontmatter(&run.fixed))
-    else {
+    let (Some(before), Some(after)) = (frontmatter(&run.original), frontmatter(&run.fixed)) else {
         return;
     };
     let applied = |code: &str| run.applied.contains(&code);
@@ -59,7 +58,10 @@ pub fn check(data: &[u8]) {
         let reading = if yaml11 { "YAML 1.1" } else { "YAML 1.2" };
         let (old, new) = (load(&before, yaml11), load(&after, yaml11));
         if old.is_some() && new.is_none() {
-            panic!("the fixed frontmatter no longer parses ({reading}){}", shown());
+            panic!(
+                "the fixed frontmatter no longer parses ({reading}){}",
+                shown()
+            );
         }
         if let (Some(old), Some(new)) = (&old, &new)
             && let Err(why) = same_but_fixed(old, new, &applied)
@@ -221,7 +223,9 @@ fn get<'a>(entries: &'a [(String, V)], key: &str) -> Option<&'a V> {
 fn reads_alike(a: &V, b: &V) -> bool {
     match (a, b) {
         (V::Num(_), V::Num(_)) => true,
-        (V::Seq(a), V::Seq(b)) => a.len() == b.len() && a.iter().zip(b).all(|(a, b)| reads_alike(a, b)),
+        (V::Seq(a), V::Seq(b)) => {
+            a.len() == b.len() && a.iter().zip(b).all(|(a, b)| reads_alike(a, b))
+        }
         (V::Map(a), V::Map(b)) => {
             a.len() == b.len()
                 && a.iter()
@@ -296,7 +300,11 @@ fn same_tools(was: &V, now: &V) -> bool {
         _ => return false,
     };
     let V::Str(now) = now else { return false };
-    let tools: Vec<&str> = tools.iter().map(String::as_str).filter(|t| !t.is_empty()).collect();
+    let tools: Vec<&str> = tools
+        .iter()
+        .map(String::as_str)
+        .filter(|t| !t.is_empty())
+        .collect();
     now.split(' ').collect::<Vec<_>>() == tools
 }
 
@@ -308,9 +316,12 @@ fn alike(was: &V, now: &V, applied: &dyn Fn(&str) -> bool) -> bool {
     match (was, now) {
         (V::Num(_) | V::Bool(_) | V::Null | V::Other(_), V::Str(_)) if quoting => true,
         (V::Str(_), V::Num(_)) if applied("SK014") => true,
-        (V::Seq(a), V::Seq(b)) => a.len() == b.len() && a.iter().zip(b).all(|(a, b)| alike(a, b, applied)),
+        (V::Seq(a), V::Seq(b)) => {
+            a.len() == b.len() && a.iter().zip(b).all(|(a, b)| alike(a, b, applied))
+        }
         (V::Map(a), V::Map(b)) => {
-            a.iter().all(|(k, v)| get(b, k).is_some_and(|n| alike(v, n, applied)))
+            a.iter()
+                .all(|(k, v)| get(b, k).is_some_and(|n| alike(v, n, applied)))
                 && (b.len() == a.len() || applied("SK013"))
         }
         (a, b) => a == b,

@@ -208,7 +208,13 @@ const VALUES: [&str; 40] = [
 ];
 
 /// Lines between the entries.
-const EXTRA_LINES: [&str; 5] = ["# owner: team-x (do not remove)\n", "\n", "...\n", "  # indented comment\n", "<<: {m: 1}\n"];
+const EXTRA_LINES: [&str; 5] = [
+    "# owner: team-x (do not remove)\n",
+    "\n",
+    "...\n",
+    "  # indented comment\n",
+    "<<: {m: 1}\n",
+];
 
 /// The skill file the `fix` target checks, and the name of its directory. Bytes that begin
 /// with `---` are the file as they are (in `fuzz-skill/`); other bytes choose, byte by byte,

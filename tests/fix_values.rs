@@ -45,7 +45,8 @@ fn help_of(dir: &str, text: &[u8], code: &str) -> String {
     help.to_string()
 }
 
-const FIXED_ALL: &str = "Fixed 1 problem (0 remaining).\nChecked 1 skill: 0 errors, 0 warnings, 0 infos.\n";
+const FIXED_ALL: &str =
+    "Fixed 1 problem (0 remaining).\nChecked 1 skill: 0 errors, 0 warnings, 0 infos.\n";
 
 #[test]
 fn a_block_scalar_name_is_replaced_with_its_header_and_keeps_its_line_break() {
@@ -200,15 +201,23 @@ fn a_double_quoted_value_with_escapes_and_non_escapes_is_not_fixed() {
 #[test]
 fn a_value_holding_a_yaml_1_1_line_break_is_not_quoted() {
     for (text, code) in [
-        ("---\nname: team-skill\ndescription: Does x. Use when y.\nnote: Use when\u{85}author: bob\n---\n\nBody.\n", "U+0085"),
-        ("---\nname: team-skill\ndescription: Does x. Use when y.\nnote: Use\u{2028}x: y\n---\n\nBody.\n", "U+2028"),
+        (
+            "---\nname: team-skill\ndescription: Does x. Use when y.\nnote: Use when\u{85}author: bob\n---\n\nBody.\n",
+            "U+0085",
+        ),
+        (
+            "---\nname: team-skill\ndescription: Does x. Use when y.\nnote: Use\u{2028}x: y\n---\n\nBody.\n",
+            "U+2028",
+        ),
     ] {
         let (after, exit, _) = fix_all("team-skill", text.as_bytes());
         assert_eq!(after, text);
         assert_eq!(exit, Some(1));
         assert_eq!(
             help_of("team-skill", text.as_bytes(), "SK006"),
-            format!("remove the {code} in the value of `note`, or replace it with a space: YAML 1.1 loaders (PyYAML) read it as a line break, YAML 1.2 loaders as text")
+            format!(
+                "remove the {code} in the value of `note`, or replace it with a space: YAML 1.1 loaders (PyYAML) read it as a line break, YAML 1.2 loaders as text"
+            )
         );
     }
 }

@@ -202,8 +202,9 @@ fn yaml_hint(file: &SkillFile, err: &yaml::SyntaxError) -> Option<(String, Optio
     }
     let (key, rest) = body.split_once(": ")?;
     // A key that begins with an indicator (`>escription:`) is what is broken, not the value.
-    if key.starts_with(['*', '&', '!', '|', '>', '@', '`', '%', '[', '{', '?', ',', ']', '}', '#'])
-        || (key.starts_with('-') && !key.starts_with("- "))
+    if key.starts_with([
+        '*', '&', '!', '|', '>', '@', '`', '%', '[', '{', '?', ',', ']', '}', '#',
+    ]) || (key.starts_with('-') && !key.starts_with("- "))
     {
         return None;
     }
@@ -215,7 +216,11 @@ fn yaml_hint(file: &SkillFile, err: &yaml::SyntaxError) -> Option<(String, Optio
         + 2
         + (rest.len() - rest.trim_start_matches([' ', '\t']).len());
     if err.message.contains("while parsing a quoted scalar") && err.message.contains("escape") {
-        return escape_hint(key, Span::new(value_start, value_start + value.len()), value);
+        return escape_hint(
+            key,
+            Span::new(value_start, value_start + value.len()),
+            value,
+        );
     }
     // A line break to YAML 1.1 loaders (PyYAML), text to YAML 1.2: the two read different
     // keys, and quoting would keep only YAML 1.2's reading.
@@ -307,9 +312,9 @@ fn escape_hint(key: &str, span: Span, value: &str) -> Option<(String, Option<Fix
             'U' => 8,
             _ => 0,
         };
-        let hex = inner
-            .get(at + 2..)
-            .is_some_and(|rest| rest.len() >= digits && rest.bytes().take(digits).all(|b| b.is_ascii_hexdigit()));
+        let hex = inner.get(at + 2..).is_some_and(|rest| {
+            rest.len() >= digits && rest.bytes().take(digits).all(|b| b.is_ascii_hexdigit())
+        });
         if ESCAPES.contains(next) && hex {
             decoded.get_or_insert(at);
         } else {
@@ -954,8 +959,8 @@ fn to_metadata(skill: &Skill, root: &Node, key: &Node) -> Option<Fix> {
             let (metadata_key, _) = root.get("metadata")?;
             if is_flow(skill, metadata)
                 || text
-                .get(metadata_key.span.end..metadata.span.start)?
-                .contains(['&', '!'])
+                    .get(metadata_key.span.end..metadata.span.start)?
+                    .contains(['&', '!'])
                 || skill.source(metadata).starts_with(['&', '!'])
             {
                 return None;
@@ -1092,8 +1097,23 @@ mod tests {
         assert_eq!(plain_or_quoted("Read Bash(git:*)"), "Read Bash(git:*)");
         assert_eq!(plain_or_quoted("0x10 Read"), "0x10 Read");
         for text in [
-            "yes", "1.10", "[x]", "a: b", "a #b", "-x", "", "0b101", "1_000", "1:20",
-            "2024-01-02", "2024-01-02 10:00:00", "+1", ".5", "=", "<<", "a\u{85}b",
+            "yes",
+            "1.10",
+            "[x]",
+            "a: b",
+            "a #b",
+            "-x",
+            "",
+            "0b101",
+            "1_000",
+            "1:20",
+            "2024-01-02",
+            "2024-01-02 10:00:00",
+            "+1",
+            ".5",
+            "=",
+            "<<",
+            "a\u{85}b",
         ] {
             assert!(plain_or_quoted(text).starts_with('\''), "{text}");
         }
