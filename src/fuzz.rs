@@ -164,7 +164,7 @@ const KEYS: [&str; 10] = [
 /// Values as written after `key:`, each the start of its lines: the forms the fixes rewrite
 /// (quoting, names, tool lists, moves) and what they must keep (anchors and aliases, comments,
 /// block scalars, YAML 1.1 look-alikes, NEL/LS/PS, escapes).
-const VALUES: [&str; 40] = [
+const VALUES: [&str; 41] = [
     " My Skill",
     " Does x. Use when y.",
     " Use when: asked",
@@ -205,6 +205,7 @@ const VALUES: [&str; 40] = [
     " Read,\n  Grep",
     "",
     " {x: [a, b]}",
+    " |\n",
 ];
 
 /// Lines between the entries.

@@ -384,7 +384,8 @@ pub(super) fn rewritable_scalar(text: &str, span: Span) -> Option<Span> {
             .chars()
             .all(|c| c.is_ascii_digit() || c == '+' || c == '-');
     (is_header && bare_scalar_at(text, Span::new(header_at, above.len())))
-        .then(|| Span::new(header_at, end.max(above.len())))
+        // An empty block scalar ends with its header.
+        .then(|| Span::new(header_at, if end > span.start { end } else { above.len() }))
 }
 
 /// `[…]` or `{…}` whole: a flow collection, however broken.
