@@ -303,9 +303,7 @@ fn escape_hint(key: &str, span: Span, value: &str) -> Option<(String, Option<Fix
         if c != '\\' {
             continue;
         }
-        let Some(&(_, next)) = chars.peek() else {
-            return None;
-        };
+        let &(_, next) = chars.peek()?;
         let digits = match next {
             'x' => 2,
             'u' => 4,
