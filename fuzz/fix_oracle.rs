@@ -88,7 +88,31 @@ pub fn check(data: &[u8]) {
             Some(_) => false,
             None => true,
         };
-        if !(was(old12, v12) && was(old11, v11)) {
+        // An entry SK013 moved under `metadata:` reads as it did at the top (a key such as
+        // `on` is `true` to YAML 1.1 wherever it is).
+        let moved = |old: &Option<V>, entry: &(String, V)| match old {
+            Some(V::Map(top)) => {
+                let metadata = match get(top, "metadata") {
+                    Some(V::Map(m)) => m.as_slice(),
+                    _ => &[],
+                };
+                [top.as_slice(), metadata]
+                    .iter()
+                    .any(|m| get(m, &entry.0) == Some(&entry.1))
+            }
+            Some(_) => false,
+            None => true,
+        };
+        let entries_moved = match (v12, v11) {
+            (V::Map(a), V::Map(b)) if key == "metadata" && a.len() == b.len() => {
+                a.iter().zip(b).all(|(a, b)| {
+                    reads_alike(&V::Map(vec![a.clone()]), &V::Map(vec![b.clone()]))
+                        || (moved(old12, a) && moved(old11, b))
+                })
+            }
+            _ => false,
+        };
+        if !entries_moved && !(was(old12, v12) && was(old11, v11)) {
             panic!(
                 "`{key}` reads {v12:?} in YAML 1.2 and {v11:?} in YAML 1.1 after the fixes{}",
                 shown()
