@@ -112,7 +112,7 @@ pub fn check(data: &[u8]) {
             }
             _ => false,
         };
-        if !entries_moved && !(was(old12, v12) && was(old11, v11)) {
+        if !(entries_moved || (was(old12, v12) && was(old11, v11))) {
             panic!(
                 "`{key}` reads {v12:?} in YAML 1.2 and {v11:?} in YAML 1.1 after the fixes{}",
                 shown()
