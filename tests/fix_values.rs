@@ -221,3 +221,13 @@ fn a_value_holding_a_yaml_1_1_line_break_is_not_quoted() {
         );
     }
 }
+
+/// Without its line, an indented comment below a moved entry would join the block scalar
+/// above it: the entry stays.
+#[test]
+fn an_entry_followed_by_an_indented_line_is_not_moved() {
+    let text = "---\nname: team-skill\ndescription: >-\n  Does x.\n  Use when y.\n\nauthor: bob\n  # indented comment\n---\n\nBody.\n";
+    let (after, code, _) = fix_all("team-skill", text.as_bytes());
+    assert_eq!(after, text);
+    assert_eq!(code, Some(1));
+}

@@ -934,6 +934,16 @@ fn to_metadata(skill: &Skill, root: &Node, key: &Node) -> Option<Fix> {
     if string.contains('\n') {
         return None;
     }
+    // An indented line after it (a comment, say) would join the value above it once the line
+    // is gone: a block scalar (`>-`) takes it as text.
+    let next = text
+        .get(end + 1..skill.layout.close.start)
+        .unwrap_or("")
+        .split_inclusive('\n')
+        .find(|l| !l.trim().is_empty());
+    if next.is_some_and(|l| l.starts_with([' ', '\t'])) {
+        return None;
+    }
     let delete = Edit {
         span: Span::new(start, end + 1),
         content: String::new(),
