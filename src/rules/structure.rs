@@ -905,8 +905,9 @@ fn to_metadata(skill: &Skill, root: &Node, key: &Node) -> Option<Fix> {
     {
         return None;
     }
-    // A line YAML 1.1 loaders break elsewhere (NEL, LS, PS) is not one line to them.
-    if line.contains(YAML11_BREAKS) {
+    // A line YAML 1.1 loaders break elsewhere (NEL, LS, PS) is not one line to them, nor one
+    // holding a lone CR to any loader.
+    if line.contains(YAML11_BREAKS) || line.trim_end_matches('\r').contains('\r') {
         return None;
     }
     let eol = if line.ends_with('\r') { "\r\n" } else { "\n" };
