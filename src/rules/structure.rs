@@ -490,15 +490,29 @@ pub(super) fn plain_or_quoted(text: &str) -> String {
     }
 }
 
-/// Whether YAML 1.1 (PyYAML) may read the plain scalar `text` as something other than text
-/// where YAML 1.2 reads text: numbers, dates and keys of its own (`0b1`, `1_000`, `1:20`,
-/// `2024-01-02`, `2024-01-02 10:00:00`, `=`, `<<`). Whatever begins like a number and holds no
-/// space, or begins like a date, counts.
+/// Whether YAML 1.1 (PyYAML) reads the plain scalar `text` as something other than text where
+/// YAML 1.2 reads text: the numbers, dates and keys of its own resolver (`0b1`, `1_000`,
+/// `1:20`, `2024-01-02`, `2024-01-02 10:00:00`, `=`, `<<`).
 fn yaml11_not_text(text: &str) -> bool {
-    let numeric = text.starts_with(|c: char| c.is_ascii_digit() || c == '+' || c == '.');
-    let bytes = text.as_bytes();
-    let date = bytes.len() > 4 && bytes[..4].iter().all(u8::is_ascii_digit) && bytes[4] == b'-';
-    (numeric && (!text.contains([' ', '\t']) || date)) || matches!(text, "=" | "<<")
+    static RESOLVED: std::sync::LazyLock<Option<regex_automata::meta::Regex>> =
+        std::sync::LazyLock::new(|| {
+            // PyYAML's int, float and timestamp patterns (yaml/resolver.py).
+            regex_automata::meta::Regex::new(concat!(
+                r"^(?:[-+]?0b[0-1_]+|[-+]?0[0-7_]+|[-+]?(?:0|[1-9][0-9_]*)|[-+]?0x[0-9a-fA-F_]+",
+                r"|[-+]?[1-9][0-9_]*(?::[0-5]?[0-9])+",
+                r"|[-+]?(?:[0-9][0-9_]*)\.[0-9_]*(?:[eE][-+][0-9]+)?|\.[0-9_]+(?:[eE][-+][0-9]+)?",
+                r"|[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\.[0-9_]*|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN)",
+                r"|[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]",
+                r"|[0-9][0-9][0-9][0-9]-[0-9][0-9]?-[0-9][0-9]?(?:[Tt]|[ \t]+)[0-9][0-9]?:[0-9][0-9]:[0-9][0-9]",
+                r"(?:\.[0-9]*)?(?:[ \t]*(?:Z|[-+][0-9][0-9]?(?::[0-9][0-9])?))?|=|<<)$",
+            ))
+            .ok()
+        });
+    // Without the pattern (it compiles), whatever begins like a number counts.
+    match &*RESOLVED {
+        Some(re) => re.is_match(text),
+        None => text.starts_with(|c: char| c.is_ascii_digit() || c == '+' || c == '.'),
+    }
 }
 
 /// `text` as a YAML quoted scalar, needing no escapes where that is possible: single quotes;
@@ -1106,6 +1120,7 @@ mod tests {
     fn plain_only_when_read_back_as_text() {
         assert_eq!(plain_or_quoted("Read Bash(git:*)"), "Read Bash(git:*)");
         assert_eq!(plain_or_quoted("0x10 Read"), "0x10 Read");
+        assert_eq!(plain_or_quoted("0.1.0"), "0.1.0");
         for text in [
             "yes",
             "1.10",
