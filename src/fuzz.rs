@@ -21,6 +21,7 @@ pub const TARGETS: &[(&str, Target)] = &[
     ("archive", archive),
     ("signing", signing),
     ("server", server),
+    ("fix", fix),
 ];
 
 /// A skill directory that does not exist on disk: the skill file's bytes are all there is.
@@ -222,4 +223,181 @@ fn server_workspace(dir: &Path) -> Option<PathBuf> {
         std::fs::write(&path, text).ok()?;
     }
     Some(root)
+}
+
+/// What `validate --fix --unsafe-fixes` did to one skill file: the `fix` target's run, which
+/// an independent YAML reader then judges (`fuzz/fix_oracle.rs`).
+#[derive(Debug)]
+pub struct FixRun {
+    /// The skill file as built from the fuzzer's bytes.
+    pub original: Vec<u8>,
+    /// The file fixed.
+    pub fixed: Vec<u8>,
+    /// The rules whose fixes were applied.
+    pub applied: Vec<&'static str>,
+}
+
+/// The directory names the generated skills live in: valid names that YAML 1.1 reads as a
+/// date, a number or a boolean when written plain, and an ordinary one.
+const DIR_NAMES: [&str; 5] = ["fuzz-skill", "2024-01-02", "0b101", "yes", "1-0"];
+
+/// Top-level keys: fields of both dialects and unknown ones (SK013 moves those).
+const KEYS: [&str; 10] = [
+    "name",
+    "description",
+    "author",
+    "allowed-tools",
+    "metadata",
+    "license",
+    "compatibility",
+    "version",
+    "note",
+    "tags",
+];
+
+/// Values as written after `key:`, each the start of its lines: the forms the fixes rewrite
+/// (quoting, names, tool lists, moves) and what they must keep (anchors and aliases, comments,
+/// block scalars, YAML 1.1 look-alikes, NEL/LS/PS, escapes).
+const VALUES: [&str; 41] = [
+    " My Skill",
+    " Does x. Use when y.",
+    " Use when: asked",
+    " yes",
+    " 1.10",
+    " 010",
+    " 42",
+    " true",
+    " ~",
+    " 0b101",
+    " 2024-01-02",
+    " \"Reads C:\\data files. Use when asked.\"",
+    " \"C:\\new\\data\"",
+    " \"a\\tb\"",
+    " 'it''s'",
+    " |\n  My Skill\n",
+    " >-\n  folded\n  text\n\n",
+    " | # kept\n  x\n",
+    " [Read, Grep]",
+    " [&t Read, Grep]",
+    " &t Read, Grep",
+    " *t",
+    " &t fuzz-skill",
+    "\n  - Read\n  - &u Grep\n",
+    "\n  - Read\n  - *t\n",
+    " {a: 1, b: yes}",
+    "\n  a: 1.10\n  b: x\n  c: *t\n",
+    " Use when\u{85}author: bob",
+    " Use\u{2028}x: y",
+    " Bash(a && b), Read",
+    " Read, Bash(git log, git diff)",
+    " value # comment",
+    " !!str 1",
+    " @at",
+    " `cmd` here",
+    " *bold* text",
+    " [Read,\n  Grep]",
+    " Read,\n  Grep",
+    "",
+    " {x: [a, b]}",
+    " |\n",
+];
+
+/// Lines between the entries.
+const EXTRA_LINES: [&str; 5] = [
+    "# owner: team-x (do not remove)\n",
+    "\n",
+    "...\n",
+    "  # indented comment\n",
+    "<<: {m: 1}\n",
+];
+
+/// The skill file the `fix` target checks, and the name of its directory. Bytes that begin
+/// with `---` are the file as they are (in `fuzz-skill/`); other bytes choose, byte by byte,
+/// a directory name, then entries of [`KEYS`] and [`VALUES`] with [`EXTRA_LINES`] between
+/// them, sometimes as one `{…}` flow mapping: the mutations then reach the YAML forms the
+/// fixes rewrite instead of mostly breaking the syntax.
+pub fn fix_input(data: &[u8]) -> (&'static str, Vec<u8>) {
+    if data.starts_with(b"---") {
+        return (DIR_NAMES[0], data.to_vec());
+    }
+    let mut bytes = data.iter().copied();
+    let mut next = |n: usize| bytes.next().map(|b| usize::from(b) % n);
+    let dir = DIR_NAMES[next(DIR_NAMES.len()).unwrap_or(0)];
+    let flow = next(8) == Some(0);
+    let mut entries = Vec::new();
+    while entries.len() < 12 {
+        let (Some(key), Some(value)) = (next(KEYS.len() + 2), next(VALUES.len())) else {
+            break;
+        };
+        let mut entry = String::new();
+        if key >= KEYS.len() {
+            entry.push_str(EXTRA_LINES[value % EXTRA_LINES.len()]);
+            entries.push(entry);
+            continue;
+        }
+        entry.push_str(KEYS[key]);
+        entry.push(':');
+        entry.push_str(VALUES[value]);
+        if !entry.ends_with('\n') {
+            entry.push('\n');
+        }
+        entries.push(entry);
+    }
+    let mut text = String::from("---\n");
+    if flow {
+        text.push('{');
+        let items: Vec<&str> = entries
+            .iter()
+            .map(|e| e.trim_end_matches('\n'))
+            .filter(|e| !e.is_empty() && !e.starts_with(['#', '.', ' ']))
+            .collect();
+        text.push_str(&items.join(",\n"));
+        text.push_str("\n}\n");
+    } else {
+        entries.iter().for_each(|e| text.push_str(e));
+    }
+    text.push_str("---\n\nBody.\n");
+    (dir, text.into_bytes())
+}
+
+/// Fixes the skill file [`fix_input`] builds as `validate --fix --unsafe-fixes` does, and
+/// panics where the fixer failed by its own measure: the fixes made the skill worse (the
+/// "internal error" `validate` reports), or fixing the result again changes it. Returns the
+/// run for the value checks of an independent reader.
+pub fn fix_checked(data: &[u8]) -> FixRun {
+    let (name, original) = fix_input(data);
+    let root = PathBuf::from("/nonexistent/skillc-fuzz");
+    let mut dir = phantom_skill();
+    dir.dir = root.join(name).into();
+    dir.file = Some(root.join(name).join("SKILL.md").into());
+    dir.real = crate::discover::Real::At(root.join(name).into());
+    let settings = Settings::default();
+    let mode = crate::autofix::Mode { unsafe_fixes: true };
+    let taken = std::collections::HashSet::new();
+    let fix = |text: Vec<u8>| {
+        let shown = String::from_utf8_lossy(&text).into_owned();
+        crate::autofix::fix_text(&dir, text, &settings, Path::new("/"), mode, &taken)
+            .unwrap_or_else(|failure| panic!("{failure}\n--- the file\n{shown}"))
+    };
+    let fixed = fix(original.clone());
+    let again = fix(fixed.text.clone());
+    // Each round applies a fix at least: fewer fixes than rounds means the run ended by itself,
+    // not at the cap (past which another run goes on, as documented).
+    let capped = fixed.count() >= crate::autofix::MAX_ROUNDS;
+    assert!(
+        capped || (again.applied.is_empty() && again.text == fixed.text),
+        "a second fix changed the file again ({:?}):\n{}",
+        again.applied,
+        String::from_utf8_lossy(&again.text)
+    );
+    FixRun {
+        original,
+        applied: fixed.applied.keys().copied().collect(),
+        fixed: fixed.text,
+    }
+}
+
+/// The `fix` target without its independent reader: the fixer's own invariants.
+pub fn fix(data: &[u8]) {
+    fix_checked(data);
 }

@@ -899,7 +899,7 @@ fn check_file<'a>(
     let doc = match parsed {
         Ok(doc) => doc,
         Err(err) => {
-            rules::structure::yaml_syntax(file, &err, out);
+            rules::structure::yaml_syntax(file, layout.frontmatter, &err, out);
             return facts;
         }
     };

@@ -5,6 +5,9 @@
 
 use std::path::{Path, PathBuf};
 
+#[path = "../fuzz/fix_oracle.rs"]
+mod fix_oracle;
+
 fn files_under(dir: &Path, out: &mut Vec<PathBuf>) {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return;
@@ -47,6 +50,10 @@ fn every_target_survives_its_seeds() {
         fixtures.len()
     );
     for (name, target) in skillc::fuzz::TARGETS {
+        // With its independent reader below.
+        if *name == "fix" {
+            continue;
+        }
         let mut seeds = Vec::new();
         files_under(&root.join("fuzz/seeds").join(name), &mut seeds);
         assert!(!seeds.is_empty(), "no seeds for fuzz target {name}");
@@ -62,6 +69,55 @@ fn every_target_survives_its_seeds() {
             runs += 1;
         }
         assert!(runs > fixtures.len(), "{name}: {runs} runs");
+    }
+}
+
+/// The `fix` target over its seeds (the reproductions of what the fixes got wrong), their
+/// variants and the fixtures, judged by its independent reader.
+#[test]
+fn the_fix_target_keeps_values() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let mut seeds = Vec::new();
+    files_under(&root.join("fuzz/seeds/fix"), &mut seeds);
+    assert!(seeds.len() >= 8, "{} seeds", seeds.len());
+    for seed in &seeds {
+        for input in variants(&std::fs::read(seed).unwrap()) {
+            fix_oracle::check(&input);
+        }
+    }
+    let mut fixtures = Vec::new();
+    files_under(&root.join("fixtures"), &mut fixtures);
+    for fixture in &fixtures {
+        fix_oracle::check(&std::fs::read(fixture).unwrap());
+    }
+}
+
+/// The `fix` target's seeds are fixed: each reproduction has something the fixer now does
+/// right, not an input it leaves alone for want of parsing it.
+#[test]
+fn the_fix_target_fixes_its_seeds() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let seed = |name: &str| std::fs::read(root.join("fuzz/seeds/fix").join(name)).unwrap();
+    let fixed = |name: &str| {
+        let run = skillc::fuzz::fix_checked(&seed(name));
+        (String::from_utf8(run.fixed).unwrap(), run.applied)
+    };
+    assert_eq!(
+        fixed("block-scalar-name.md"),
+        (
+            "---\nname: fuzz-skill\n# owner: team-x (do not remove)\ndescription: Does x. Use when y.\n---\n\nBody.\n".to_string(),
+            vec!["SK101"]
+        )
+    );
+    assert_eq!(
+        fixed("invalid-escape.md").0,
+        "---\nname: fuzz-skill\ndescription: 'Reads C:\\data files. Use when asked.'\n---\n\nBody.\n"
+    );
+    // Withheld: a NEL that YAML 1.1 reads as a line break; an anchor an alias uses; a flow
+    // mapping.
+    for name in ["nel.md", "anchored-tools.md", "flow-mapping.md"] {
+        let (text, applied) = fixed(name);
+        assert_eq!(text.as_bytes(), seed(name), "{name}: {applied:?}");
     }
 }
 

@@ -20,7 +20,7 @@ use crate::skill::{Keep, SkillReport};
 /// that does not overlap another, but a parser reports one syntax error at a time (SK006) and
 /// a rule at most 100 problems per skill: a file with more rounds' worth than this needs
 /// another run.
-const MAX_ROUNDS: usize = 50;
+pub const MAX_ROUNDS: usize = 50;
 
 /// What fixing a skill file's text did.
 #[derive(Debug)]

@@ -5,7 +5,9 @@
 mod file;
 pub mod noqa;
 
-pub use file::{Failure, Fixed, fix_file, fix_text, read_skill_file, revert, write_text};
+pub use file::{
+    Failure, Fixed, MAX_ROUNDS, fix_file, fix_text, read_skill_file, revert, write_text,
+};
 
 use crate::config::Settings;
 use crate::diagnostic::Diagnostic;

@@ -4,7 +4,7 @@ use super::{SK301, SK302, SK303, SK304};
 use crate::diagnostic::Span;
 use crate::fix::{Applicability, Fix};
 use crate::skill::{Reporter, Skill};
-use crate::yaml::Value;
+use crate::yaml::{Node, Value};
 
 /// The most characters `compatibility` may have.
 pub const COMPATIBILITY_MAX: usize = 500;
@@ -119,7 +119,7 @@ fn allowed_tools(skill: &Skill, out: &mut Reporter) {
                 Some(node.span),
                 "`allowed-tools` is a YAML list; the format is one space-separated string",
             );
-            d.label("a list").help(help);
+            d.label("a list").help(with_anchor_note(skill, help));
             if let Some(fix) = fix {
                 d.fix(fix);
             }
@@ -138,12 +138,29 @@ fn allowed_tools(skill: &Skill, out: &mut Reporter) {
                 Some(node.span),
                 "`allowed-tools` separates tools with commas; the format is space-separated",
             );
-            d.label("commas").help(string_help(&tools));
+            d.label("commas")
+                .help(with_anchor_note(skill, string_help(&tools)));
             if let Some(fix) = fix {
                 d.fix(fix);
             }
         }
         _ => {}
+    }
+}
+
+/// SK304's help, saying why there is no fix when an anchor, alias or tag keeps it from being
+/// made.
+fn with_anchor_note(skill: &Skill, help: String) -> String {
+    let anchored = skill
+        .root
+        .and_then(|root| root.get("allowed-tools"))
+        .is_some_and(|(_, written)| has_node_properties(skill, written));
+    if anchored {
+        format!(
+            "{help} (not fixed automatically: the value holds a YAML anchor, alias or tag, which rewriting it would drop)"
+        )
+    } else {
+        help
     }
 }
 
@@ -161,13 +178,22 @@ fn tools_fix(skill: &Skill, tools: &[&str]) -> Option<Fix> {
     {
         return None;
     }
+    if skill
+        .root
+        .and_then(|root| root.get("allowed-tools"))
+        .is_none_or(|(_, written)| has_node_properties(skill, written))
+    {
+        return None;
+    }
     let between = Span::new(key.span.end, value.span.start);
     let gap = out_text(skill, between)?;
     if !gap.starts_with(':') || !gap[1..].chars().all(|c| matches!(c, ' ' | '\n' | '\r')) {
         return None;
     }
+    // A block scalar's last line break (`>` … `Read, Grep⏎`) stays: what follows keeps its line.
+    let written = out_text(skill, value.span)?;
+    let mut end = value.span.start + written.trim_end_matches([' ', '\t', '\r', '\n']).len();
     // A flow list (`[Read, Grep]`) ends at its bracket.
-    let mut end = value.span.end;
     if out_text(skill, value.span)?.starts_with('[') {
         let rest = skill.file.text.get(end..)?;
         let close = rest.find(|c: char| c != ' ')?;
@@ -186,6 +212,31 @@ fn tools_fix(skill: &Skill, tools: &[&str]) -> Option<Fix> {
         Span::new(key.span.end, end),
         format!(": {}", super::structure::plain_or_quoted(&tools.join(" "))),
     ))
+}
+
+/// Whether the value written for `allowed-tools` (`value`, its alias not resolved) is an
+/// alias, or it or one of its items carries an anchor or a tag: rewriting it would drop an
+/// anchor an alias elsewhere may use (the alias then names nothing, or another node).
+fn has_node_properties(skill: &Skill, value: &Node) -> bool {
+    let text = skill.file.text.as_str();
+    let property = |span: Span| {
+        text.get(span.start..span.end)
+            .is_none_or(|t| t.starts_with(['&', '!']))
+    };
+    match &value.value {
+        Value::Alias(_) => true,
+        Value::Seq(items) => {
+            // Between the items lie `[`, `,`, `-`, spaces and line breaks, and node properties.
+            let mut at = value.span.start;
+            property(value.span)
+                || items.iter().any(|item| {
+                    let gap = text.get(at..item.span.start).unwrap_or("&");
+                    at = item.span.end;
+                    gap.contains(['&', '!']) || property(item.span)
+                })
+        }
+        _ => property(value.span),
+    }
 }
 
 /// The skill file's text at `span`.

@@ -204,6 +204,9 @@ fn name_fix(skill: &Skill, span: Span) -> Option<Fix> {
     if dir.is_empty() || name_problem(&dir).is_some() || !dir.is_ascii() || reserved {
         return None;
     }
+    // Only the scalar itself: an anchored or aliased name is another value's too, and a block
+    // scalar's last line break keeps what follows it on its own line.
+    let span = super::structure::rewritable_scalar(&skill.file.text, span)?;
     Some(Fix::replace(
         Applicability::Unsafe,
         format!("set `name: {dir}`"),

@@ -136,8 +136,13 @@ pub fn layout_error(file: &SkillFile, err: LayoutError, out: &mut Reporter) {
     }
 }
 
-/// SK006: the frontmatter is not valid YAML.
-pub fn yaml_syntax(file: &SkillFile, err: &yaml::SyntaxError, out: &mut Reporter) {
+/// SK006: the frontmatter (at `frontmatter`) is not valid YAML.
+pub fn yaml_syntax(
+    file: &SkillFile,
+    frontmatter: Span,
+    err: &yaml::SyntaxError,
+    out: &mut Reporter,
+) {
     let hint = yaml_hint(file, err);
     let d = out.emit(
         &SK006,
@@ -147,9 +152,30 @@ pub fn yaml_syntax(file: &SkillFile, err: &yaml::SyntaxError, out: &mut Reporter
     d.label("here");
     if let Some((help, fix)) = hint {
         d.help(help);
-        if let Some(fix) = fix {
+        if let Some(fix) = fix.filter(|fix| fixes_the_line(file, frontmatter, fix)) {
             d.fix(fix);
         }
+    }
+}
+
+/// Whether the frontmatter (at `frontmatter`) with `fix` made parses, or stops on a later line
+/// than the one fixed: the line read alone may not be the whole story (a `{…}` mapping around
+/// it, a broken key), and a fix that does not fix is none.
+fn fixes_the_line(file: &SkillFile, frontmatter: Span, fix: &Fix) -> bool {
+    let [edit] = fix.edits.as_slice() else {
+        return false;
+    };
+    let (Some(before), Some(after)) = (
+        file.text.get(frontmatter.start..edit.span.start),
+        file.text.get(edit.span.end..frontmatter.end),
+    ) else {
+        return false;
+    };
+    let text = format!("{before}{}{after}", edit.content);
+    let line = |offset: usize| text.get(..offset).map_or(0, |t| t.matches('\n').count());
+    match yaml::parse(&text, 0) {
+        Ok(_) => true,
+        Err(e) => line(e.span.start) > line(before.len()),
     }
 }
 
@@ -175,6 +201,13 @@ fn yaml_hint(file: &SkillFile, err: &yaml::SyntaxError) -> Option<(String, Optio
         ));
     }
     let (key, rest) = body.split_once(": ")?;
+    // A key that begins with an indicator (`>escription:`) is what is broken, not the value.
+    if key.starts_with([
+        '*', '&', '!', '|', '>', '@', '`', '%', '[', '{', '?', ',', ']', '}', '#',
+    ]) || (key.starts_with('-') && !key.starts_with("- "))
+    {
+        return None;
+    }
     // YAML's white space is spaces and tabs: a no-break space is text.
     let value = rest.trim_matches([' ', '\t']);
     let value_start = line_span.start
@@ -182,6 +215,24 @@ fn yaml_hint(file: &SkillFile, err: &yaml::SyntaxError) -> Option<(String, Optio
         + key.len()
         + 2
         + (rest.len() - rest.trim_start_matches([' ', '\t']).len());
+    if err.message.contains("while parsing a quoted scalar") && err.message.contains("escape") {
+        return escape_hint(
+            key,
+            Span::new(value_start, value_start + value.len()),
+            value,
+        );
+    }
+    // A line break to YAML 1.1 loaders (PyYAML), text to YAML 1.2: the two read different
+    // keys, and quoting would keep only YAML 1.2's reading.
+    if let Some(c) = value.chars().find(|c| YAML11_BREAKS.contains(c)) {
+        return Some((
+            format!(
+                "remove the U+{:04X} in the value of `{key}`, or replace it with a space: YAML 1.1 loaders (PyYAML) read it as a line break, YAML 1.2 loaders as text",
+                u32::from(c)
+            ),
+            None,
+        ));
+    }
     let indicator = value.starts_with(VALUE_INDICATORS);
     let colon = err.message.contains("mapping values are not allowed");
     if key.is_empty() || value.is_empty() || !(indicator || colon) {
@@ -228,6 +279,63 @@ fn yaml_hint(file: &SkillFile, err: &yaml::SyntaxError) -> Option<(String, Optio
     Some((format!("quote the value: {fixed}"), fix))
 }
 
+/// NEL, LS and PS: line breaks to YAML 1.1 (PyYAML reads `a\u{85}b: c` as two lines), text
+/// to YAML 1.2. A fix never rewrites a value holding one: no rewriting keeps both readings.
+pub(super) const YAML11_BREAKS: [char; 3] = ['\u{85}', '\u{2028}', '\u{2029}'];
+
+/// The escapes of a double-quoted YAML scalar: `\` and a character from this list (`x`, `u`
+/// and `U` then take hexadecimal digits).
+const ESCAPES: &str = "0abt\tnvfre \"/\\N_LPxuU";
+
+/// SK006's hint for a double-quoted value (`value`, at `span`) holding a `\` that starts no
+/// escape (`"C:\data"`). When no `\` of it starts one, the author evidently meant each `\` as
+/// itself: the safe fix writes that text single-quoted. When some do (`"C:\new\data"`), which
+/// were meant is a guess: no fix.
+fn escape_hint(key: &str, span: Span, value: &str) -> Option<(String, Option<Fix>)> {
+    let inner = value
+        .strip_prefix('"')
+        .and_then(|v| v.strip_suffix('"'))
+        .filter(|_| value.len() >= 2)?;
+    let mut decoded = None;
+    let mut invalid = None;
+    let mut chars = inner.char_indices().peekable();
+    while let Some((at, c)) = chars.next() {
+        if c != '\\' {
+            continue;
+        }
+        let &(_, next) = chars.peek()?;
+        let digits = match next {
+            'x' => 2,
+            'u' => 4,
+            'U' => 8,
+            _ => 0,
+        };
+        let hex = inner.get(at + 2..).is_some_and(|rest| {
+            rest.len() >= digits && rest.bytes().take(digits).all(|b| b.is_ascii_hexdigit())
+        });
+        if ESCAPES.contains(next) && hex {
+            decoded.get_or_insert(at);
+        } else {
+            invalid.get_or_insert(at);
+        }
+        chars.next();
+    }
+    let at = invalid?;
+    let shown: String = inner[at..].chars().take(2).collect();
+    let literal = quoted(inner);
+    let help = format!(
+        "`{shown}` is no escape in double quotes: write the value in single quotes, where `\\` is itself (`{key}: {literal}`), or write `\\\\` for each `\\`"
+    );
+    // Quotes inside (the scalar ended before) or characters YAML 1.1 reads otherwise: no fix.
+    let fix = (decoded.is_none()
+        && !inner.contains('"')
+        && !inner.contains(YAML11_BREAKS)
+        && !key.starts_with(['"', '\''])
+        && reads_as_text(&literal, inner))
+    .then(|| Fix::replace(Applicability::Safe, "single-quote the value", span, literal));
+    Some((help, fix))
+}
+
 /// Whether the scalar at `span` of the file `text` is written there bare: not behind an anchor
 /// or a tag (`&a 1.10`, `!!str 1`), not an alias resolved to a node written elsewhere — what
 /// precedes it on its line is a key's `:`, a list's `-`, or a flow collection's `[`, `{`, `,`.
@@ -244,6 +352,37 @@ pub(super) fn bare_scalar_at(text: &str, span: Span) -> bool {
         .find(|&&b| b != b' ' && b != b'\t');
     !written.starts_with(['&', '!', '*'])
         && before.is_some_and(|b| matches!(b, b':' | b'-' | b'[' | b'{' | b','))
+}
+
+/// The bytes to replace to write another value in place of the scalar at `span` of the file
+/// `text`. A scalar's span is its content: for a block scalar (`|`, `>-`) its header on the
+/// line above is taken too, and the line breaks it ends with are not — they end its line, and
+/// what follows (a comment, the next key) stays on a line of its own. `None` when the scalar
+/// cannot be rewritten in place without changing something else: it is not bare
+/// ([`bare_scalar_at`]: an anchor an alias may use, a tag, an alias), or it is a block scalar
+/// whose header holds a comment.
+pub(super) fn rewritable_scalar(text: &str, span: Span) -> Option<Span> {
+    let written = text.get(span.start..span.end)?;
+    let end = span.start + written.trim_end_matches([' ', '\t', '\r', '\n']).len();
+    if bare_scalar_at(text, span) {
+        return Some(Span::new(span.start, end));
+    }
+    let above = text
+        .get(..span.start)?
+        .trim_end_matches([' ', '\t', '\r', '\n']);
+    let line_start = above.rfind('\n').map_or(0, |i| i + 1);
+    let header_at = above
+        .get(line_start..)?
+        .rfind([' ', '\t'])
+        .map_or(line_start, |i| line_start + i + 1);
+    let header = above.get(header_at..)?;
+    let is_header = header.starts_with(['|', '>'])
+        && header[1..]
+            .chars()
+            .all(|c| c.is_ascii_digit() || c == '+' || c == '-');
+    (is_header && bare_scalar_at(text, Span::new(header_at, above.len())))
+        // An empty block scalar ends with its header.
+        .then(|| Span::new(header_at, if end > span.start { end } else { above.len() }))
 }
 
 /// `[…]` or `{…}` whole: a flow collection, however broken.
@@ -339,12 +478,39 @@ pub(super) fn plain_or_quoted(text: &str) -> String {
             "true" | "false" | "null" | "yes" | "no" | "on" | "off" | "y" | "n" | "~"
         )
         && text.parse::<f64>().is_err()
+        && !yaml11_not_text(text)
+        && !text.contains(YAML11_BREAKS)
         // What YAML reads as something else (`0x10`, `.inf`, `0o7`) is quoted.
         && reads_as_text(text, text);
     if plain {
         text.to_string()
     } else {
         quoted(text)
+    }
+}
+
+/// Whether YAML 1.1 (PyYAML) reads the plain scalar `text` as something other than text where
+/// YAML 1.2 reads text: the numbers, dates and keys of its own resolver (`0b1`, `1_000`,
+/// `1:20`, `2024-01-02`, `2024-01-02 10:00:00`, `=`, `<<`).
+fn yaml11_not_text(text: &str) -> bool {
+    static RESOLVED: std::sync::LazyLock<Option<regex_automata::meta::Regex>> =
+        std::sync::LazyLock::new(|| {
+            // PyYAML's int, float and timestamp patterns (yaml/resolver.py).
+            regex_automata::meta::Regex::new(concat!(
+                r"^(?:[-+]?0b[0-1_]+|[-+]?0[0-7_]+|[-+]?(?:0|[1-9][0-9_]*)|[-+]?0x[0-9a-fA-F_]+",
+                r"|[-+]?[1-9][0-9_]*(?::[0-5]?[0-9])+",
+                r"|[-+]?(?:[0-9][0-9_]*)\.[0-9_]*(?:[eE][-+][0-9]+)?|\.[0-9_]+(?:[eE][-+][0-9]+)?",
+                r"|[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\.[0-9_]*|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN)",
+                r"|[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]",
+                r"|[0-9][0-9][0-9][0-9]-[0-9][0-9]?-[0-9][0-9]?(?:[Tt]|[ \t]+)[0-9][0-9]?:[0-9][0-9]:[0-9][0-9]",
+                r"(?:\.[0-9]*)?(?:[ \t]*(?:Z|[-+][0-9][0-9]?(?::[0-9][0-9])?))?|=|<<)$",
+            ))
+            .ok()
+        });
+    // Without the pattern (it compiles), whatever begins like a number counts.
+    match &*RESOLVED {
+        Some(re) => re.is_match(text),
+        None => text.starts_with(|c: char| c.is_ascii_digit() || c == '+' || c == '.'),
     }
 }
 
@@ -656,11 +822,18 @@ fn schema_rules(skill: &Skill, out: &mut Reporter) {
                     (_, Some(help)) if skill.dialect == Dialect::AgentSkills => d.help(help),
                     (Some(near), _) => d.help(format!("did you mean `{near}`? {allow}")),
                     (None, _) if skill.dialect == Dialect::AgentSkills && scalar => {
-                        if let Some(fix) = to_metadata(skill, metadata, key, value) {
+                        if let Some(fix) = to_metadata(skill, root, metadata, key, value) {
                             d.fix(fix);
                         }
+                        // Lines move only in a block mapping: a `{…}` one would need its commas
+                        // and braces rewritten.
+                        let note = if is_flow(skill, root) {
+                            " (not fixed automatically: the frontmatter is a `{…}` flow mapping)"
+                        } else {
+                            ""
+                        };
                         d.help(format!(
-                            "move it under `metadata:` as a string (`metadata:` / `  {name}: \"...\"`), {allow}"
+                            "move it under `metadata:` as a string (`metadata:` / `  {name}: \"...\"`), {allow}{note}"
                         ))
                     }
                     (None, _) if skill.dialect == Dialect::AgentSkills => d.help(format!(
@@ -745,10 +918,12 @@ fn schema_rules(skill: &Skill, out: &mut Reporter) {
 /// none: by one such fix a round), its value as a string. Unsafe: a runtime that read the key
 /// at the top no longer does.
 ///
-/// `metadata` is the frontmatter's `metadata:` entry, if any; `key` is the first key written
+/// `root` is the frontmatter's mapping and `metadata` its `metadata:` entry, if any; `key` is
+/// the first key written
 /// with its text (a string key: `1:` is not moved).
 fn to_metadata(
     skill: &Skill,
+    root: &Node,
     metadata: Option<&(Node, Node)>,
     key: &Node,
     value: &Node,
@@ -757,7 +932,7 @@ fn to_metadata(
     let name = key.as_str()?.to_string();
     // The entry's own line, and nothing after the value but spaces (a comment stays put).
     let before = text.get(..key.span.start)?;
-    if !(before.is_empty() || before.ends_with('\n')) {
+    if !(before.is_empty() || before.ends_with('\n')) || is_flow(skill, root) {
         return None;
     }
     let start = key.span.start;
@@ -765,6 +940,11 @@ fn to_metadata(
     let line = text.get(start..end)?;
     let after = text.get(value.span.end..end)?;
     if !after.trim_end_matches('\r').trim().is_empty() {
+        return None;
+    }
+    // A line YAML 1.1 loaders break elsewhere (NEL, LS, PS) is not one line to them, nor one
+    // holding a lone CR to any loader.
+    if line.contains(YAML11_BREAKS) || line.trim_end_matches('\r').contains('\r') {
         return None;
     }
     let eol = if line.ends_with('\r') { "\r\n" } else { "\n" };
@@ -776,6 +956,11 @@ fn to_metadata(
     // The key as written (`"123"` stays a string key).
     let key_written = skill.source(key);
     let string = match &value.value {
+        // Text written plain that YAML 1.1 reads otherwise (`2024-01-02`) is quoted there: the
+        // move makes it a string.
+        Value::Str(text) if !written.starts_with(['"', '\'']) && text == written => {
+            plain_or_quoted(text)
+        }
         Value::Str(_) => written.to_string(),
         Value::Int(_) | Value::Float(_) | Value::Bool(_) | Value::Null
             if !written.is_empty() && !written.contains(['"', '\\']) =>
@@ -787,23 +972,41 @@ fn to_metadata(
     if string.contains('\n') {
         return None;
     }
+    // An indented line after it (a comment, say) would join the value above it once the line
+    // is gone: a block scalar (`>-`) takes it as text.
+    let next = text
+        .get(end + 1..skill.layout.close.start)
+        .unwrap_or("")
+        .split_inclusive('\n')
+        .find(|l| !l.trim().is_empty());
+    if next.is_some_and(|l| l.starts_with([' ', '\t'])) {
+        return None;
+    }
     let delete = Edit {
         span: Span::new(start, end + 1),
         content: String::new(),
     };
     let insert = match metadata {
-        None => Edit {
-            span: Span::new(skill.layout.close.start, skill.layout.close.start),
-            content: format!("metadata:{eol}  {key_written}: {string}{eol}"),
-        },
+        None => {
+            // Before a `...` that ends the YAML document: after it, `metadata:` would start
+            // a second one.
+            let at = document_end(text, root.span.end, skill.layout.close.start)
+                .unwrap_or(skill.layout.close.start);
+            Edit {
+                span: Span::new(at, at),
+                content: format!("metadata:{eol}  {key_written}: {string}{eol}"),
+            }
+        }
         Some((metadata_key, metadata)) => {
             let Value::Map(entries) = &metadata.value else {
                 return None;
             };
             // An anchored (or tagged) `metadata:` is repeated by its aliases: no key joins it.
-            if text
-                .get(metadata_key.span.end..metadata.span.start)?
-                .contains(['&', '!'])
+            // A `{…}` one would need a comma.
+            if is_flow(skill, metadata)
+                || text
+                    .get(metadata_key.span.end..metadata.span.start)?
+                    .contains(['&', '!'])
                 || skill.source(metadata).starts_with(['&', '!'])
             {
                 return None;
@@ -849,6 +1052,32 @@ fn to_metadata(
         exclusive: creates.then_some("metadata:"),
         available: false,
     })
+}
+
+/// Whether the collection `node` is written in flow style (`{…}`, `[…]`).
+fn is_flow(skill: &Skill, node: &Node) -> bool {
+    skill.source(node).starts_with(['{', '['])
+}
+
+/// The start of the first `...` line (a YAML document end) between bytes `from` and `to` of
+/// `text`, from the start of the line after `from`.
+fn document_end(text: &str, from: usize, to: usize) -> Option<usize> {
+    let mut at = if text.get(..from)?.ends_with('\n') {
+        from
+    } else {
+        text.get(from..to)?.find('\n')? + from + 1
+    };
+    for line in text.get(at..to)?.split_inclusive('\n') {
+        let marker = line
+            .trim_end_matches(['\r', '\n'])
+            .strip_prefix("...")
+            .is_some_and(|rest| rest.is_empty() || rest.starts_with([' ', '\t']));
+        if marker {
+            return Some(at);
+        }
+        at += line.len();
+    }
+    None
 }
 
 /// The rule a type error of `field` (a dotted path) belongs to; `None` for fields whose types
@@ -912,7 +1141,27 @@ mod tests {
     #[test]
     fn plain_only_when_read_back_as_text() {
         assert_eq!(plain_or_quoted("Read Bash(git:*)"), "Read Bash(git:*)");
-        for text in ["yes", "1.10", "[x]", "a: b", "a #b", "-x", ""] {
+        assert_eq!(plain_or_quoted("0x10 Read"), "0x10 Read");
+        assert_eq!(plain_or_quoted("0.1.0"), "0.1.0");
+        for text in [
+            "yes",
+            "1.10",
+            "[x]",
+            "a: b",
+            "a #b",
+            "-x",
+            "",
+            "0b101",
+            "1_000",
+            "1:20",
+            "2024-01-02",
+            "2024-01-02 10:00:00",
+            "+1",
+            ".5",
+            "=",
+            "<<",
+            "a\u{85}b",
+        ] {
             assert!(plain_or_quoted(text).starts_with('\''), "{text}");
         }
     }
