@@ -783,7 +783,7 @@ fn lint_bytes(
         body,
         settings,
     );
-    report.suppressions = out.take_suppressions().unwrap_or(facts.suppressions);
+    report.suppressions = out.take_suppressions().unwrap_or_default();
     report.diagnostics = out.diagnostics;
     report.diagnostics.extend(bundle.diagnostics);
     report.extra_mut().tools = bundle.tools;
@@ -835,7 +835,6 @@ struct Facts {
     /// The body, when the file has frontmatter.
     body: Option<Span>,
     tree: SkillTree,
-    suppressions: Suppressions,
     /// Other files of the skill that diagnostics point into (linked Markdown files).
     other_files: Vec<SkillFile>,
 }

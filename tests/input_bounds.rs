@@ -269,7 +269,7 @@ fn add_noqa_on_a_mebibyte_of_diagnostics() {
 }
 
 /// Finding 10: a file that cannot be parsed is never silent: a directive naming SK006 gets
-/// SK018, `--add-noqa` writes none, and `pack` refuses the skill even with --no-validate.
+/// SK018, `--add-noqa` writes none, and `pack` refuses the skill whatever its suppressions.
 #[test]
 fn syntax_errors_cannot_be_suppressed() {
     let tmp = tempfile::tempdir().unwrap();
@@ -306,13 +306,15 @@ fn syntax_errors_cannot_be_suppressed() {
         run2.stdout,
         "bad/SKILL.md:6:1: error[SK006] invalid YAML: while parsing a flow sequence, expected ',' or ']'\n"
     );
-    let packed = run(
-        tmp.path(),
-        &["pack", "bad", "--no-validate", "-o", "bad.skill"],
+    // Nor does a configuration that turns SK006 off.
+    common::write(
+        &tmp.path().join("skillc.toml"),
+        "[rules]\nignore = [\"SK006\"]\n",
     );
+    let packed = run(tmp.path(), &["pack", "bad", "-o", "bad.skill"]);
     assert_eq!(packed.code, Some(1), "{}", packed.stderr);
     assert!(
-        packed.stderr.ends_with("error: cannot pack `bad`: its frontmatter is not valid YAML (SK006); no suppression, configuration or --no-validate packs a skill file that cannot be parsed\n"),
+        packed.stderr.ends_with("error: cannot pack `bad`: its frontmatter is not valid YAML (SK006); no suppression or configuration packs a skill file that cannot be parsed (--no-validate does)\n"),
         "{}",
         packed.stderr
     );

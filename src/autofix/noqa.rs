@@ -284,15 +284,19 @@ pub fn add_all(path: &Path, text: &str, lint: &dyn Fn(&str) -> Option<SkillRepor
         text: text.to_string(),
         ..Added::default()
     };
-    // Lints left for this file: the work stays bounded whatever the file holds.
+    // What is left is counted once the comments are in, outside the budget below.
+    let problems = |report: &SkillReport| report.diagnostics.iter().map(|d| d.count).sum();
+    let unbounded = lint;
+    // Lints left for this file: the work stays bounded whatever the file holds (each pass
+    // takes at least one, so they bound the passes too).
     let budget = std::cell::Cell::new(MAX_LINTS);
     let lint = &|text: &str| {
         let left = budget.get().checked_sub(1)?;
         budget.set(left);
-        lint(text)
+        unbounded(text)
     };
     if lone_cr(text) {
-        out.left = lint(text).map_or(0, |r| r.diagnostics.len());
+        out.left = unbounded(text).map_or(0, |r| problems(&r));
         return out;
     }
     // Lines refused, by their rules and text (line numbers move as comments go in).
@@ -301,10 +305,7 @@ pub fn add_all(path: &Path, text: &str, lint: &dyn Fn(&str) -> Option<SkillRepor
     // The report of the text as it is now, when known.
     let mut current = None;
     // Each pass covers at least one line or ends; a pass covers up to 100 per rule.
-    for _ in 0..MAX_PASSES {
-        let Some(report) = lint(&out.text) else {
-            return out;
-        };
+    while let Some(report) = lint(&out.text) {
         let file = crate::source::SkillFile::new(path.to_path_buf(), out.text.clone());
         let Ok(layout) = file.layout() else { break };
         let shown = report.dir.file.clone();
@@ -376,6 +377,7 @@ pub fn add_all(path: &Path, text: &str, lint: &dyn Fn(&str) -> Option<SkillRepor
     }
     // What no line comment covers: one `ignore-file` directive per rule, if it works.
     let Some(mut report) = current.or_else(|| lint(&out.text)) else {
+        out.left = unbounded(&out.text).map_or(0, |r| problems(&r));
         return out;
     };
     let mut codes: Vec<&'static str> = report
@@ -393,12 +395,9 @@ pub fn add_all(path: &Path, text: &str, lint: &dyn Fn(&str) -> Option<SkillRepor
             report = after;
         }
     }
-    out.left = report.diagnostics.iter().map(|d| d.count).sum();
+    out.left = problems(&report);
     out
 }
-
-/// Passes of [`add_all`] at most (each covers at least one line, most cover all).
-const MAX_PASSES: usize = 1_000;
 
 /// Lints of one file by [`add_all`] at most: a pass and its check take two, a batch that
 /// fails its check two more per half tried.
