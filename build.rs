@@ -1,7 +1,11 @@
 // Templates are embedded with include_dir; rebuild when any of them (or a new one) changes.
 // The BPE rank files in data/ become the tables src/tokens/bpe.rs embeds (data/README.md).
+// The rule registry is generated from the rules' declarations (build/registry.rs).
 
 use std::path::Path;
+
+#[path = "build/registry.rs"]
+mod registry;
 
 #[allow(dead_code)]
 mod hash {
@@ -12,13 +16,41 @@ fn main() {
     println!("cargo:rerun-if-changed=templates");
     println!("cargo:rerun-if-changed=data");
     println!("cargo:rerun-if-changed=src/tokens/hash.rs");
+    println!("cargo:rerun-if-changed=build");
     let out = std::env::var_os("OUT_DIR").unwrap_or_default();
+    if let Err(e) = registry::generate(Path::new("src"), Path::new(&out)) {
+        panic!("the rule registry: {e}");
+    }
     for name in ["o200k_base", "cl100k_base"] {
+        if fresh(name, Path::new(&out)) {
+            continue;
+        }
         if let Err(e) = tables(name, Path::new(&out)) {
             // A build script reports a broken input by failing the build.
             panic!("data/{name}.tiktoken: {e}");
         }
     }
+}
+
+/// Whether the tables of `name` were written after its rank file and the hash last changed
+/// (the build script also runs when a rule changes).
+fn fresh(name: &str, out: &Path) -> bool {
+    let modified = |path: &Path| std::fs::metadata(path).and_then(|m| m.modified()).ok();
+    let inputs = [
+        modified(Path::new(&format!("data/{name}.tiktoken"))),
+        modified(Path::new("src/tokens/hash.rs")),
+    ];
+    let written = [
+        modified(&out.join(format!("{name}.bytes"))),
+        modified(&out.join(format!("{name}.slots"))),
+    ];
+    let (Some(newest_input), Some(oldest_output)) = (
+        inputs.iter().copied().max().flatten(),
+        written.iter().copied().min().flatten(),
+    ) else {
+        return false;
+    };
+    inputs.iter().all(Option::is_some) && oldest_output > newest_input
 }
 
 /// Writes `{name}.bytes` (token bytes in rank order) and `{name}.slots` (the hash table).

@@ -50,7 +50,62 @@ impl Dialects {
     }
 }
 
-/// A lint rule's identity and documentation.
+/// What a rule needs to have been read before it can judge a skill.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Needs {
+    /// The skill directory and the skill file's bytes.
+    File,
+    /// A frontmatter delimited by `---` lines (and so the body).
+    Frontmatter,
+    /// The frontmatter parsed to a mapping: its fields.
+    Fields,
+    /// Every skill of the run.
+    Collection,
+}
+
+/// What a rule is about, beyond its code: groups a selection, a fixer or an editor asks for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Tag {
+    /// Compares a skill with the other skills of a run.
+    Collection,
+    /// About a file in the skill's tree (a skill nested inside reports its own).
+    Files,
+    /// About a value's form (its syntax and YAML type): a fix that changed a value's type may
+    /// never leave one on its lines.
+    Form,
+    /// What it reports is never read by a runtime (an editor fades it).
+    Unnecessary,
+    /// Follows links from file to file (a fixed link leads it somewhere new).
+    FollowsLinks,
+    /// A security rule (SK7xx).
+    Security,
+    /// Counts tokens (commands that show no diagnostics skip it).
+    Tokens,
+}
+
+/// What a fix of a rule changes beyond its own text, for the fixer's checks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FixEffect {
+    /// A value's YAML type (a number, a boolean or a list becomes text).
+    Retypes,
+    /// Where a link leads.
+    Relinks,
+    /// The skill's key (its name).
+    SetsKey,
+}
+
+/// One kind of fix a rule offers.
+#[derive(Debug)]
+pub struct RuleFix {
+    pub applicability: crate::fix::Applicability,
+    pub effect: Option<FixEffect>,
+    /// What it does and when it is withheld (the README's fix table).
+    pub what: &'static str,
+}
+
+/// A lint rule: its identity, documentation and the facts the fixer, the server, the CLI and
+/// the renderers need, all declared in one place — the `rule::declare!` block of the file that
+/// checks it. `build/registry.rs` builds the registry (`RULES` and one static per code) of them.
 #[derive(Debug)]
 pub struct Rule {
     pub code: &'static str,
@@ -59,102 +114,69 @@ pub struct Rule {
     pub dialects: Dialects,
     /// One line: what the rule checks.
     pub summary: &'static str,
-    /// Markdown: What it checks / Why it matters / Example / Fix.
+    /// Markdown: What it checks / Why it matters / Example / Fix (`src/rules/docs/CODE.md`).
     pub doc: &'static str,
     /// Whether a suppression comment may hide it. A file that cannot be parsed is never
-    /// silent (as in ruff): the rules that say so are marked `unsuppressible` below.
+    /// silent (as in ruff): the rules that say so are declared `unsuppressible`.
     pub suppressible: bool,
+    /// What must have been read for it to run.
+    pub needs: Needs,
+    /// When it reports, what could not be read: no rule that needs it ran.
+    pub stops: Option<Needs>,
+    pub tags: &'static [Tag],
+    /// The fixes it offers (none: it has no fix).
+    pub fixes: &'static [RuleFix],
+    /// The file that declares and checks it.
+    pub declared_in: &'static str,
 }
 
-macro_rules! registry {
-    (@suppressible) => { true };
-    (@suppressible unsuppressible) => { false };
-    ($($code:ident $name:literal $severity:ident $dialects:ident $($marker:ident)? $summary:literal;)*) => {
-        $(
-            #[doc = $summary]
-            pub static $code: Rule = Rule {
-                code: stringify!($code),
-                name: $name,
-                severity: Severity::$severity,
-                dialects: Dialects::$dialects,
-                summary: $summary,
-                doc: include_str!(concat!("rules/docs/", stringify!($code), ".md")),
-                suppressible: registry!(@suppressible $($marker)?),
-            };
-        )*
-        /// Every rule, in code order.
-        pub static RULES: &[&Rule] = &[$(&$code),*];
+impl Rule {
+    pub fn has(&self, tag: Tag) -> bool {
+        self.tags.contains(&tag)
+    }
+
+    /// Whether one of its fixes has `effect`.
+    pub fn fix_effect(&self, effect: FixEffect) -> bool {
+        self.fixes.iter().any(|f| f.effect == Some(effect))
+    }
+
+    /// Whether it needs what a diagnostic of `stopping` says could not be read.
+    pub fn stopped_by(&self, stopping: &Rule) -> bool {
+        stopping.stops.is_some_and(|stops| self.needs >= stops)
+    }
+}
+
+impl PartialEq for Rule {
+    fn eq(&self, other: &Rule) -> bool {
+        self.code == other.code
+    }
+}
+
+impl Eq for Rule {}
+
+/// Declares rules where they are checked; `build/registry.rs` reads these blocks and builds
+/// the registry, and in the declaring file the block names them (`SK101` is the rule). One
+/// rule per entry:
+///
+/// ```text
+/// CODE "name" Severity Dialects attribute* "summary";
+/// ```
+///
+/// - `Severity`: `Error`, `Warning`, `Info`; `Dialects`: `Both`, `Par`, `AgentSkills`.
+/// - `unsuppressible`: no suppression comment hides it.
+/// - `needs(file|frontmatter|fields|collection)`: what it judges (default `file`).
+/// - `stops(frontmatter|fields)`: when it reports, that could not be read.
+/// - `tags(collection files form unnecessary follows_links security)`.
+/// - `fix(safe|unsafe [retypes|relinks|sets_key] "what the fix does")`, once per kind of fix.
+macro_rules! declare {
+    ($($code:ident $name:literal $severity:ident $dialects:ident
+        $($attribute:ident $(($($argument:tt)*))?)* $summary:literal;)*) => {
+        $(pub use $crate::rule::$code;)*
     };
 }
+pub(crate) use declare;
 
-registry! {
-    SK001 "missing-skill-file" Error Both "A directory given as a skill has no `SKILL.md` or `skill.md`.";
-    SK002 "invalid-utf8" Error Both unsuppressible "The skill file is not valid UTF-8.";
-    SK003 "missing-frontmatter" Error Both unsuppressible "The skill file does not begin with a `---` line.";
-    SK004 "byte-order-mark" Warning Both "The skill file begins with a UTF-8 byte-order mark.";
-    SK005 "unclosed-frontmatter" Error Both unsuppressible "The frontmatter has no closing `---` line.";
-    SK006 "yaml-syntax" Error Both unsuppressible "The frontmatter is not valid YAML.";
-    SK007 "frontmatter-not-mapping" Error Both unsuppressible "The frontmatter is a YAML list or scalar, not a mapping.";
-    SK008 "duplicate-key" Error Both "A key appears twice in one mapping.";
-    SK009 "yaml-non-portable" Warning Both "The frontmatter uses YAML features that strict or simple loaders reject.";
-    SK010 "yaml-1-1-ambiguity" Warning Both "A plain scalar that YAML 1.1 loaders read as a boolean, null or a different number.";
-    SK011 "file-too-large" Error Both "The skill file exceeds `max-file-size`.";
-    SK012 "skill-file-name" Warning Both "The skill file name is not the one the dialect's runtime loads.";
-    SK013 "unknown-field" Error Both "A frontmatter key that neither the dialect, nor the skill's targets, nor `extra-fields` defines.";
-    SK014 "field-type" Error Both "A known field has the wrong YAML type.";
-    SK015 "missing-field" Error Both "A required field is absent or null.";
-    SK016 "nested-skill-file" Info Both "A skill file below another skill's directory: runtimes do not load it as a skill.";
-    SK017 "skill-file-case" Warning Both "A file named like a skill file in another case (`SKILL.MD`, `Skill.md`).";
-    SK018 "unknown-suppression" Warning Both "A suppression comment names no rule.";
-    SK019 "unused-suppression" Warning Both "A suppression comment suppresses nothing.";
-    SK101 "invalid-name" Error AgentSkills "The `name` breaks the character, length or hyphen rules.";
-    SK102 "non-ascii-name" Warning AgentSkills "A valid `name` that is not ASCII.";
-    SK103 "name-directory-mismatch" Error AgentSkills "The `name` differs from the directory name (both NFKC-normalised).";
-    SK104 "reserved-name" Warning AgentSkills "The `name` contains `anthropic` or `claude`.";
-    SK105 "invalid-id" Error Par "The `id` breaks `^[a-z0-9]+(-[a-z0-9]+)*$` or the 1–64 character limit.";
-    SK106 "id-directory-mismatch" Error Par "The `id` differs from the skill's directory name.";
-    SK107 "empty-name" Error Par "The display `name` is empty or whitespace.";
-    SK110 "empty-description" Error Both "The description is empty or whitespace.";
-    SK111 "description-too-long" Error Both "The description is longer than 1024 characters.";
-    SK112 "description-markup" Warning Both "The description contains `<` or `>`.";
-    SK113 "description-no-trigger" Info Both "The description says what the skill does but not when to use it.";
-    SK114 "description-bytes" Warning Par "The description is longer than 1024 UTF-8 bytes.";
-    SK115 "description-placeholder" Warning Both "The description is unfinished placeholder text.";
-    SK201 "unsupported-schema-version" Error Par "`schema_version` is an integer other than 1.";
-    SK202 "invalid-tool-filter" Error Par "`tool_filter` does not match the grammar.";
-    SK203 "invalid-trigger" Error Par "`trigger` does not match the grammar.";
-    SK204 "invalid-expected-output" Error Par "`expected_output` is not a mapping, a JSON object string or null.";
-    SK205 "empty-tool-list" Warning Par "`tool_filter` has an empty list.";
-    SK206 "duplicate-list-entry" Warning Par "A tool or keyword is repeated in a list.";
-    SK207 "unknown-tool" Warning Par "`tool_filter` names a tool that is not in the configured `tools`.";
-    SK301 "compatibility-length" Error AgentSkills "`compatibility` is empty or longer than 500 characters.";
-    SK302 "metadata-not-mapping" Error AgentSkills "`metadata` is not a mapping.";
-    SK303 "metadata-value-type" Warning AgentSkills "A `metadata` value is not a string.";
-    SK304 "allowed-tools-format" Warning AgentSkills "`allowed-tools` is a list or uses commas instead of one space-separated string.";
-    SK305 "runtime-specific-field" Info AgentSkills "A field that one of the skill's targets reads and another ignores.";
-    SK306 "description-listing-cut" Warning AgentSkills "Claude Code: description plus `when_to_use` is longer than the listing shows.";
-    SK401 "body-too-long" Warning Both "The body has more than 500 lines.";
-    SK402 "body-too-many-tokens" Warning Both "The body has more than 5000 tokens.";
-    SK403 "empty-body" Warning Both "The body has no non-blank line.";
-    SK404 "broken-link" Error Both "A relative link or image in the body names a file that does not exist.";
-    SK405 "link-escapes-skill" Warning Both "A link resolves to an existing file outside the skill directory, or is absolute.";
-    SK406 "reference-chain" Warning Both "A file the body links links on to a file of the skill the body does not link.";
-    SK407 "windows-path" Warning Both "A link uses `\\` as a path separator.";
-    SK408 "symlink-escape" Error Both "A symlink inside the skill points outside it, or dangles.";
-    SK409 "script-not-runnable" Warning Both "A file directly in `scripts/` that is neither a known script nor data, not executable and without `#!`.";
-    SK410 "skill-too-large" Warning Both "The skill directory holds more than 8 MiB or more than 1000 files.";
-    SK411 "sensitive-file" Warning Both "The skill holds a file that looks like a secret or version-control data.";
-    SK412 "unreferenced-file" Info Both "A file under `references/`, `resources/` or `scripts/` that nothing the model reads mentions.";
-    SK501 "duplicate-skill" Error Both "Two skills of the same tier and namespace share a key.";
-    SK502 "shadowed-skill" Info Both "A skill shadows a skill of a lower tier (or a PAR builtin) with the same key.";
-    SK503 "budget-exceeded" Error Both "One install root's L1 tokens exceed its target's token budget; names the skills that would be dropped.";
-    SK504 "listing-budget" Warning Both "One install root's catalog exceeds its target's character budget (Claude Code, Codex).";
-    SK601 "invalid-tool-schema" Error Both "A bundled tool file is not a JSON array of valid tool definitions.";
-    SK602 "duplicate-tool-name" Error Both "Two tools share a name, in one skill or across the skills of a run.";
-    SK603 "tool-named-like-skill" Warning Both "A bundled tool has the same name as its skill.";
-    SK604 "too-many-tools" Warning Both "A skill bundles more than 8 tools.";
-    SK605 "undocumented-tool" Warning Both "A bundled tool's name never appears in the body.";
-}
+include!(concat!(env!("OUT_DIR"), "/registry.rs"));
 
 /// Where a rule's documentation (`skillc rule CODE`) is read online.
 pub fn doc_url(code: &str) -> String {

@@ -8,9 +8,17 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::diagnostic::{Diagnostic, Region};
-use crate::rule::Rule;
-use crate::rule::{SK018, SK019};
+use crate::rule::{self, Rule};
 use crate::source::{Layout, SkillFile};
+
+rule::declare! {
+    SK018 "unknown-suppression" Warning Both
+        needs(frontmatter)
+        "A suppression comment names no rule.";
+    SK019 "unused-suppression" Warning Both
+        needs(frontmatter)
+        "A suppression comment suppresses nothing.";
+}
 
 /// The suppressions one skill file declares (most declare none, and take no memory).
 #[derive(Debug, Default)]
@@ -221,7 +229,12 @@ impl Suppressions {
                     &SK018,
                     *at,
                     format!("`{written}` is not a rule: this suppression suppresses nothing"),
-                    "write a rule's code (`SK404`), a code prefix (`SK4`) or its name (`broken-link`); `skillc rule` lists them",
+                    &format!(
+                        "write a rule's code (`{}`), a code prefix (`{}`) or its name (`{}`); `skillc rule` lists them",
+                        rule::SK404.code,
+                        &rule::SK404.code[..3],
+                        rule::SK404.name
+                    ),
                 ),
                 Unknown::Unsuppressible => diagnostic(
                     &SK018,
@@ -229,7 +242,7 @@ impl Suppressions {
                     format!(
                         "`{written}` cannot be suppressed: a skill file that cannot be parsed is always reported"
                     ),
-                    "fix the file instead; SK002, SK003, SK005, SK006 and SK007 are never suppressed",
+                    &format!("fix the file instead; {} are never suppressed", unsuppressible()),
                 ),
             })
             .collect();
@@ -359,4 +372,18 @@ fn directive(line: &str, marker: &str) -> Option<Vec<(Selector, std::ops::Range<
         ));
     }
     Some(out)
+}
+
+/// The rules no suppression hides, as a list in words: "SK002, SK003 and SK007".
+fn unsuppressible() -> String {
+    let codes: Vec<&str> = rule::RULES
+        .iter()
+        .filter(|r| !r.suppressible)
+        .map(|r| r.code)
+        .collect();
+    match codes.split_last() {
+        Some((last, [])) => last.to_string(),
+        Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
+        None => String::new(),
+    }
 }

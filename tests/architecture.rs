@@ -108,3 +108,171 @@ fn the_check_sees_an_import_that_points_up() {
     let text = "// crate::b in a comment\nuse crate::b::Thing;\n#[cfg(test)]\nmod tests {\n    use crate::c;\n}\n";
     assert_eq!(named_modules(text), vec!["b".to_string()]);
 }
+
+/// The `.rs` files of `src/`, with their text.
+fn sources() -> Vec<(String, String)> {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut out: Vec<(String, String)> = files_of(&src, "")
+        .into_iter()
+        .map(|path| {
+            let shown = path
+                .strip_prefix(Path::new(env!("CARGO_MANIFEST_DIR")))
+                .unwrap()
+                .to_string_lossy()
+                .replace('\\', "/");
+            (shown, std::fs::read_to_string(&path).unwrap())
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+/// The code of a file, without its comments and its unit tests.
+fn code_of(text: &str) -> String {
+    let code = text.split("#[cfg(test)]\nmod tests").next().unwrap_or("");
+    code.lines()
+        .filter(|line| !line.trim_start().starts_with("//"))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The rule codes a `rule::declare!` block of `text` declares.
+fn declared(text: &str) -> Vec<String> {
+    let code = regex::Regex::new(r"(?m)^\s+(SK\d{3}) ").unwrap();
+    text.split("rule::declare! {")
+        .skip(1)
+        .flat_map(|block| {
+            let block = &block[..block.find("\n}").unwrap_or(block.len())];
+            code.captures_iter(block)
+                .map(|c| c[1].to_string())
+                .collect::<Vec<_>>()
+        })
+        .collect()
+}
+
+#[test]
+fn a_rules_facts_are_declared_once_in_the_file_that_checks_it() {
+    let sources = sources();
+    let mut declared_in = std::collections::BTreeMap::new();
+    for (file, text) in &sources {
+        for code in declared(text) {
+            assert!(
+                declared_in.insert(code.clone(), file.clone()).is_none(),
+                "{code} is declared twice"
+            );
+        }
+    }
+    let registry: Vec<String> = skillc::rule::RULES
+        .iter()
+        .map(|r| r.code.to_string())
+        .collect();
+    assert_eq!(
+        declared_in.keys().cloned().collect::<Vec<_>>(),
+        registry,
+        "the registry is not built of the declarations (a declaring file outside src/rules \
+         that changed without a rebuild?)"
+    );
+    for rule in skillc::rule::RULES {
+        assert_eq!(declared_in[rule.code], rule.declared_in, "{}", rule.code);
+        let text = &sources
+            .iter()
+            .find(|(f, _)| *f == rule.declared_in)
+            .unwrap()
+            .1;
+        let outside = text
+            .split("rule::declare! {")
+            .enumerate()
+            .map(|(i, part)| {
+                if i == 0 {
+                    part
+                } else {
+                    part.split_once("\n}").map_or("", |(_, after)| after)
+                }
+            })
+            .collect::<String>();
+        let used = regex::Regex::new(&format!(r"\b{}\b", rule.code)).unwrap();
+        assert!(
+            used.is_match(&code_of(&outside)),
+            "{} is declared in {} but not checked there",
+            rule.code,
+            rule.declared_in
+        );
+    }
+}
+
+#[test]
+fn no_rule_code_is_spelt_as_a_string_outside_the_declarations() {
+    let literal = regex::Regex::new(r#""(?:[^"\\\n]|\\.)*\bSK\d{3}\b(?:[^"\\\n]|\\.)*""#).unwrap();
+    let mut found = Vec::new();
+    for (file, text) in sources() {
+        let code = code_of(&text);
+        // The declarations themselves are the registry.
+        let outside: String = code
+            .split("rule::declare! {")
+            .enumerate()
+            .map(|(i, part)| {
+                if i == 0 {
+                    part
+                } else {
+                    part.split_once("\n}").map_or("", |(_, after)| after)
+                }
+            })
+            .collect();
+        for m in literal.find_iter(&outside) {
+            found.push(format!("{file}: {}", m.as_str()));
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "rule codes spelt as strings (name the rule's static, e.g. `SK404.code`, or ask the \
+         registry for a fact):\n{}",
+        found.join("\n")
+    );
+}
+
+#[test]
+fn no_source_file_is_over_1000_lines() {
+    let long: Vec<String> = sources()
+        .into_iter()
+        .filter(|(_, text)| text.lines().count() > 1000)
+        .map(|(file, text)| format!("{file}: {} lines", text.lines().count()))
+        .collect();
+    assert!(long.is_empty(), "split these files:\n{}", long.join("\n"));
+}
+
+#[test]
+fn readme_fix_table_matches_the_registry() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md");
+    let readme = std::fs::read_to_string(&path).unwrap();
+    let (open, close) = ("<!-- fixes:start -->", "<!-- fixes:end -->");
+    let mut expected = format!("{open}\n| rule | fix | applicability |\n|---|---|---|\n");
+    for rule in skillc::rule::RULES {
+        for fix in rule.fixes {
+            expected += &format!(
+                "| {} {} | {} | {} |\n",
+                rule.code,
+                rule.name,
+                fix.what.replace('|', "\\|"),
+                fix.applicability.as_str()
+            );
+        }
+    }
+    expected += close;
+    let start = readme
+        .find(open)
+        .expect("README has the fix table's start marker");
+    let end = readme
+        .find(close)
+        .expect("README has the fix table's end marker")
+        + close.len();
+    if std::env::var_os("SKILLC_BLESS").is_some() {
+        let text = format!("{}{expected}{}", &readme[..start], &readme[end..]);
+        std::fs::write(&path, text).unwrap();
+        return;
+    }
+    assert_eq!(
+        &readme[start..end],
+        expected,
+        "README's fix table is out of date (SKILLC_BLESS=1 rewrites it)"
+    );
+}

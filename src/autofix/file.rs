@@ -14,6 +14,7 @@ use crate::files::{mentions_own_name, rename_breaks, same_file};
 use crate::fix::{Fix, apply};
 use crate::input::{Links, Read, read_capped};
 use crate::lint::lint_buffer;
+use crate::rule::{FixEffect, Needs, Rule, SK006, SK012, Tag};
 use crate::skill::{Keep, SkillReport};
 
 /// At most this many rounds of fixes (each lints the text again). A round makes every fix
@@ -102,11 +103,11 @@ pub fn fix_text(
     for _ in 0..MAX_ROUNDS {
         mode.settle(settings, &mut report.diagnostics);
         let file = report.dir.file.clone();
-        let fixes: Vec<(&'static str, &Fix)> = report
+        let fixes: Vec<(&'static Rule, &Fix)> = report
             .diagnostics
             .iter()
             .filter(|d| Some(&d.path) == file.as_ref())
-            .filter_map(|d| Some((d.rule.code, d.fix.as_deref().filter(|f| f.available)?)))
+            .filter_map(|d| Some((d.rule, d.fix.as_deref().filter(|f| f.available)?)))
             .filter(|(_, f)| !f.edits.is_empty())
             .collect();
         if fixes.is_empty() {
@@ -114,10 +115,11 @@ pub fn fix_text(
         }
         // Fixes that change a value's type go in rounds of their own: the lines they write are
         // then known (what the rules on those values say next is unmasked, see below).
-        let typed = fixes.iter().any(|(code, _)| TYPE_FIXES.contains(code));
-        let fixes: Vec<(&'static str, &Fix)> = fixes
+        let retypes = |rule: &Rule| rule.fix_effect(FixEffect::Retypes);
+        let typed = fixes.iter().any(|(rule, _)| retypes(rule));
+        let fixes: Vec<(&'static Rule, &Fix)> = fixes
             .into_iter()
-            .filter(|(code, _)| !typed || TYPE_FIXES.contains(code))
+            .filter(|(rule, _)| !typed || retypes(rule))
             .collect();
         let only: Vec<&Fix> = fixes.iter().map(|(_, f)| *f).collect();
         let (next, done) = apply(&text, &only);
@@ -125,7 +127,7 @@ pub fn fix_text(
             break;
         }
         for i in done {
-            *applied.entry(fixes[i].0).or_default() += 1;
+            *applied.entry(fixes[i].0.code).or_default() += 1;
         }
         if typed {
             typed_lines.extend(inserted_lines(&text, &next));
@@ -172,25 +174,28 @@ fn check_no_worse(
     applied: &BTreeMap<&'static str, usize>,
 ) -> Result<(), Failure> {
     let mut new = new_problems(&codes(before, &[]), &codes(after, unmasked));
-    // A link fixed leads to a file whose own links the chain rule now follows.
-    if applied.contains_key("SK404") || applied.contains_key("SK407") {
-        new.retain(|code| *code != "SK406");
+    // A link fixed leads to a file whose own links the rules that follow links now follow.
+    if applied
+        .keys()
+        .any(|code| rule_of(code).is_some_and(|r| r.fix_effect(FixEffect::Relinks)))
+    {
+        new.retain(|code| !rule_of(code).is_some_and(|r| r.has(Tag::FollowsLinks)));
     }
     let first_error = |report: &SkillReport| {
         report
             .diagnostics
             .iter()
-            .filter(|d| d.rule.code == "SK006")
+            .filter(|d| *d.rule == SK006)
             .filter_map(|d| d.region.map(|r| r.line))
             .min()
     };
     // A syntax error that an SK006 fix did not move down was not fixed by it.
     if let (Some(was), Some(now)) = (first_error(before), first_error(after))
         && now <= was
-        && applied.contains_key("SK006")
-        && !new.contains(&"SK006")
+        && applied.contains_key(SK006.code)
+        && !new.contains(&SK006.code)
     {
-        new.push("SK006");
+        new.push(SK006.code);
     }
     if new.is_empty() {
         return Ok(());
@@ -201,28 +206,29 @@ fn check_no_worse(
     })
 }
 
-/// The rules whose diagnostic say the frontmatter could not be read (no `---`, never closed,
-/// not YAML, not a mapping): no frontmatter rule ran.
-const UNREAD: [&str; 4] = ["SK003", "SK005", "SK006", "SK007"];
-
 /// The rules that report more in `after` than in `baseline` (diagnostic counts per rule). When
 /// the frontmatter could not be read before, only those rules count: no other could run.
 fn new_problems(
     baseline: &BTreeMap<&'static str, usize>,
     after: &BTreeMap<&'static str, usize>,
 ) -> Vec<&'static str> {
-    // No `---` frontmatter: nothing but these rules could judge the file. A frontmatter that
-    // is not YAML (or not a mapping): no rule of its fields could.
-    let undelimited = ["SK003", "SK005"].iter().any(|c| baseline.contains_key(c));
-    let unparsed = ["SK006", "SK007"].iter().any(|c| baseline.contains_key(c));
+    // No `---` frontmatter: nothing but the rules that say what could not be read could judge
+    // the file. A frontmatter that is not YAML (or not a mapping): no rule of its fields could.
+    let stopped = |needs: Needs| {
+        baseline
+            .keys()
+            .any(|code| rule_of(code).is_some_and(|r| r.stops == Some(needs)))
+    };
+    let (undelimited, unparsed) = (stopped(Needs::Frontmatter), stopped(Needs::Fields));
     after
         .iter()
         .filter(|(code, n)| {
             let was = baseline.get(*code).copied().unwrap_or(0);
+            let rule = rule_of(code);
             let masked = if undelimited {
-                !UNREAD.contains(code)
+                rule.is_none_or(|r| r.stops.is_none())
             } else {
-                unparsed && reads_fields(code)
+                unparsed && rule.is_some_and(|r| r.needs >= Needs::Fields)
             };
             **n > was && !masked
         })
@@ -230,31 +236,17 @@ fn new_problems(
         .collect()
 }
 
-/// Whether a rule judges the frontmatter's fields (it cannot run when they cannot be read):
-/// SK007–SK015, the identity, dialect and field rules (SK1xx–SK3xx), the collection rules
-/// (SK5xx) and the tool rules (SK6xx).
-fn reads_fields(code: &str) -> bool {
-    let n: u32 = code.get(2..).and_then(|n| n.parse().ok()).unwrap_or(0);
-    (7..=15).contains(&n) || matches!(n / 100, 1 | 2 | 3 | 5 | 6)
+/// The rule of a code a report holds.
+fn rule_of(code: &str) -> Option<&'static Rule> {
+    crate::rule::find(code)
 }
 
-/// The rules whose fixes change a value's YAML type (a number, a boolean or a list becomes
-/// text).
-const TYPE_FIXES: [&str; 4] = ["SK010", "SK014", "SK303", "SK304"];
-
-/// The rules about a value's form (its syntax and YAML type): a fix that changed a value's
-/// type may never leave one of these on its lines.
-const FORM_RULES: [&str; 9] = [
-    "SK006", "SK008", "SK009", "SK010", "SK013", "SK014", "SK302", "SK303", "SK304",
-];
-
 /// How many diagnostics of each rule a report holds, but for those on the `skipped` lines
-/// (other than [`FORM_RULES`]').
+/// (other than those of the rules about a value's form, [`Tag::Form`]).
 fn codes(report: &SkillReport, skipped: &[usize]) -> BTreeMap<&'static str, usize> {
     let mut counts = BTreeMap::new();
     for d in &report.diagnostics {
-        if d.region.is_some_and(|r| skipped.contains(&r.line)) && !FORM_RULES.contains(&d.rule.code)
-        {
+        if d.region.is_some_and(|r| skipped.contains(&r.line)) && !d.rule.has(Tag::Form) {
             continue;
         }
         *counts.entry(d.rule.code).or_default() += d.count;
@@ -344,7 +336,7 @@ pub fn fix_file(
             }
             fixed.renamed_from = Some(shown.to_path_buf());
         }
-        *fixed.applied.entry("SK012").or_default() += 1;
+        *fixed.applied.entry(SK012.code).or_default() += 1;
     }
     Ok((original, fixed))
 }

@@ -125,10 +125,10 @@ pub fn show_settings(skills: &SkillArgs, flags: &Overrides, settings: &Settings)
     ));
     rows.push((
         "tools",
-        settings
-            .tools
-            .as_ref()
-            .map_or("any (SK207 is off)".into(), |tools| list(tools)),
+        settings.tools.as_ref().map_or(
+            format!("any ({} is off)", crate::rule::SK207.code),
+            |tools| list(tools),
+        ),
         source(None, "tools"),
     ));
     let exclude: Vec<String> = file

@@ -70,7 +70,8 @@ fn check_key(dialect: Dialect, key: &str) -> Result<(), (String, String)> {
     match identity::reserved_word(key).filter(|_| dialect == Dialect::AgentSkills) {
         Some(word) => Err((
             format!(
-                "`{key}` contains the reserved word `{word}`, which Anthropic's skill upload rejects (SK104)"
+                "`{key}` contains the reserved word `{word}`, which Anthropic's skill upload rejects ({})",
+                crate::rule::SK104.code
             ),
             without_reserved(key),
         )),

@@ -179,7 +179,11 @@ pub fn run(args: &Args) -> Outcome {
             ),
         );
     }
-    for d in report.diagnostics.iter().filter(|d| d.rule.code == "SK410") {
+    for d in report
+        .diagnostics
+        .iter()
+        .filter(|d| *d.rule == crate::rule::SK410)
+    {
         eprintln!("warning: {}", render::escaped(&d.message));
     }
     let key = report.key.clone().unwrap_or_else(|| report.dir.name());
@@ -341,19 +345,29 @@ pub fn run(args: &Args) -> Outcome {
 /// Why a skill file cannot be parsed (its frontmatter), if it cannot: judged on the bytes
 /// themselves, so that no suppression, rule selection or severity lets `pack` archive a skill
 /// that no runtime can load (only an explicit `--no-validate`).
-fn unparsed(bytes: &[u8]) -> Option<&'static str> {
+fn unparsed(bytes: &[u8]) -> Option<String> {
+    use crate::rule::{SK002, SK003, SK005, SK006, SK007};
     let Ok(text) = std::str::from_utf8(bytes) else {
-        return Some("the skill file is not valid UTF-8 (SK002)");
+        return Some(format!(
+            "the skill file is not valid UTF-8 ({})",
+            SK002.code
+        ));
     };
     let file = crate::source::SkillFile::new(PathBuf::new(), text.to_string());
     let Ok(layout) = file.layout() else {
-        return Some("the skill file has no closed `---` frontmatter (SK003, SK005)");
+        return Some(format!(
+            "the skill file has no closed `---` frontmatter ({}, {})",
+            SK003.code, SK005.code
+        ));
     };
     match crate::yaml::parse(file.slice(layout.frontmatter), layout.frontmatter.start) {
-        Err(_) => Some("its frontmatter is not valid YAML (SK006)"),
+        Err(_) => Some(format!(
+            "its frontmatter is not valid YAML ({})",
+            SK006.code
+        )),
         Ok(doc) => match doc.root.map(|root| root.value) {
             None | Some(crate::yaml::Value::Map(_)) => None,
-            Some(_) => Some("its frontmatter is not a mapping (SK007)"),
+            Some(_) => Some(format!("its frontmatter is not a mapping ({})", SK007.code)),
         },
     }
 }

@@ -12,6 +12,7 @@ use crate::diagnostic::Diagnostic;
 use crate::discover::NotFound;
 use crate::fix;
 use crate::render::{self, Format, Summary};
+use crate::rule::{self, FixEffect, SK006, Tag};
 use crate::skill::{Keep, SkillReport};
 
 #[derive(Debug, clap::Args)]
@@ -233,7 +234,10 @@ fn run_stdin(
         // Not all of it was read: nothing can be given back in its place.
         return fail(
             Outcome::Failure,
-            format!("standard input is over the limit of {limit} bytes (SK011): nothing fixed"),
+            format!(
+                "standard input is over the limit of {limit} bytes ({}): nothing fixed",
+                crate::rule::SK011.code
+            ),
         );
     }
     let (reports, count) = if fixing {
@@ -661,7 +665,7 @@ fn fix_all(
             .chain(keys.iter().filter(|(_, n)| **n > 0).map(|(k, _)| k.clone()))
             .collect()
     };
-    let renaming = |d: &Diagnostic| fix::NAME_FIXES.contains(&d.rule.code);
+    let renaming = |d: &Diagnostic| fix::sets_key(d);
     // The skills whose name a fix may yet set, once another fix frees the name.
     let mut waiting: Vec<usize> = Vec::new();
     let mut queue: Vec<usize> = Vec::new();
@@ -694,10 +698,9 @@ fn fix_all(
                         eprintln!("warning: {}", render::escaped(note));
                     }
                     if fixed.count() > 0 && (fixed.text != before || fixed.rename.is_some()) {
-                        if fix::NAME_FIXES
-                            .iter()
-                            .any(|code| fixed.applied.contains_key(code))
-                        {
+                        if fixed.applied.keys().any(|code| {
+                            rule::find(code).is_some_and(|r| r.fix_effect(FixEffect::SetsKey))
+                        }) {
                             if let Some(old) = &report.key {
                                 keys.entry(old.clone())
                                     .and_modify(|n| *n = n.saturating_sub(1));
@@ -758,7 +761,7 @@ fn merge(first: &mut autofix::Fixed, later: autofix::Fixed) {
     first.renamed_from = later.renamed_from.or(first.renamed_from.take());
 }
 
-/// Puts back the skill files whose fixes made the collection rules (SK5xx) report more of
+/// Puts back the skill files whose fixes made the collection rules ([`Tag::Collection`]) report more of
 /// their skill than before, saying so; they leave the fix count. A skill whose frontmatter did
 /// not parse before had nothing for those rules to judge (what they report now is unmasked).
 fn undo_worse_across_skills(done: &mut Done, before: &[SkillReport], after: &[SkillReport]) {
@@ -770,7 +773,7 @@ fn undo_worse_across_skills(done: &mut Done, before: &[SkillReport], after: &[Sk
             .filter(|r| *r.dir.dir == *dir)
             .flat_map(|r| &r.diagnostics)
         {
-            if d.rule.code.starts_with("SK5") || d.rule.code == "SK006" {
+            if d.rule.has(Tag::Collection) || *d.rule == SK006 {
                 *counts.entry(d.rule.code).or_default() += d.count;
             }
         }
@@ -785,7 +788,7 @@ fn undo_worse_across_skills(done: &mut Done, before: &[SkillReport], after: &[Sk
             .filter(|(code, n)| **n > was.get(*code).copied().unwrap_or(0))
             .map(|(code, _)| *code)
             .collect();
-        if new.is_empty() || was.contains_key("SK006") {
+        if new.is_empty() || was.contains_key(SK006.code) {
             kept.push(file);
             continue;
         }

@@ -87,8 +87,10 @@ impl Fix {
     }
 }
 
-/// The rules whose fixes set the skill's name.
-pub const NAME_FIXES: [&str; 2] = ["SK101", "SK103"];
+/// Whether `d` is of a rule whose fix sets the skill's name (declared `fix(… sets_key …)`).
+pub fn sets_key(d: &Diagnostic) -> bool {
+    d.rule.fix_effect(crate::rule::FixEffect::SetsKey)
+}
 
 /// Drops the fixes that would give a skill a name `taken` holds (another skill's key, which
 /// SK501 would then report).
@@ -112,7 +114,7 @@ where
     S: std::borrow::Borrow<str> + std::hash::Hash + Eq,
     H: std::hash::BuildHasher,
 {
-    NAME_FIXES.contains(&d.rule.code)
+    sets_key(d)
         && d.fix.as_deref().is_some_and(|fix| {
             fix.edits
                 .iter()

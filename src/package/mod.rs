@@ -99,12 +99,17 @@ pub fn file_set(root: &Path, limits: Limits) -> Result<Vec<PackFile>, FileSetErr
                 )));
             }
             let (source, meta) = if meta.is_symlink() {
-                let target = std::fs::canonicalize(&path)
-                    .map_err(|_| FileSetError(format!("symlink `{rel}` is dangling (SK408)")))?;
+                let target = std::fs::canonicalize(&path).map_err(|_| {
+                    FileSetError(format!(
+                        "symlink `{rel}` is dangling ({})",
+                        crate::rule::SK408.code
+                    ))
+                })?;
                 if !target.starts_with(&real_root) {
                     return Err(FileSetError(format!(
-                        "symlink `{rel}` points outside the skill, to `{}` (SK408)",
-                        target.display()
+                        "symlink `{rel}` points outside the skill, to `{}` ({})",
+                        target.display(),
+                        crate::rule::SK408.code
                     )));
                 }
                 let target_meta = std::fs::metadata(&target)
@@ -185,11 +190,11 @@ pub fn artifact(file: &PackFile, key: &str) -> Option<&'static str> {
 
 /// Why a file looks like a secret that must not be published (SK411's names, or a PEM private
 /// key whatever its name); `None` for an ordinary file.
-pub fn secret(file: &PackFile) -> Option<&'static str> {
+pub fn secret(file: &PackFile) -> Option<String> {
     const PRIVATE_KEY: &[u8] = b"PRIVATE KEY-----";
     let name = file.path.rsplit('/').next().unwrap_or(&file.path);
     if memchr::memmem::find(&file.bytes, PRIVATE_KEY).is_some() {
-        return Some("it holds a private key");
+        return Some("it holds a private key".into());
     }
     if crate::rules::files::sensitive(
         name,
@@ -199,7 +204,10 @@ pub fn secret(file: &PackFile) -> Option<&'static str> {
         },
     ) && !name.ends_with(".pem")
     {
-        return Some("its name looks like a secret (SK411)");
+        return Some(format!(
+            "its name looks like a secret ({})",
+            crate::rule::SK411.code
+        ));
     }
     None
 }

@@ -1,15 +1,38 @@
 //! Agent Skills field rules: SK301–SK304.
 
-use super::{SK301, SK302, SK303, SK304};
 use crate::diagnostic::Span;
 use crate::fix::{Applicability, Fix};
 use crate::skill::{Reporter, Skill};
 use crate::yaml::{Node, Value};
 
+crate::rule::declare! {
+    SK301 "compatibility-length" Error AgentSkills
+        needs(fields)
+        "`compatibility` is empty or longer than 500 characters.";
+    SK302 "metadata-not-mapping" Error AgentSkills
+        needs(fields)
+        tags(form)
+        "`metadata` is not a mapping.";
+    SK303 "metadata-value-type" Warning AgentSkills
+        needs(fields)
+        tags(form)
+        fix(safe retypes "quote a number as the digits written (`1.10` stays `\"1.10\"`)")
+        fix(unsafe retypes "quote a boolean or null: as text it is a guess")
+        "A `metadata` value is not a string.";
+    SK304 "allowed-tools-format" Warning AgentSkills
+        needs(fields)
+        tags(form)
+        fix(unsafe retypes "a YAML list or commas → one space-separated string, only when no tool holds a comma or a space (`Bash(git log, git diff)` keeps its list) and no comment sits in or before the value; not when the value holds an anchor, alias or tag (the help says so); unsafe: a runtime that reads lists or commas may not read spaces")
+        "`allowed-tools` is a list or uses commas instead of one space-separated string.";
+}
+
 /// The most characters `compatibility` may have.
 pub const COMPATIBILITY_MAX: usize = 500;
 
 pub fn check(skill: &Skill, out: &mut Reporter) {
+    if skill.dialect != crate::dialect::Dialect::AgentSkills {
+        return;
+    }
     compatibility(skill, out);
     metadata(skill, out);
     allowed_tools(skill, out);

@@ -3,7 +3,6 @@
 
 use std::path::{Path, PathBuf};
 
-use super::{SK401, SK402, SK403, SK404, SK405, SK407};
 use crate::config::Settings;
 use crate::diagnostic::Span;
 use crate::discover::SkillDir;
@@ -12,6 +11,30 @@ use crate::fix::{Applicability, Fix};
 use crate::markdown::Link;
 use crate::skill::Reporter;
 use crate::source::{Layout, SkillFile};
+
+crate::rule::declare! {
+    SK401 "body-too-long" Warning Both
+        needs(frontmatter)
+        "The body has more than 500 lines.";
+    SK402 "body-too-many-tokens" Warning Both
+        tags(tokens)
+        needs(frontmatter)
+        "The body has more than 5000 tokens.";
+    SK403 "empty-body" Warning Both
+        needs(frontmatter)
+        "The body has no non-blank line.";
+    SK404 "broken-link" Error Both
+        needs(frontmatter)
+        fix(unsafe relinks "link the near match (`reference/x.md` → `references/x.md`), when it needs no escaping in a link")
+        "A relative link or image in the body names a file that does not exist.";
+    SK405 "link-escapes-skill" Warning Both
+        needs(frontmatter)
+        "A link resolves to an existing file outside the skill directory, or is absolute.";
+    SK407 "windows-path" Warning Both
+        needs(frontmatter)
+        fix(safe relinks "`\\` → `/` in the link")
+        "A link uses `\\` as a path separator.";
+}
 
 /// The most tokens a body should have (SK402).
 pub const BODY_MAX_TOKENS: usize = 5000;

@@ -6,7 +6,7 @@ use std::borrow::Cow;
 
 use std::path::Path;
 
-use super::{SK501, SK502, SK503, SK504, SK602};
+use super::SK602;
 use crate::catalog;
 use crate::config::Settings;
 use crate::diagnostic::Diagnostic;
@@ -14,6 +14,25 @@ use crate::dialect::Dialect;
 use crate::discover::Tier;
 use crate::skill::SkillReport;
 use crate::targets::{Namespace, Unit};
+
+crate::rule::declare! {
+    SK501 "duplicate-skill" Error Both
+        needs(collection)
+        tags(collection)
+        "Two skills of the same tier and namespace share a key.";
+    SK502 "shadowed-skill" Info Both
+        needs(collection)
+        tags(collection)
+        "A skill shadows a skill of a lower tier (or a PAR builtin) with the same key.";
+    SK503 "budget-exceeded" Error Both
+        needs(collection)
+        tags(collection tokens)
+        "One install root's L1 tokens exceed its target's token budget; names the skills that would be dropped.";
+    SK504 "listing-budget" Warning Both
+        needs(collection)
+        tags(collection)
+        "One install root's catalog exceeds its target's character budget (Claude Code, Codex).";
+}
 
 /// The names a name fix (SK101, SK103: the directory's name) may not give a skill: every
 /// skill's key, and the directory names two skills share (both would be offered it).
@@ -37,9 +56,6 @@ pub fn taken_names(reports: &[SkillReport]) -> HashSet<Cow<'_, str>> {
         .collect()
 }
 
-/// The rules that compare a skill with the other skills of a run (SK602 also within one).
-pub const RULES: [&str; 5] = [SK501.code, SK502.code, SK503.code, SK504.code, SK602.code];
-
 /// PAR's builtin skills, which every PAR skill of the same key shadows.
 pub const PAR_BUILTINS: [&str; 4] = ["code-reviewer", "summarizer", "translator", "rag-assistant"];
 
@@ -50,7 +66,7 @@ pub fn check(reports: &mut [SkillReport], settings: &Settings, cwd: &Path) {
     let name_fix = reports
         .iter()
         .flat_map(|r| &r.diagnostics)
-        .any(|d| crate::fix::NAME_FIXES.contains(&d.rule.code) && d.fix.is_some());
+        .any(|d| crate::fix::sets_key(d) && d.fix.is_some());
     if name_fix {
         let taken = taken_names(reports);
         let collide: Vec<(usize, usize)> = reports

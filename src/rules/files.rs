@@ -2,10 +2,23 @@
 
 use std::io::Read;
 
-use super::{SK408, SK409, SK410, SK411};
 use crate::discover::SkillDir;
 use crate::files::{Entry, Kind, LinkTarget, SkillTree};
 use crate::skill::Reporter;
+
+crate::rule::declare! {
+    SK408 "symlink-escape" Error Both
+        tags(files)
+        "A symlink inside the skill points outside it, or dangles.";
+    SK409 "script-not-runnable" Warning Both
+        tags(files)
+        "A file directly in `scripts/` that is neither a known script nor data, not executable and without `#!`.";
+    SK410 "skill-too-large" Warning Both
+        "The skill directory holds more than 8 MiB or more than 1000 files.";
+    SK411 "sensitive-file" Warning Both
+        tags(files)
+        "The skill holds a file that looks like a secret or version-control data.";
+}
 
 /// Upload limits (SK410).
 pub const MAX_SKILL_BYTES: u64 = 8 * 1024 * 1024;

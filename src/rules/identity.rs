@@ -7,14 +7,55 @@ use std::path::{Component, Path};
 use unicode_general_category::{GeneralCategory, get_general_category};
 use unicode_normalization::UnicodeNormalization;
 
-use super::{
-    SK101, SK102, SK103, SK104, SK105, SK106, SK107, SK110, SK111, SK112, SK113, SK114, SK115,
-};
 use crate::diagnostic::Span;
 use crate::dialect::Dialect;
 use crate::discover::SkillDir;
 use crate::fix::{Applicability, Fix};
 use crate::skill::{Reporter, Skill};
+
+crate::rule::declare! {
+    SK101 "invalid-name" Error AgentSkills
+        needs(fields)
+        fix(unsafe sets_key "set `name:` to the directory's name, when no rule objects to it (valid, ASCII, no reserved word), no other skill of the run has it as its key (a name another fix frees in the same run counts as free), and no other skill's directory has that name (the skill's key changes); a block scalar (`name: |`) is replaced with its header, its line break kept; a value YAML 1.1 reads as a number or date (`2024-01-02`) is quoted")
+        "The `name` breaks the character, length or hyphen rules.";
+    SK102 "non-ascii-name" Warning AgentSkills
+        needs(fields)
+        "A valid `name` that is not ASCII.";
+    SK103 "name-directory-mismatch" Error AgentSkills
+        needs(fields)
+        fix(unsafe sets_key "set `name:` to the directory's name, when no rule objects to it (valid, ASCII, no reserved word), no other skill of the run has it as its key (a name another fix frees in the same run counts as free), and no other skill's directory has that name (the skill's key changes); a block scalar (`name: |`) is replaced with its header, its line break kept; a value YAML 1.1 reads as a number or date (`2024-01-02`) is quoted")
+        "The `name` differs from the directory name (both NFKC-normalised).";
+    SK104 "reserved-name" Warning AgentSkills
+        needs(fields)
+        "The `name` contains `anthropic` or `claude`.";
+    SK105 "invalid-id" Error Par
+        needs(fields)
+        "The `id` breaks `^[a-z0-9]+(-[a-z0-9]+)*$` or the 1–64 character limit.";
+    SK106 "id-directory-mismatch" Error Par
+        needs(fields)
+        "The `id` differs from the skill's directory name.";
+    SK107 "empty-name" Error Par
+        needs(fields)
+        "The display `name` is empty or whitespace.";
+    SK110 "empty-description" Error Both
+        needs(fields)
+        "The description is empty or whitespace.";
+    SK111 "description-too-long" Error Both
+        needs(fields)
+        "The description is longer than 1024 characters.";
+    SK112 "description-markup" Warning Both
+        needs(fields)
+        "The description contains `<` or `>`.";
+    SK113 "description-no-trigger" Info Both
+        needs(fields)
+        "The description says what the skill does but not when to use it.";
+    SK114 "description-bytes" Warning Par
+        needs(fields)
+        "The description is longer than 1024 UTF-8 bytes.";
+    SK115 "description-placeholder" Warning Both
+        needs(fields)
+        "The description is unfinished placeholder text.";
+}
 
 /// Whether text is empty or only whitespace — Unicode whitespace and the separators U+001C to
 /// U+001F, which Python's `str.strip()` (and so skills-ref and PyYAML-based loaders) also strips.

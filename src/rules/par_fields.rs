@@ -1,11 +1,38 @@
 //! PAR field rules: SK201–SK207.
 
-use super::{SK201, SK202, SK203, SK204, SK205, SK206, SK207};
 use crate::dialect::par::{self, Item, ToolFilter, Trigger};
 use crate::skill::{Reporter, Skill};
 use crate::yaml::{Node, Value};
 
+crate::rule::declare! {
+    SK201 "unsupported-schema-version" Error Par
+        needs(fields)
+        "`schema_version` is an integer other than 1.";
+    SK202 "invalid-tool-filter" Error Par
+        needs(fields)
+        "`tool_filter` does not match the grammar.";
+    SK203 "invalid-trigger" Error Par
+        needs(fields)
+        "`trigger` does not match the grammar.";
+    SK204 "invalid-expected-output" Error Par
+        needs(fields)
+        "`expected_output` is not a mapping, a JSON object string or null.";
+    SK205 "empty-tool-list" Warning Par
+        needs(fields)
+        "`tool_filter` has an empty list.";
+    SK206 "duplicate-list-entry" Warning Par
+        needs(fields)
+        tags(unnecessary)
+        "A tool or keyword is repeated in a list.";
+    SK207 "unknown-tool" Warning Par
+        needs(fields)
+        "`tool_filter` names a tool that is not in the configured `tools`.";
+}
+
 pub fn check(skill: &Skill, out: &mut Reporter) {
+    if skill.dialect != crate::dialect::Dialect::Par {
+        return;
+    }
     schema_version(skill, out);
     tool_filter(skill, out);
     trigger(skill, out);

@@ -12,7 +12,6 @@ use std::io::Read as _;
 use std::path::Path;
 
 use super::body::{Resolver, Target};
-use super::{SK406, SK412};
 use crate::config::Settings;
 use crate::diagnostic::Span;
 use crate::discover::SkillDir;
@@ -21,6 +20,17 @@ use crate::input::Links;
 use crate::markdown;
 use crate::skill::Reporter;
 use crate::source::SkillFile;
+
+crate::rule::declare! {
+    SK406 "reference-chain" Warning Both
+        needs(frontmatter)
+        tags(follows_links)
+        "A file the body links links on to a file of the skill the body does not link.";
+    SK412 "unreferenced-file" Info Both
+        needs(frontmatter)
+        tags(files)
+        "A file under `references/`, `resources/` or `scripts/` that nothing the model reads mentions.";
+}
 
 /// At most this much of each file is read to follow its links and mentions (the first bytes
 /// of a larger file: as much as a model reads of it).

@@ -2,11 +2,19 @@
 //! (SK013's allowance and help), which one target reads and another ignores (SK305), and Claude
 //! Code's listing cap (SK306).
 
-use super::{SK305, SK306};
 use crate::dialect::Dialect;
 use crate::skill::{Reporter, Skill};
 use crate::targets;
 use crate::yaml::Value;
+
+crate::rule::declare! {
+    SK305 "runtime-specific-field" Info AgentSkills
+        needs(fields)
+        "A field that one of the skill's targets reads and another ignores.";
+    SK306 "description-listing-cut" Warning AgentSkills
+        needs(fields)
+        "Claude Code: description plus `when_to_use` is longer than the listing shows.";
+}
 
 /// Whether `field` is allowed for this skill beyond its dialect's own fields: one of its
 /// targets reads it, or `extra-fields` names it.

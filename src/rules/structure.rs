@@ -1,9 +1,5 @@
 //! Structure and syntax rules for both dialects: SK001–SK015.
 
-use super::{
-    SK001, SK002, SK003, SK004, SK005, SK006, SK007, SK008, SK009, SK010, SK011, SK012, SK013,
-    SK014, SK015, SK016, SK017,
-};
 use crate::diagnostic::{Region, Span};
 use crate::dialect::Dialect;
 use crate::dialect::schema::{self, Violation};
@@ -12,6 +8,75 @@ use crate::fix::{Applicability, Edit, Fix};
 use crate::skill::{Reporter, Skill};
 use crate::source::{LayoutError, MissingHint, SkillFile};
 use crate::yaml::{self, Finding, Node, Value};
+
+crate::rule::declare! {
+    SK001 "missing-skill-file" Error Both
+        "A directory given as a skill has no `SKILL.md` or `skill.md`.";
+    SK002 "invalid-utf8" Error Both
+        unsuppressible
+        "The skill file is not valid UTF-8.";
+    SK003 "missing-frontmatter" Error Both
+        unsuppressible
+        stops(frontmatter)
+        "The skill file does not begin with a `---` line.";
+    SK004 "byte-order-mark" Warning Both
+        fix(safe "remove the BOM")
+        "The skill file begins with a UTF-8 byte-order mark.";
+    SK005 "unclosed-frontmatter" Error Both
+        unsuppressible
+        stops(frontmatter)
+        "The frontmatter has no closing `---` line.";
+    SK006 "yaml-syntax" Error Both
+        unsuppressible
+        needs(frontmatter)
+        stops(fields)
+        tags(form)
+        fix(safe "quote a one-line plain value that holds `: ` or begins with an indicator (`key: Use when: x`, `key: [draft] x`, `key: *bold* x`), in the quote style that needs no escapes where one does, and only when the quoted value reads back as exactly the text written. No fix where quoting may not be what was meant or not all that is wrong: a value holding ` #`, a block indicator (`|`, `>`), a value that goes on over the next lines, a flow collection (`{a: b: c}`), an anchor, alias or tag (`&a x`, `*a`, `!!int 4`), a key in quotes; a double-quoted value none of whose `\\` starts an escape (`\"C:\\data\"`) is single-quoted as written (`'C:\\data'`). No fix for a value holding NEL, LS or PS (line breaks to YAML 1.1 loaders such as PyYAML, text to YAML 1.2), nor for one mixing escapes and non-escapes (`\"C:\\new\\data\"`); a fix is offered only when the frontmatter then parses past its line")
+        "The frontmatter is not valid YAML.";
+    SK007 "frontmatter-not-mapping" Error Both
+        unsuppressible
+        needs(fields)
+        stops(fields)
+        "The frontmatter is a YAML list or scalar, not a mapping.";
+    SK008 "duplicate-key" Error Both
+        needs(fields)
+        tags(form)
+        "A key appears twice in one mapping.";
+    SK009 "yaml-non-portable" Warning Both
+        needs(fields)
+        tags(form)
+        "The frontmatter uses YAML features that strict or simple loaders reject.";
+    SK010 "yaml-1-1-ambiguity" Warning Both
+        needs(fields)
+        tags(form)
+        fix(safe retypes "quote a number that loses digits (`1.10` → `\"1.10\"`, `010` → `\"010\"`)")
+        fix(unsafe retypes "quote `yes`/`no`/`on`/`off`/`y`/`n` (text or boolean: a guess); `~` has no fix")
+        "A plain scalar that YAML 1.1 loaders read as a boolean, null or a different number.";
+    SK011 "file-too-large" Error Both
+        "The skill file exceeds `max-file-size`.";
+    SK012 "skill-file-name" Warning Both
+        needs(fields)
+        fix(unsafe "rename the skill file to the dialect's name (`skill.md` → `SKILL.md`); not when a file of that name exists, or a symbolic link or a Markdown file of the skill (or of the skill it is nested in) names the file")
+        "The skill file name is not the one the dialect's runtime loads.";
+    SK013 "unknown-field" Error Both
+        needs(fields)
+        tags(form unnecessary)
+        fix(unsafe "move an unknown top-level `key: value` written on one line under `metadata:` as a string (creating `metadata:` at the end of the frontmatter when there is none); not for a likely typo, a list or mapping, an anchor or alias, or a key `metadata` already has; not in a `{…}` frontmatter (the help says so), nor a line followed by an indented line or holding a lone CR, NEL, LS or PS; `metadata:` is created before a `...` document end; plain text YAML 1.1 reads as a date or number is quoted")
+        "A frontmatter key that neither the dialect, nor the skill's targets, nor `extra-fields` defines.";
+    SK014 "field-type" Error Both
+        needs(fields)
+        tags(form)
+        fix(safe retypes "quote a number or boolean where text is required (`description: 42`); write `schema_version: \"1\"` as the integer `1`")
+        "A known field has the wrong YAML type.";
+    SK015 "missing-field" Error Both
+        needs(fields)
+        "A required field is absent or null.";
+    SK016 "nested-skill-file" Info Both
+        tags(unnecessary)
+        "A skill file below another skill's directory: runtimes do not load it as a skill.";
+    SK017 "skill-file-case" Warning Both
+        "A file named like a skill file in another case (`SKILL.MD`, `Skill.md`).";
+}
 
 /// SK001: a directory given explicitly holds no skill file.
 pub fn missing_skill_file(dir: &SkillDir, out: &mut Reporter) {

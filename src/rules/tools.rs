@@ -3,7 +3,6 @@
 use foldhash::{HashMap, HashMapExt};
 use serde_json::Value;
 
-use super::{SK601, SK602, SK603, SK604, SK605};
 use crate::config::Settings;
 use crate::diagnostic::{Diagnostic, Region, Span};
 use crate::discover::SkillDir;
@@ -12,6 +11,22 @@ use crate::input::{Links, Read, read_capped};
 use crate::json::{self, Step};
 use crate::skill::{BundledTool, Reporter};
 use crate::source::SkillFile;
+
+crate::rule::declare! {
+    SK601 "invalid-tool-schema" Error Both
+        "A bundled tool file is not a JSON array of valid tool definitions.";
+    SK602 "duplicate-tool-name" Error Both
+        tags(collection)
+        "Two tools share a name, in one skill or across the skills of a run.";
+    SK603 "tool-named-like-skill" Warning Both
+        needs(fields)
+        "A bundled tool has the same name as its skill.";
+    SK604 "too-many-tools" Warning Both
+        "A skill bundles more than 8 tools.";
+    SK605 "undocumented-tool" Warning Both
+        needs(frontmatter)
+        "A bundled tool's name never appears in the body.";
+}
 
 /// The files that hold tool definitions.
 pub const TOOL_FILES: [&str; 2] = ["schema.json", "tools.json"];

@@ -750,7 +750,7 @@ impl Server<'_> {
                 message: label.message.clone(),
             })
             .collect();
-        if d.rule.code == crate::rules::SK501.code {
+        if *d.rule == crate::rules::SK501 {
             related.extend(self.same_key(d));
         }
         lsp_types::Diagnostic {
@@ -767,7 +767,7 @@ impl Server<'_> {
             source: Some("skillc".into()),
             message,
             related_information: (!related.is_empty()).then_some(related),
-            tags: tags(d.rule.code),
+            tags: tags(d.rule),
             data: None,
         }
     }
@@ -968,14 +968,8 @@ fn changes_facts(change: &lsp_types::FileEvent) -> bool {
 
 /// The tags of a rule's diagnostics: what runtimes never read is unnecessary (the editor
 /// fades it).
-fn tags(code: &str) -> Option<Vec<DiagnosticTag>> {
-    const UNNECESSARY: [&str; 3] = [
-        crate::rules::SK013.code,
-        crate::rules::SK016.code,
-        crate::rules::SK206.code,
-    ];
-    UNNECESSARY
-        .contains(&code)
+fn tags(rule: &crate::rule::Rule) -> Option<Vec<DiagnosticTag>> {
+    rule.has(crate::rule::Tag::Unnecessary)
         .then(|| vec![DiagnosticTag::UNNECESSARY])
 }
 
