@@ -83,6 +83,21 @@ pub enum Tag {
     Tokens,
 }
 
+impl Tag {
+    /// As declared (`tags(follows_links)`) and printed by `skillc rule`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Tag::Collection => "collection",
+            Tag::Files => "files",
+            Tag::Form => "form",
+            Tag::Unnecessary => "unnecessary",
+            Tag::FollowsLinks => "follows_links",
+            Tag::Security => "security",
+            Tag::Tokens => "tokens",
+        }
+    }
+}
+
 /// What a fix of a rule changes beyond its own text, for the fixer's checks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum FixEffect {

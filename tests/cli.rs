@@ -630,11 +630,9 @@ fn rule_command() {
     let tmp = tempfile::tempdir().unwrap();
     let run = skillc(tmp.path(), &["rule", "description-too-long"]);
     assert_eq!(run.code, Some(0));
-    assert!(
-        run.stdout.starts_with(
-            "SK111 description-too-long\nSeverity: error · Dialects: par, agentskills\n"
-        )
-    );
+    assert!(run.stdout.starts_with(
+        "SK111 description-too-long\nSeverity: error · Dialects: par, agentskills · Fix: none\n"
+    ));
     for section in [
         "## What it checks",
         "## Why it matters",
@@ -1131,4 +1129,18 @@ fn text_rule_helps_give_the_exact_fix() {
         let help = Some(*help).filter(|h| !h.is_empty());
         assert_eq!(found["help"].as_str(), help, "{case} {path}");
     }
+}
+
+#[test]
+fn rule_says_how_it_fixes_and_its_tags_from_the_registry() {
+    let tmp = tempfile::tempdir().unwrap();
+    let run = skillc(tmp.path(), &["rule", "SK303"]);
+    assert_eq!(run.code, Some(0));
+    assert!(run.stdout.starts_with(
+        "SK303 metadata-value-type\nSeverity: warning · Dialects: agentskills · Fix: safe or unsafe · Tags: form\n"
+    ), "{}", run.stdout);
+    let run = skillc(tmp.path(), &["rule", "SK503"]);
+    assert!(run.stdout.starts_with(
+        "SK503 budget-exceeded\nSeverity: error · Dialects: par, agentskills · Fix: none · Tags: collection, tokens\n"
+    ), "{}", run.stdout);
 }

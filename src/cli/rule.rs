@@ -16,11 +16,13 @@ pub fn run(args: &Args) -> Outcome {
     match rule::find(wanted) {
         Some(rule) => {
             let mut text = format!(
-                "{} {}\nSeverity: {} · Dialects: {}\n\n{}\n\n{}",
+                "{} {}\nSeverity: {} · Dialects: {} · Fix: {}{}\n\n{}\n\n{}",
                 rule.code,
                 rule.name,
                 rule.severity.as_str(),
                 rule.dialects.as_str(),
+                fix_of(rule),
+                tags_of(rule),
                 rule.summary,
                 rule.doc
             );
@@ -53,4 +55,25 @@ pub fn table() -> String {
         );
     }
     out
+}
+
+/// Whether a rule fixes, and how safely: "none", "safe", "unsafe", "safe or unsafe".
+fn fix_of(rule: &rule::Rule) -> &'static str {
+    use crate::fix::Applicability::{Safe, Unsafe};
+    let has = |a| rule.fixes.iter().any(|f| f.applicability == a);
+    match (has(Safe), has(Unsafe)) {
+        (false, false) => "none",
+        (true, false) => "safe",
+        (false, true) => "unsafe",
+        (true, true) => "safe or unsafe",
+    }
+}
+
+/// " · Tags: collection, tokens", or nothing for a rule without tags.
+fn tags_of(rule: &rule::Rule) -> String {
+    if rule.tags.is_empty() {
+        return String::new();
+    }
+    let names: Vec<&str> = rule.tags.iter().map(|t| t.as_str()).collect();
+    format!(" · Tags: {}", names.join(", "))
 }

@@ -18,7 +18,7 @@ use crate::suppress::Suppressions;
 use crate::targets::{Placement, Targets};
 use crate::yaml::{self, Node, Value};
 
-use super::settle::*;
+use super::settle::Sources;
 
 /// Lints one skill directory (whose files are listed in `tree` when they were already);
 /// its report, and what was read to make it.

@@ -10,7 +10,7 @@ use crate::dialect::Dialect;
 use crate::rules;
 use crate::skill::SkillReport;
 
-use super::settle::*;
+use super::settle::apply_settings;
 
 /// The collection rules over every report, then each report they added to finished again.
 pub(super) fn conclude(reports: &mut [SkillReport], settings: &Settings, cwd: &Path) {

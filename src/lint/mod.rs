@@ -20,10 +20,10 @@ use crate::discover::{NotFound, SkillDir};
 use crate::rules;
 use crate::skill::{Keep, Reporter, SkillReport};
 
-use self::check::*;
-use self::collect::*;
-use self::pipeline::*;
-use self::settle::*;
+use self::check::{lint_bytes, place};
+use self::collect::conclude;
+use self::pipeline::{internal_error, leave_files_to, lint_one, nested_skills};
+use self::settle::{Sources, settle};
 
 /// Lints every skill, using up to the machine's cores, and applies collection rules,
 /// selection, severities and suppressions. Reports come back in discovery (path) order.

@@ -9,9 +9,9 @@ use crate::discover::{NotFound, SkillDir};
 use crate::files::SkillTree;
 use crate::skill::{Keep, SkillReport};
 
-use super::check::*;
-use super::collect::*;
-use super::settle::*;
+use super::check::lint_skill;
+use super::collect::conclude;
+use super::settle::settle;
 
 /// Discovers the skills `paths` name and lints each as soon as discovery finds it, on a pool of
 /// workers, while the search goes on; then the collection rules, selection, severities and

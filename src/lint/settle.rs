@@ -13,7 +13,7 @@ use crate::skill::{Keep, SkillReport};
 use crate::source::SkillFile;
 use crate::tokens::Costs;
 
-use super::check::*;
+use super::check::lint_skill;
 
 /// What a worker read of a skill, needed only until its report is settled.
 #[derive(Default)]
