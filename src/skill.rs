@@ -201,7 +201,26 @@ impl<'a> Reporter<'a> {
     }
 }
 
-/// A parsed skill as the dialect rules see it.
+/// A skill as the rules of its body see it (the body phase): the skill file split at its
+/// frontmatter, its files, the body's links and where they may lead — computed once per skill,
+/// whether or not the frontmatter then parses.
+pub struct Text<'a> {
+    pub dir: &'a SkillDir,
+    pub file: &'a SkillFile,
+    pub layout: &'a Layout,
+    pub tree: &'a crate::files::SkillTree,
+    /// The body's links and images, in order.
+    pub links: &'a [crate::markdown::Link],
+    pub settings: &'a Settings,
+    /// The placeholders the skill's targets expand in a link (`${CLAUDE_SKILL_DIR}`), with the
+    /// directory each stands for.
+    pub placeholders: &'a [(&'static str, PathBuf)],
+    /// The plugin installed whole with the skill, when every target installs it so: links into
+    /// it work.
+    pub installed_with: Option<&'a Path>,
+}
+
+/// A parsed skill as the dialect rules see it (the fields phase).
 pub struct Skill<'a> {
     pub dir: &'a SkillDir,
     pub file: &'a SkillFile,

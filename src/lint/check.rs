@@ -12,7 +12,7 @@ use crate::files::SkillTree;
 use crate::input::{Links, Read, read_capped};
 use crate::markdown;
 use crate::rules;
-use crate::skill::{Reporter, Skill, SkillReport};
+use crate::skill::{Reporter, Skill, SkillReport, Text};
 use crate::source::SkillFile;
 use crate::suppress::Suppressions;
 use crate::targets::{Placement, Targets};
@@ -269,17 +269,17 @@ pub(super) fn check_file<'a>(
             .iter()
             .all(|r| r.namespace == crate::targets::Namespace::Plugin)
     });
-    facts.other_files = rules::body::check(
+    let text = Text {
         dir,
-        &placeholders,
-        installed_with,
         file,
-        &layout,
-        &facts.tree,
-        &links,
+        layout: &layout,
+        tree: &facts.tree,
+        links: &links,
         settings,
-        out,
-    );
+        placeholders: &placeholders,
+        installed_with,
+    };
+    facts.other_files = rules::body::check(&text, out);
     let doc = match parsed {
         Ok(doc) => doc,
         Err(err) => {

@@ -5,11 +5,10 @@ use std::path::{Path, PathBuf};
 
 use crate::config::Settings;
 use crate::diagnostic::Span;
-use crate::discover::SkillDir;
 use crate::files::{Entry, SkillTree};
 use crate::fix::{Applicability, Fix};
 use crate::markdown::Link;
-use crate::skill::Reporter;
+use crate::skill::{Reporter, Text};
 use crate::source::{Layout, SkillFile};
 
 crate::rule::declare! {
@@ -233,17 +232,17 @@ pub fn shown(path: &str) -> &str {
 /// directories they stand for (runtimes.md). Returns the other files that diagnostics point
 /// into (linked Markdown files, for SK406).
 #[allow(clippy::too_many_arguments)]
-pub fn check(
-    dir: &SkillDir,
-    placeholders: &[(&'static str, PathBuf)],
-    installed_with: Option<&Path>,
-    file: &SkillFile,
-    layout: &Layout,
-    tree: &SkillTree,
-    links: &[Link],
-    settings: &Settings,
-    out: &mut Reporter,
-) -> Vec<SkillFile> {
+pub fn check(text: &Text, out: &mut Reporter) -> Vec<SkillFile> {
+    let Text {
+        dir,
+        file,
+        layout,
+        tree,
+        links,
+        settings,
+        placeholders,
+        installed_with,
+    } = *text;
     let body = file.slice(layout.body);
     length(file, layout, body, out);
     tokens(layout, body, settings, out);
