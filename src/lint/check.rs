@@ -20,11 +20,19 @@ use crate::yaml::{self, Node, Value};
 
 use super::settle::Sources;
 
-/// Lints one skill directory (whose files are listed in `tree` when they were already);
-/// its report, and what was read to make it.
+/// Where a skill file's bytes come from: the disk (with the skill's files when they were
+/// listed already), or a buffer (an editor's, standard input, what `pack` packs) whose
+/// skill's other files are on disk. Both are linted by the same steps.
+pub(super) enum ReadFrom {
+    Disk(Option<SkillTree>),
+    Buffer(Vec<u8>),
+}
+
+/// Lints one skill directory, its skill file read `from` the disk or a buffer; its report, and
+/// what was read to make it.
 pub(super) fn lint_skill(
     dir: SkillDir,
-    tree: Option<SkillTree>,
+    from: ReadFrom,
     settings: &Settings,
 ) -> (SkillReport, Sources) {
     let mut report = SkillReport::empty(dir);
@@ -37,7 +45,18 @@ pub(super) fn lint_skill(
     };
     let mut out = Reporter::new(None, path.clone(), report.dir.dir.clone());
     rules::structure::where_found(&report.dir, &path, &mut out);
-    let sources = read_and_lint(&mut report, path.to_path_buf(), tree, settings, &mut out);
+    let sources = match from {
+        ReadFrom::Disk(tree) => {
+            read_and_lint(&mut report, path.to_path_buf(), tree, settings, &mut out)
+        }
+        ReadFrom::Buffer(bytes) if bytes.len() as u64 > settings.max_file_size => {
+            rules::structure::file_too_large(bytes.len() as u64, settings.max_file_size, &mut out);
+            Sources::default()
+        }
+        ReadFrom::Buffer(bytes) => {
+            lint_bytes(&mut report, path.to_path_buf(), bytes, None, settings)
+        }
+    };
     report.diagnostics.append(&mut out.diagnostics);
     (report, sources)
 }

@@ -17,13 +17,13 @@ use std::path::{Path, PathBuf};
 
 use crate::config::Settings;
 use crate::discover::{NotFound, SkillDir};
-use crate::rules;
-use crate::skill::{Keep, Reporter, SkillReport};
 
-use self::check::{lint_bytes, place};
+use crate::skill::{Keep, SkillReport};
+
+use self::check::{ReadFrom, lint_skill};
 use self::collect::conclude;
 use self::pipeline::{internal_error, leave_files_to, lint_one, nested_skills};
-use self::settle::{Sources, settle};
+use self::settle::settle;
 
 /// Lints every skill, using up to the machine's cores, and applies collection rules,
 /// selection, severities and suppressions. Reports come back in discovery (path) order.
@@ -84,23 +84,11 @@ pub fn lint_buffer_alone(
     cwd: &Path,
     keep: Keep,
 ) -> SkillReport {
-    let path = dir
-        .file
-        .clone()
-        .unwrap_or_else(|| dir.dir.join("SKILL.md").into());
-    let mut report = SkillReport::empty(dir);
-    report.dir.file = Some(path.clone());
-    place(&mut report, settings);
-    let mut out = Reporter::new(None, path.clone(), report.dir.dir.clone());
-    rules::structure::where_found(&report.dir, &path, &mut out);
-    let size = bytes.len() as u64;
-    let sources = if size > settings.max_file_size {
-        rules::structure::file_too_large(size, settings.max_file_size, &mut out);
-        Sources::default()
-    } else {
-        lint_bytes(&mut report, path.to_path_buf(), bytes, None, settings)
-    };
-    report.diagnostics.append(&mut out.diagnostics);
+    let mut dir = dir;
+    if dir.file.is_none() {
+        dir.file = Some(dir.dir.join("SKILL.md").into());
+    }
+    let (mut report, sources) = lint_skill(dir, ReadFrom::Buffer(bytes), settings);
     // The skills nested in it, as discovery would find them, report their own files.
     let inner: Vec<PathBuf> = sources
         .tree

@@ -9,7 +9,7 @@ use crate::discover::{NotFound, SkillDir};
 use crate::files::SkillTree;
 use crate::skill::{Keep, SkillReport};
 
-use super::check::lint_skill;
+use super::check::{ReadFrom, lint_skill};
 use super::collect::conclude;
 use super::settle::settle;
 
@@ -225,7 +225,7 @@ pub(super) fn lint_one(
 ) -> SkillReport {
     let shown = dir.dir.clone();
     let linted = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        let (mut report, sources) = lint_skill(dir, tree, settings);
+        let (mut report, sources) = lint_skill(dir, ReadFrom::Disk(tree), settings);
         leave_files_to(inner, &mut report.diagnostics);
         settle(&mut report, sources, settings, cwd, keep);
         report

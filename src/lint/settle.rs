@@ -13,7 +13,7 @@ use crate::skill::{Keep, SkillReport};
 use crate::source::SkillFile;
 use crate::tokens::Costs;
 
-use super::check::lint_skill;
+use super::check::{ReadFrom, lint_skill};
 
 /// What a worker read of a skill, needed only until its report is settled.
 #[derive(Default)]
@@ -60,7 +60,7 @@ pub(super) fn settle(
 
 /// A skill's token costs (L1, L2, L3): what `skillc show` prints for one skill.
 pub fn costs(dir: &SkillDir, settings: &Settings) -> Option<Costs> {
-    let (report, sources) = lint_skill(dir.clone(), None, settings);
+    let (report, sources) = lint_skill(dir.clone(), ReadFrom::Disk(None), settings);
     count_costs(&report, &sources, settings)
 }
 
