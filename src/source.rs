@@ -117,11 +117,6 @@ impl SkillFile {
         self.index.len()
     }
 
-    /// The file's line index.
-    pub fn line_index(&self) -> &LineIndex {
-        &self.index
-    }
-
     /// The byte span of line `n` (1-based), without its line end.
     pub fn line_span(&self, n: usize) -> Span {
         let start = n
