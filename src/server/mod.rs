@@ -33,9 +33,11 @@ const MAX_WORKERS: usize = 8;
 /// How a session ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Ended {
-    /// The client shut down and exited, or went away.
+    /// The client shut down and exited (or, shut down, sent something else or nothing for 30
+    /// s), or went away.
     Clean,
-    /// The client exited without shutting down (the protocol's exit code 1).
+    /// The client exited without shutting down, or broke the handshake (the protocol's exit
+    /// code 1).
     WithoutShutdown,
 }
 

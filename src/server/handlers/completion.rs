@@ -25,7 +25,7 @@ pub fn handle(server: &mut Server, params: CompletionParams) -> Option<Completio
 }
 
 /// The completions at byte `at` of `document`.
-pub fn complete(
+fn complete(
     document: &Document,
     settings: &Settings,
     lines: &Lines,

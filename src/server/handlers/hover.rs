@@ -21,7 +21,7 @@ pub fn handle(server: &mut Server, params: HoverParams) -> Option<Hover> {
 }
 
 /// The hover at byte `at` of `document`, if there is something to say there.
-pub fn hover(document: &Document, settings: &Settings, lines: &Lines, at: usize) -> Option<Hover> {
+fn hover(document: &Document, settings: &Settings, lines: &Lines, at: usize) -> Option<Hover> {
     let report = document.report.as_ref()?;
     let mut sections = Vec::new();
     let mut range = None;
