@@ -1,9 +1,12 @@
 //! A skill file in memory: its text, a line index, and the frontmatter/body split.
 
+pub mod line_index;
+
 use std::path::Path;
 use std::sync::Arc;
 
 use crate::diagnostic::{Region, Span};
+pub use line_index::LineIndex;
 
 const BOM: &str = "\u{feff}";
 
@@ -13,7 +16,8 @@ pub struct SkillFile {
     /// Shared with the report and its diagnostics (and the excerpt kept of it).
     pub path: Arc<Path>,
     pub text: String,
-    line_starts: Vec<usize>,
+    /// Where its lines start: the line model the server shares.
+    index: LineIndex,
     /// The last position asked for (byte offset, line, column): a position on the same line
     /// counts its column from there, forwards or back, so that the positions of many
     /// diagnostics on one long line (minified JSON) cost what lies between them, not the line
@@ -94,15 +98,10 @@ pub enum MissingHint {
 
 impl SkillFile {
     pub fn new(path: impl Into<Arc<Path>>, text: String) -> SkillFile {
-        // Counted first (a SIMD count), so that the index is allocated once at its size.
-        let lines = memchr::memchr_iter(b'\n', text.as_bytes()).count();
-        let mut line_starts = Vec::with_capacity(lines + 1);
-        line_starts.push(0);
-        line_starts.extend(memchr::memchr_iter(b'\n', text.as_bytes()).map(|i| i + 1));
         SkillFile {
             path: path.into(),
+            index: LineIndex::new(&text),
             text,
-            line_starts,
             last: std::cell::Cell::new((0, 1, 1)),
             checkpoints: std::cell::OnceCell::new(),
         }
@@ -115,20 +114,20 @@ impl SkillFile {
 
     /// The number of lines in the file.
     pub fn line_count(&self) -> usize {
-        self.line_starts.len()
+        self.index.len()
     }
 
     /// The byte span of line `n` (1-based), without its line end.
     pub fn line_span(&self, n: usize) -> Span {
-        let start = self
-            .line_starts
-            .get(n - 1)
-            .copied()
+        let start = n
+            .checked_sub(1)
+            .and_then(|n| self.index.start(n))
             .unwrap_or(self.text.len());
         let end = self
-            .line_starts
-            .get(n)
-            .map_or(self.text.len(), |next| next - 1);
+            .index
+            .start(n)
+            .map_or(self.text.len(), |next| next.saturating_sub(1))
+            .max(start);
         let line = &self.text[start..end];
         Span::new(start, start + line.trim_end_matches('\r').len())
     }
@@ -161,7 +160,7 @@ impl SkillFile {
 
     /// The 1-based line holding byte `offset`.
     pub fn line_of(&self, offset: usize) -> usize {
-        self.line_starts.partition_point(|&start| start <= offset)
+        self.index.line_of(offset) + 1
     }
 
     /// Resolves a byte span to lines and columns.
@@ -196,7 +195,7 @@ impl SkillFile {
     fn position(&self, offset: usize) -> (usize, usize) {
         let line = self.line_of(offset);
         let (last_offset, last_line, last_column) = self.last.get();
-        let line_start = self.line_starts[line - 1];
+        let line_start = self.index.start(line - 1).unwrap_or(0);
         let column = if last_line == line && last_offset <= offset && offset - last_offset < FAR {
             last_column + self.text[last_offset..offset].chars().count()
         } else if last_line == line && offset < last_offset && last_offset - offset < FAR {
@@ -245,8 +244,9 @@ impl SkillFile {
             let span = self.line_span(n);
             let text = self.slice(span);
             if is_delimiter(text) {
-                let frontmatter = Span::new(self.line_starts[1].min(span.start), span.start);
-                let body_start = self.line_starts.get(n).copied().unwrap_or(self.text.len());
+                let second = self.index.start(1).unwrap_or(span.start);
+                let frontmatter = Span::new(second.min(span.start), span.start);
+                let body_start = self.index.start(n).unwrap_or(self.text.len());
                 return Ok(Layout {
                     open: first,
                     frontmatter,

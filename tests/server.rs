@@ -178,6 +178,44 @@ fn diagnostics_land_on_the_right_character_in_utf16_and_utf8() {
     }
 }
 
+/// A lone `\r` is a character of its line, not a line break, for the server as for the CLI:
+/// a diagnostic after one is where `validate` puts it (its line and column, in UTF-16 units).
+#[test]
+fn a_lone_cr_is_no_line_break_for_the_server_either() {
+    let tmp = tempfile::tempdir().unwrap();
+    let text = "---\nname: pdf\ndescription: Fills PDF forms. Use when asked to fill a form.\n---\n\n# PDF\r😀 See [gone](references/missing.md).\n";
+    common::write(&tmp.path().join("pdf/SKILL.md"), text);
+    let uri = format!("file://{}/pdf/SKILL.md", tmp.path().display());
+    let run = common::skillc(tmp.path(), &["validate", "--format", "json", "pdf"]);
+    let report: Value = serde_json::from_str(&run.stdout).unwrap();
+    let cli = &report["diagnostics"][0];
+    assert_eq!(cli["code"], "SK404", "{report}");
+    // The CLI's 1-based line and column (in characters) as the protocol's 0-based UTF-16
+    // position.
+    let utf16 = |line: &Value, column: &Value| {
+        let line = line.as_u64().unwrap() as usize;
+        let column = column.as_u64().unwrap() as usize;
+        let text = text.split('\n').nth(line - 1).unwrap();
+        let units: usize = text.chars().take(column - 1).map(char::len_utf16).sum();
+        json!({"line": line - 1, "character": units})
+    };
+    let range = json!({
+        "start": utf16(&cli["line"], &cli["column"]),
+        "end": utf16(&cli["end_line"], &cli["end_column"]),
+    });
+    // After `# PDF\r😀 See [gone](`, on line 6 (5 counted from 0).
+    assert_eq!(range["start"], json!({"line": 5, "character": 20}));
+    let (mut client, _) = Client::start(tmp.path(), None);
+    open(&mut client, &uri, text);
+    let diagnostics = client.diagnostics(&uri);
+    assert_eq!(diagnostics.len(), 1, "{diagnostics:?}");
+    assert_eq!(diagnostics[0]["code"], "SK404");
+    assert_eq!(diagnostics[0]["range"], range);
+    client.request("shutdown", Value::Null);
+    client.notify("exit", Value::Null);
+    assert_eq!(client.child.wait().unwrap().code(), Some(0));
+}
+
 #[test]
 fn edits_relint_and_quick_fixes_fix() {
     let (tmp, uri) = workspace();
@@ -411,15 +449,19 @@ fn bad_messages_are_answered_and_the_protocol_ends_as_it_says() {
     open(&mut client, &uri, EMOJI);
     assert_eq!(client.diagnostics(&uri).len(), 1);
     client.request("shutdown", Value::Null);
-    // After shutdown a request is refused.
+    // After shutdown only `exit` is awaited (`lsp-server`'s `handle_shutdown`): a request ends
+    // the session, unanswered, as shut down (exit code 0).
     client.send(
         &json!({"jsonrpc": "2.0", "id": 99, "method": "textDocument/codeAction", "params": {}}),
     );
-    let refused = client.receive();
-    assert_eq!(
-        (refused["id"].clone(), refused["error"]["code"].clone()),
-        (json!(99), json!(-32600))
-    );
+    let mut rest = Vec::new();
+    client.stdout.read_to_end(&mut rest).unwrap();
+    assert!(rest.is_empty(), "{}", String::from_utf8_lossy(&rest));
+    assert_eq!(client.child.wait().unwrap().code(), Some(0));
+
+    // `shutdown` then `exit`: exit code 0.
+    let (mut client, _) = Client::start(tmp.path(), None);
+    client.request("shutdown", Value::Null);
     client.notify("exit", Value::Null);
     assert_eq!(client.child.wait().unwrap().code(), Some(0));
 

@@ -172,3 +172,112 @@ fn settings_are_read_again_when_the_config_changes() {
     let session = client.end();
     assert_eq!(session.settings_loads, 3, "{session:?}");
 }
+
+/// A whole session sent at once (the client then hangs up): how it ended and what the server
+/// sent.
+fn session(root: &Path, messages: Vec<Message>) -> (Session, Vec<Message>) {
+    let (to_server, from_client) = unbounded();
+    let (to_client, from_server) = unbounded();
+    for message in messages {
+        to_server.send(message).unwrap();
+    }
+    drop(to_server);
+    let connection = Connection {
+        sender: to_client,
+        receiver: from_client,
+    };
+    let session = serve_in(&connection, root);
+    drop(connection);
+    (session, from_server.try_iter().collect())
+}
+
+fn request(id: i32, method: &str, params: Value) -> Message {
+    Request::new(RequestId::from(id), method.into(), params).into()
+}
+
+/// The error code of the answer to request `id`, or `None` for a result; panics when it was
+/// not answered.
+fn error_of(sent: &[Message], id: i32) -> Option<i32> {
+    sent.iter()
+        .find_map(|m| match m {
+            Message::Response(r) if r.id == RequestId::from(id) => {
+                Some(r.response_result.as_ref().err().map(|e| e.code))
+            }
+            _ => None,
+        })
+        .unwrap_or_else(|| panic!("no answer to {id}: {sent:?}"))
+}
+
+fn answered(sent: &[Message], id: i32) -> bool {
+    sent.iter()
+        .any(|m| matches!(m, Message::Response(r) if r.id == RequestId::from(id)))
+}
+
+/// `lsp-server`'s handshake: a request before `initialize` is refused (-32002); after it, only
+/// `initialized` goes on, anything else ends the session as an exit without shutdown.
+#[test]
+fn the_handshake_is_lsp_servers() {
+    let (_tmp, root, uri) = workspace(0, "");
+    let hover = json!({"textDocument": {"uri": uri}, "position": {"line": 1, "character": 2}});
+    let (ended, sent) = session(
+        &root,
+        vec![
+            request(1, "textDocument/hover", hover.clone()),
+            request(2, "initialize", json!({"capabilities": {}})),
+            notification("exit", Value::Null),
+        ],
+    );
+    assert_eq!(ended.ended, Ended::WithoutShutdown);
+    assert_eq!(error_of(&sent, 1), Some(-32002));
+    assert_eq!(error_of(&sent, 2), None);
+    // A request instead of `initialized`: the session ends, the request unanswered.
+    let (ended, sent) = session(
+        &root,
+        vec![
+            request(1, "initialize", json!({"capabilities": {}})),
+            request(2, "textDocument/hover", hover),
+        ],
+    );
+    assert_eq!(ended.ended, Ended::WithoutShutdown);
+    assert!(!answered(&sent, 2), "{sent:?}");
+    // The client goes away before `initialize`: a clean end.
+    let (ended, sent) = session(&root, Vec::new());
+    assert_eq!((ended.ended, sent.len()), (Ended::Clean, 0));
+}
+
+/// Typed dispatch: params that do not read are -32602 for a request and ignored for a
+/// notification; a method the server does not support is -32601; a second `initialize` is
+/// -32600; after `shutdown`, `exit` ends the session cleanly.
+#[test]
+fn requests_are_dispatched_by_type() {
+    let (_tmp, root, uri) = workspace(0, "");
+    let (ended, sent) = session(
+        &root,
+        vec![
+            request(1, "initialize", json!({"capabilities": {}})),
+            notification("initialized", json!({})),
+            notification("textDocument/didOpen", json!({"textDocument": 3})),
+            open(&uri, SKILL),
+            request(2, "textDocument/hover", json!({"position": 1})),
+            request(3, "textDocument/definition", json!({})),
+            request(4, "initialize", json!({"capabilities": {}})),
+            request(
+                5,
+                "textDocument/hover",
+                json!({"textDocument": {"uri": uri}, "position": {"line": 1, "character": 2}}),
+            ),
+            request(6, "shutdown", Value::Null),
+            notification("exit", Value::Null),
+        ],
+    );
+    assert_eq!(ended.ended, Ended::Clean);
+    assert_eq!(error_of(&sent, 2), Some(-32602));
+    assert_eq!(error_of(&sent, 3), Some(-32601));
+    assert_eq!(error_of(&sent, 4), Some(-32600));
+    assert_eq!(error_of(&sent, 5), None);
+    assert_eq!(error_of(&sent, 6), None);
+    let published = sent.iter().filter(
+        |m| matches!(m, Message::Notification(n) if n.method == "textDocument/publishDiagnostics"),
+    );
+    assert_eq!(published.count(), 1, "{sent:?}");
+}

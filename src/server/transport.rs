@@ -23,12 +23,15 @@ pub fn stdio() -> (Connection, JoinHandle<()>) {
     let (to_writer, from_server) = bounded::<Message>(0);
     let writer = std::thread::spawn(move || {
         let mut stdout = std::io::stdout().lock();
+        // Once stdout fails (the client closed it), messages are still taken and dropped:
+        // the server's sends never fail (`lsp-server`'s handshake would panic on a closed
+        // channel), and it ends when stdin does.
+        let mut open = true;
         for message in from_server {
-            if matches!(&message, Message::Notification(n) if n.method == STOP)
-                || message.write(&mut stdout).is_err()
-            {
+            if matches!(&message, Message::Notification(n) if n.method == STOP) {
                 break;
             }
+            open = open && message.write(&mut stdout).is_ok();
         }
     });
     let (to_server, from_reader) = unbounded::<Message>();

@@ -2,17 +2,26 @@
 //! targets read or ignore it; on `description`, the skill's L1 cost and its share of each
 //! target's catalog budget; on a diagnostic, its rule's documentation.
 
-use lsp_types::{Hover, HoverContents, MarkupContent, MarkupKind};
+use lsp_types::{Hover, HoverContents, HoverParams, MarkupContent, MarkupKind};
 
-use super::text::Lines;
-use super::{Document, Frontmatter, own};
 use crate::config::Settings;
 use crate::diagnostic::thousands;
 use crate::dialect::{Dialect, fields};
+use crate::server::frontmatter::Frontmatter;
+use crate::server::position::Lines;
+use crate::server::state::{Document, Server, own};
 use crate::targets::Unit;
 
+/// `textDocument/hover`.
+pub fn handle(server: &mut Server, params: HoverParams) -> Option<Hover> {
+    let at = &params.text_document_position_params;
+    server
+        .at(&at.text_document.uri, at.position, hover)
+        .flatten()
+}
+
 /// The hover at byte `at` of `document`, if there is something to say there.
-pub fn hover(document: &Document, settings: &Settings, lines: &Lines, at: usize) -> Option<Hover> {
+fn hover(document: &Document, settings: &Settings, lines: &Lines, at: usize) -> Option<Hover> {
     let report = document.report.as_ref()?;
     let mut sections = Vec::new();
     let mut range = None;

@@ -3,20 +3,29 @@
 //! link of the body.
 
 use lsp_types::{
-    CompletionItem, CompletionItemKind, CompletionTextEdit, Documentation, InsertTextFormat,
-    TextEdit,
+    CompletionItem, CompletionItemKind, CompletionParams, CompletionResponse, CompletionTextEdit,
+    Documentation, InsertTextFormat, TextEdit,
 };
 
-use super::Document;
-use super::text::Lines;
 use crate::config::Settings;
 use crate::dialect::{Dialect, fields, schema};
+use crate::server::position::Lines;
+use crate::server::state::{Document, Server};
 
 /// At most this many files are offered in a link.
 const MAX_FILES: usize = 500;
 
+/// `textDocument/completion`: a list, empty where there is nothing to offer.
+pub fn handle(server: &mut Server, params: CompletionParams) -> Option<CompletionResponse> {
+    let at = &params.text_document_position;
+    let items = server
+        .at(&at.text_document.uri, at.position, complete)
+        .unwrap_or_default();
+    Some(CompletionResponse::Array(items))
+}
+
 /// The completions at byte `at` of `document`.
-pub fn complete(
+fn complete(
     document: &Document,
     settings: &Settings,
     lines: &Lines,
@@ -26,8 +35,10 @@ pub fn complete(
     let Some(before) = text.get(..at) else {
         return Vec::new();
     };
-    let line_start = before.rfind(['\n', '\r']).map_or(0, |i| i + 1);
-    let prefix = &before[line_start..];
+    let line_start = lines.line_start(at);
+    let Some(prefix) = before.get(line_start..) else {
+        return Vec::new();
+    };
     let file = crate::source::SkillFile::new(document.path.clone(), text.clone());
     let layout = file.layout().ok();
     let in_frontmatter = match &layout {
@@ -78,7 +89,7 @@ pub fn complete(
         }
         // A key being written at the start of a line, with nothing after it: the fields not
         // yet present.
-        let rest = text[at..].split(['\n', '\r']).next().unwrap_or("");
+        let rest = text[at..].split('\n').next().unwrap_or("");
         if rest.trim().is_empty()
             && prefix
                 .chars()

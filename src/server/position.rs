@@ -1,8 +1,11 @@
-//! Positions as the Language Server Protocol counts them: 0-based lines (ended by `\n`, `\r\n`
-//! or `\r`) and characters in the encoding the client and the server agreed on — UTF-16 code
-//! units (the protocol's default) or UTF-8 bytes.
+//! Positions as the Language Server Protocol counts them: 0-based lines, as the CLI counts
+//! them ([`LineIndex`]: ended by `\n` or `\r\n`, not by a lone `\r`), and characters in the
+//! encoding the client and the server agreed on — UTF-16 code units (the protocol's default)
+//! or UTF-8 bytes.
 
 use lsp_types::{Position, PositionEncodingKind, Range};
+
+use crate::source::LineIndex;
 
 /// The unit of a position's character.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -36,31 +39,25 @@ impl Encoding {
     }
 }
 
-/// A document's text with the byte offsets its lines start at.
+/// A document's text with its line index, in the client's encoding.
 pub struct Lines<'a> {
     text: &'a str,
-    starts: Vec<usize>,
+    index: LineIndex,
     encoding: Encoding,
 }
 
 impl<'a> Lines<'a> {
     pub fn new(text: &'a str, encoding: Encoding) -> Lines<'a> {
-        let bytes = text.as_bytes();
-        let mut starts = vec![0];
-        let mut i = 0;
-        while i < bytes.len() {
-            match bytes[i] {
-                b'\n' => starts.push(i + 1),
-                b'\r' if bytes.get(i + 1) != Some(&b'\n') => starts.push(i + 1),
-                _ => {}
-            }
-            i += 1;
-        }
         Lines {
             text,
-            starts,
+            index: LineIndex::new(text),
             encoding,
         }
+    }
+
+    /// The byte offset the line holding byte `offset` starts at.
+    pub fn line_start(&self, offset: usize) -> usize {
+        self.index.start(self.index.line_of(offset)).unwrap_or(0)
     }
 
     /// The position of byte `offset` (clamped to the text and to a character boundary).
@@ -69,8 +66,8 @@ impl<'a> Lines<'a> {
         while !self.text.is_char_boundary(offset) {
             offset -= 1;
         }
-        let line = self.starts.partition_point(|&start| start <= offset) - 1;
-        let start = self.starts[line];
+        let line = self.index.line_of(offset);
+        let start = self.index.start(line).unwrap_or(0);
         let character = self.encoding.units(&self.text[start..offset]);
         Position::new(
             u32::try_from(line).unwrap_or(u32::MAX),
@@ -87,16 +84,12 @@ impl<'a> Lines<'a> {
     /// before its line break; a line past the last is the end of the text; inside a UTF-16
     /// surrogate pair is the character's start).
     pub fn offset(&self, position: Position) -> usize {
-        let Some(&start) = self.starts.get(position.line as usize) else {
+        let line = position.line as usize;
+        if self.index.start(line).is_none() {
             return self.text.len();
-        };
-        let end = self
-            .starts
-            .get(position.line as usize + 1)
-            .copied()
-            .unwrap_or(self.text.len());
-        let line = &self.text[start..end];
-        let content = line.trim_end_matches(['\n', '\r']);
+        }
+        let span = self.index.line_span(self.text, line);
+        let (start, content) = (span.start, &self.text[span.start..span.end]);
         let mut units = 0;
         for (i, c) in content.char_indices() {
             let width = match self.encoding {
@@ -126,18 +119,22 @@ mod tests {
         let text = "a😀b\r\n技x\rz\n";
         let utf16 = Lines::new(text, Encoding::Utf16);
         let utf8 = Lines::new(text, Encoding::Utf8);
+        let cli = crate::source::SkillFile::new(std::path::PathBuf::new(), text.to_string());
         let b = text.find('b').unwrap();
         assert_eq!(utf16.position(b), Position::new(0, 3));
         assert_eq!(utf8.position(b), Position::new(0, 5));
         let x = text.find('x').unwrap();
         assert_eq!(utf16.position(x), Position::new(1, 1));
         assert_eq!(utf8.position(x), Position::new(1, 3));
-        // A lone `\r` ends a line too.
+        // A lone `\r` is a character of its line, as the CLI counts it: `z` is on line 2
+        // (1-based), column 4.
         let z = text.find('z').unwrap();
-        assert_eq!(utf16.position(z), Position::new(2, 0));
+        assert_eq!(utf16.position(z), Position::new(1, 3));
+        let r = cli.region(crate::diagnostic::Span::new(z, z));
+        assert_eq!((r.line, r.column), (2, 4));
         // Inside a character: its start; past the end: the end.
         assert_eq!(utf8.position(2), Position::new(0, 1));
-        assert_eq!(utf8.position(999), Position::new(3, 0));
+        assert_eq!(utf8.position(999), Position::new(2, 0));
     }
 
     #[test]
@@ -145,7 +142,10 @@ mod tests {
         let text = "a😀b\r\n技x\rz\n";
         for encoding in [Encoding::Utf8, Encoding::Utf16] {
             let lines = Lines::new(text, encoding);
-            for (i, _) in text.char_indices().filter(|(_, c)| !"\r\n".contains(*c)) {
+            for (i, _) in text
+                .char_indices()
+                .filter(|(i, c)| *c != '\n' && !(*c == '\r' && text[i + 1..].starts_with('\n')))
+            {
                 assert_eq!(lines.offset(lines.position(i)), i, "{encoding:?} at {i}");
             }
         }
@@ -154,6 +154,11 @@ mod tests {
         assert_eq!(utf16.offset(Position::new(0, 2)), 1);
         assert_eq!(utf16.offset(Position::new(0, 99)), 6);
         assert_eq!(utf16.offset(Position::new(9, 0)), text.len());
+        // Past the end of a line holding a lone `\r`: before its `\n`, not at the `\r`.
+        assert_eq!(
+            utf16.offset(Position::new(1, 99)),
+            text.find("z\n").unwrap() + 1
+        );
     }
 
     #[test]
