@@ -372,18 +372,18 @@ pub fn fix_checked(data: &[u8]) -> FixRun {
     dir.file = Some(root.join(name).join("SKILL.md").into());
     dir.real = crate::discover::Real::At(root.join(name).into());
     let settings = Settings::default();
-    let mode = crate::autofix::Mode { unsafe_fixes: true };
+    let mode = crate::rewrite::Mode { unsafe_fixes: true };
     let taken = std::collections::HashSet::new();
     let fix = |text: Vec<u8>| {
         let shown = String::from_utf8_lossy(&text).into_owned();
-        crate::autofix::fix_text(&dir, text, &settings, Path::new("/"), mode, &taken)
+        crate::rewrite::fix_text(&dir, text, &settings, Path::new("/"), mode, &taken)
             .unwrap_or_else(|failure| panic!("{failure}\n--- the file\n{shown}"))
     };
     let fixed = fix(original.clone());
     let again = fix(fixed.text.clone());
     // Each round applies a fix at least: fewer fixes than rounds means the run ended by itself,
     // not at the cap (past which another run goes on, as documented).
-    let capped = fixed.count() >= crate::autofix::MAX_ROUNDS;
+    let capped = fixed.count() >= crate::rewrite::MAX_ROUNDS;
     assert!(
         capped || (again.applied.is_empty() && again.text == fixed.text),
         "a second fix changed the file again ({:?}):\n{}",

@@ -35,11 +35,11 @@ pub mod tokens;
 pub mod lint;
 pub mod rules;
 // What reads the reports.
-pub mod autofix;
 pub mod cli;
 pub mod fuzz;
 pub mod package;
 pub mod render;
+pub mod rewrite;
 pub mod scaffold;
 pub mod server;
 pub mod sign;

@@ -6,12 +6,12 @@ use std::path::{Path, PathBuf};
 
 use super::skills::{Loaded, SkillArgs};
 use super::{ColorChoice, Outcome, fail};
-use crate::autofix::{self, Failure, Mode};
 use crate::config::{Overrides, Settings};
 use crate::diagnostic::Diagnostic;
 use crate::discover::NotFound;
 use crate::fix;
 use crate::render::{self, Format, Summary};
+use crate::rewrite::{self, Failure, Mode};
 use crate::rule::{self, FixEffect, SK006, Tag};
 use crate::skill::{Keep, SkillReport};
 
@@ -242,7 +242,7 @@ fn run_stdin(
     }
     let (reports, count) = if fixing {
         // Another skill's key is not known here; the name fixes stay as the rule made them.
-        match autofix::fix_text(&dir, text.clone(), &settings, &cwd, mode, &HashSet::new()) {
+        match rewrite::fix_text(&dir, text.clone(), &settings, &cwd, mode, &HashSet::new()) {
             Ok(fixed) => {
                 let mut out = std::io::stdout().lock();
                 let written = if args.diff {
@@ -478,7 +478,7 @@ fn add_noqa(loaded: Loaded, cwd: &Path, scope: &Scope) -> Outcome {
     let others = std::cell::RefCell::new(reports);
     let (mut comments, mut files, mut left, mut failed) = (0, 0, 0, io_failed);
     for dir in dirs {
-        let original = match autofix::read_skill_file(&dir, &settings) {
+        let original = match rewrite::read_skill_file(&dir, &settings) {
             Ok(bytes) => bytes,
             Err(e) => {
                 eprintln!("error: {}", render::escaped(&failure_text(&e)));
@@ -500,12 +500,12 @@ fn add_noqa(loaded: Loaded, cwd: &Path, scope: &Scope) -> Outcome {
             ))
         };
         let path = dir.file.as_deref().unwrap_or(Path::new(""));
-        let added = autofix::noqa::add_all(path, &text, &lint);
+        let added = rewrite::noqa::add_all(path, &text, &lint);
         left += added.left;
         if added.comments == 0 {
             continue;
         }
-        match autofix::write_text(&dir, &original, added.text.as_bytes(), &settings) {
+        match rewrite::write_text(&dir, &original, added.text.as_bytes(), &settings) {
             Ok(()) => {
                 comments += added.comments;
                 files += 1;
@@ -633,7 +633,7 @@ struct FileFix {
     dir: PathBuf,
     path: PathBuf,
     original: Vec<u8>,
-    fixed: autofix::Fixed,
+    fixed: rewrite::Fixed,
 }
 
 /// Fixes every skill of `reports` that has a fix `mode` applies (writing them when `write`).
@@ -692,7 +692,7 @@ fn fix_all(
         for i in std::mem::take(&mut queue) {
             let report = &reports[i];
             let taken = taken_now(&keys);
-            match autofix::fix_file(&report.dir, settings, cwd, mode, write, &taken) {
+            match rewrite::fix_file(&report.dir, settings, cwd, mode, write, &taken) {
                 Ok((before, fixed)) => {
                     for note in &fixed.notes {
                         eprintln!("warning: {}", render::escaped(note));
@@ -750,7 +750,7 @@ fn fix_all(
 }
 
 /// `later`, a second pass's fixing of a file, added to `first`.
-fn merge(first: &mut autofix::Fixed, later: autofix::Fixed) {
+fn merge(first: &mut rewrite::Fixed, later: rewrite::Fixed) {
     for (code, n) in later.applied {
         *first.applied.entry(code).or_default() += n;
     }
@@ -796,7 +796,7 @@ fn undo_worse_across_skills(done: &mut Done, before: &[SkillReport], after: &[Sk
             rules: file.fixed.applied.keys().copied().collect(),
             new,
         };
-        let undone = autofix::revert(&file.fixed, &file.original);
+        let undone = rewrite::revert(&file.fixed, &file.original);
         eprintln!(
             "error: {}: {}{}",
             render::escaped(&file.path.display().to_string()),

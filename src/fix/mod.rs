@@ -1,7 +1,7 @@
 //! Fixes: what a diagnostic may carry to repair what it reports — edits of the skill file's
 //! bytes — and applying them to a text. Which fixes a run applies is the run's choice (`--fix`,
 //! `--unsafe-fixes`, `fixable`/`unfixable` in skillc.toml), and fixing files on disk is
-//! `autofix`'s.
+//! `rewrite`'s.
 
 use crate::diagnostic::{Diagnostic, Span};
 
@@ -45,7 +45,7 @@ pub struct Fix {
     /// SK013's `metadata:`).
     pub exclusive: Option<&'static str>,
     /// Whether this run applies it (its rule is fixable and, when unsafe, unsafe fixes are on):
-    /// set by `autofix::Mode::settle`; the renderers mark such diagnostics `[*]`.
+    /// set by `rewrite::Mode::settle`; the renderers mark such diagnostics `[*]`.
     pub available: bool,
 }
 

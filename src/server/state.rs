@@ -14,9 +14,9 @@ use super::position::{Encoding, Lines};
 use super::scan::Scan;
 use super::settings::SettingsCache;
 use super::{Ended, Session};
-use crate::autofix::Mode;
 use crate::config::Settings;
 use crate::diagnostic::Diagnostic;
+use crate::rewrite::Mode;
 use crate::skill::{Keep, SkillReport};
 
 /// What the collection rules did to each skill file, by path: the scan and the facts they

@@ -9,8 +9,8 @@ use lsp_types::{
     TextEdit, Uri, WorkspaceEdit,
 };
 
-use crate::autofix::Mode;
 use crate::fix::Applicability;
+use crate::rewrite::Mode;
 use crate::server::position::Lines;
 use crate::server::state::{Server, own, too_large};
 
@@ -91,7 +91,7 @@ fn code_actions(server: &Server, params: &CodeActionParams) -> Vec<CodeActionOrC
             }
             let lint = |text: &str| server.lint(&document.path, text);
             if let Some((at, comment)) =
-                crate::autofix::noqa::comment_for(&document.path, &document.text, report, d, &lint)
+                crate::rewrite::noqa::comment_for(&document.path, &document.text, report, d, &lint)
             {
                 let range = lines.range(at, at);
                 actions.push(CodeActionOrCommand::CodeAction(CodeAction {
@@ -107,7 +107,7 @@ fn code_actions(server: &Server, params: &CodeActionParams) -> Vec<CodeActionOrC
     }
     let fix_all = CodeActionKind::new(FIX_ALL);
     if wanted(&fix_all)
-        && let Ok(fixed) = crate::autofix::fix_text(
+        && let Ok(fixed) = crate::rewrite::fix_text(
             &report.dir,
             document.text.as_bytes().to_vec(),
             &settings,

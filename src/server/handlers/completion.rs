@@ -142,7 +142,7 @@ fn complete(
     // there is text.
     let body_start = layout.as_ref().map_or(0, |l| l.body.start);
     let in_code =
-        crate::autofix::noqa::in_code_fence(text.get(body_start..line_start).unwrap_or(""))
+        crate::rewrite::noqa::in_code_fence(text.get(body_start..line_start).unwrap_or(""))
             || prefix.starts_with("    ")
             || prefix.starts_with('\t')
             || prefix.matches('`').count() % 2 == 1

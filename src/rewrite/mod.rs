@@ -1,5 +1,5 @@
-//! What `validate --fix`, `--add-noqa` and the language server's code actions do with the
-//! fixes diagnostics carry ([`crate::fix`]): fix a skill file round after round, on disk or in a
+//! Rewriting skill files: what `validate --fix`, `--add-noqa` and the language server's code
+//! actions do with the fixes diagnostics carry (the fix model is [`crate::fix`]): fix a skill file round after round, on disk or in a
 //! buffer (`file.rs`), and write suppression comments (`noqa.rs`).
 
 mod file;
