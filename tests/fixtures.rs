@@ -1,5 +1,6 @@
 //! Runs every fixture: `fixtures/ok` must lint clean under `--strict`; each `fixtures/err/<case>`
-//! must print exactly its `expected.txt` (concise format, paths relative to the case); a
+//! must print exactly its `expected.txt` (concise format, paths relative to the case) and its
+//! `expected-full.txt` (the `full` format, without colour, read in review as it renders); a
 //! `pass-*` case must print nothing.
 //!
 //! `SKILLC_BLESS=1 cargo test --test fixtures` rewrites the expected files; review the diff.
@@ -82,6 +83,28 @@ fn err_fixtures_match_expected_output() {
         }
         let expected = std::fs::read_to_string(&expected_path).unwrap_or_default();
         let name = case.file_name().unwrap().to_string_lossy().into_owned();
+        let full = skillc(case)
+            .args([
+                "validate", "--format", "full", "--color", "never", "--quiet",
+            ])
+            .args(args)
+            .output()
+            .unwrap();
+        let full = String::from_utf8_lossy(&full.stdout).into_owned();
+        let full_path = case.join("expected-full.txt");
+        if bless {
+            // A case that prints nothing (`pass-*`) has no file to read.
+            match full.is_empty() {
+                true => drop(std::fs::remove_file(&full_path)),
+                false => std::fs::write(&full_path, &full).unwrap(),
+            }
+        }
+        let expected_full = std::fs::read_to_string(&full_path).unwrap_or_default();
+        if full != expected_full {
+            failures.push(format!(
+                "{name} --format full:\n--- expected\n{expected_full}--- actual\n{full}"
+            ));
+        }
         if stdout != expected {
             failures.push(format!(
                 "{name}:\n--- expected\n{expected}--- actual\n{stdout}"
@@ -332,7 +355,7 @@ fn files(root: &Path) -> std::collections::BTreeMap<String, Vec<u8>> {
                 .unwrap()
                 .to_string_lossy()
                 .replace('\\', "/");
-            if ["expected.txt", "args.txt"].contains(&rel.as_str()) {
+            if ["expected.txt", "expected-full.txt", "args.txt"].contains(&rel.as_str()) {
                 continue;
             }
             let meta = std::fs::symlink_metadata(&path).unwrap();
