@@ -14,8 +14,6 @@ use crate::diagnostic::{Diagnostic, Severity};
 use crate::skill::SkillReport;
 use crate::source::Excerpt;
 
-pub use super::snippet::shown_lines;
-
 /// The colours: severity in red, yellow or cyan, the gutter and secondary marks in blue, `help`
 /// in cyan, all bold; none when `color` is off (`--color`, `NO_COLOR`, not a terminal).
 fn style(color: bool, c: AnsiColor) -> Style {

@@ -14,19 +14,6 @@ const MAX_LINE: usize = 120;
 const MAX_SHOWN: usize = 8 * MAX_LINE;
 /// How many characters of a long line are shown before the first mark on it.
 const BEFORE: usize = MAX_LINE / 3;
-/// The lines after a multi-line span's first that the renderer shows; it folds the rest but
-/// the last two (annotate-snippets' `SourceMap::annotated_lines`).
-const SPAN_HEAD: usize = 4;
-
-/// The lines of a region that `full` shows, for the lines a report keeps
-/// ([`crate::lint::keep_lines`]): its first few and its last two.
-pub fn shown_lines(region: &Region) -> impl Iterator<Item = usize> + use<> {
-    let (first, last) = (region.line, region.end_line.max(region.line));
-    let head = first..=last.min(first + SPAN_HEAD);
-    let tail = last.saturating_sub(1).max(first)..=last;
-    head.chain(tail)
-}
-
 /// A mark to draw: where, its label, and whether it is the primary one.
 pub struct Mark<'a> {
     pub region: Region,
