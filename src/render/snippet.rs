@@ -166,3 +166,64 @@ fn safe(c: char) -> char {
         .next()
         .unwrap_or('\u{fffd}')
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{Mark, shown};
+    use crate::diagnostic::Span;
+    use crate::source::SkillFile;
+
+    /// The shown text and the text each mark covers in it, for marks at `spans` of `text`.
+    fn marked(text: &str, spans: &[(usize, usize)]) -> (String, Vec<String>) {
+        let file = SkillFile::new(std::path::Path::new("SKILL.md"), text.to_string());
+        let marks: Vec<Mark> = spans
+            .iter()
+            .map(|&(start, end)| Mark {
+                region: file.region(Span::new(start, end)),
+                label: None,
+                primary: true,
+            })
+            .collect();
+        let lines = marks.iter().flat_map(|m| m.region.shown_lines());
+        let shown = shown(&marks, &file.excerpt(lines)).unwrap();
+        let covered = shown
+            .ranges
+            .iter()
+            .map(|r| shown.text[r.clone()].to_string());
+        (shown.text.clone(), covered.collect())
+    }
+
+    #[test]
+    fn marks_cover_their_text_after_wide_characters_and_tabs() {
+        let text = "# T\n请先阅读[指南](references/guide.md)\n🎉\ta\u{9b}b [x](y.md)\n";
+        let at = text.find("references").unwrap();
+        let (_, covered) = marked(text, &[(at, at + 19)]);
+        assert_eq!(covered, ["references/guide.md"]);
+        let at = text.find("y.md").unwrap();
+        let (shown, covered) = marked(text, &[(at, at + 4)]);
+        // The tab is left to the renderer; a C1 control cannot reach the terminal.
+        assert_eq!(shown, "🎉\ta\u{fffd}b [x](y.md)");
+        assert_eq!(covered, ["y.md"]);
+    }
+
+    #[test]
+    fn a_span_over_lines_keeps_its_first_and_last_lines() {
+        let text: String = (1..=12).map(|n| format!("line {n}\n")).collect();
+        let end = text.find("line 12").unwrap() + 7;
+        let (shown, covered) = marked(&text, &[(0, end)]);
+        assert!(shown.starts_with("line 1\nline 2\nline 3\nline 4\nline 5\n"));
+        assert!(shown.ends_with("\nline 11\nline 12"));
+        // The lines the renderer folds away are not kept.
+        assert!(!shown.contains("line 8"));
+        assert!(covered[0].starts_with("line 1\n") && covered[0].ends_with("line 12"));
+    }
+
+    #[test]
+    fn a_long_line_is_cut_around_its_marks() {
+        let text = format!("{}[x](y.md){}\n", "a".repeat(5000), "b".repeat(5000));
+        let at = text.find("y.md").unwrap();
+        let (shown, covered) = marked(&text, &[(at, at + 4)]);
+        assert_eq!(covered, ["y.md"]);
+        assert!(shown.starts_with("...") && shown.ends_with("...") && shown.len() < 200);
+    }
+}
