@@ -172,19 +172,7 @@ fn concise_rows(stdout: &str) -> Vec<Row> {
 
 /// A SARIF URI back to the path it encodes.
 fn percent_decode(uri: &str) -> String {
-    let bytes = uri.as_bytes();
-    let mut out = Vec::new();
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] == b'%' {
-            out.push(u8::from_str_radix(&uri[i + 1..i + 3], 16).unwrap());
-            i += 3;
-        } else {
-            out.push(bytes[i]);
-            i += 1;
-        }
-    }
-    String::from_utf8(out).unwrap()
+    String::from_utf8(skillc::encode::percent_decode(uri)).unwrap()
 }
 
 /// Every case renders in every format, and the formats agree with `concise` on every
