@@ -42,6 +42,21 @@ pub struct Region {
     pub length: usize,
 }
 
+/// The lines after a span's first that `--format full` shows; annotate-snippets folds the rest
+/// but the last two (its `SourceMap::annotated_lines`).
+const SPAN_HEAD: usize = 4;
+
+impl Region {
+    /// The lines of the region a rendering shows, for the lines a report keeps
+    /// ([`crate::lint::keep_lines`]): its first few and its last two.
+    pub fn shown_lines(&self) -> impl Iterator<Item = usize> + use<> {
+        let (first, last) = (self.line, self.end_line.max(self.line));
+        let head = first..=last.min(first + SPAN_HEAD);
+        let tail = last.saturating_sub(1).max(first)..=last;
+        head.chain(tail)
+    }
+}
+
 /// A [`Region`] in half its size, for what every report keeps until the end of a run (its
 /// key's place): the positions in a file the bounded reader reads fit in 32 bits.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

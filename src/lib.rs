@@ -8,6 +8,7 @@
 
 // Foundation.
 pub mod diagnostic;
+pub mod encode;
 pub mod fix;
 pub mod input;
 pub mod json;

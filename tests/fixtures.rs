@@ -1,5 +1,6 @@
 //! Runs every fixture: `fixtures/ok` must lint clean under `--strict`; each `fixtures/err/<case>`
-//! must print exactly its `expected.txt` (concise format, paths relative to the case); a
+//! must print exactly its `expected.txt` (concise format, paths relative to the case) and its
+//! `expected-full.txt` (the `full` format, without colour, read in review as it renders); a
 //! `pass-*` case must print nothing.
 //!
 //! `SKILLC_BLESS=1 cargo test --test fixtures` rewrites the expected files; review the diff.
@@ -82,6 +83,28 @@ fn err_fixtures_match_expected_output() {
         }
         let expected = std::fs::read_to_string(&expected_path).unwrap_or_default();
         let name = case.file_name().unwrap().to_string_lossy().into_owned();
+        let full = skillc(case)
+            .args([
+                "validate", "--format", "full", "--color", "never", "--quiet",
+            ])
+            .args(args)
+            .output()
+            .unwrap();
+        let full = String::from_utf8_lossy(&full.stdout).into_owned();
+        let full_path = case.join("expected-full.txt");
+        if bless {
+            // A case that prints nothing (`pass-*`) has no file to read.
+            match full.is_empty() {
+                true => drop(std::fs::remove_file(&full_path)),
+                false => std::fs::write(&full_path, &full).unwrap(),
+            }
+        }
+        let expected_full = std::fs::read_to_string(&full_path).unwrap_or_default();
+        if full != expected_full {
+            failures.push(format!(
+                "{name} --format full:\n--- expected\n{expected_full}--- actual\n{full}"
+            ));
+        }
         if stdout != expected {
             failures.push(format!(
                 "{name}:\n--- expected\n{expected}--- actual\n{stdout}"
@@ -149,19 +172,7 @@ fn concise_rows(stdout: &str) -> Vec<Row> {
 
 /// A SARIF URI back to the path it encodes.
 fn percent_decode(uri: &str) -> String {
-    let bytes = uri.as_bytes();
-    let mut out = Vec::new();
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] == b'%' {
-            out.push(u8::from_str_radix(&uri[i + 1..i + 3], 16).unwrap());
-            i += 3;
-        } else {
-            out.push(bytes[i]);
-            i += 1;
-        }
-    }
-    String::from_utf8(out).unwrap()
+    String::from_utf8(skillc::encode::percent_decode(uri)).unwrap()
 }
 
 /// Every case renders in every format, and the formats agree with `concise` on every
@@ -332,7 +343,7 @@ fn files(root: &Path) -> std::collections::BTreeMap<String, Vec<u8>> {
                 .unwrap()
                 .to_string_lossy()
                 .replace('\\', "/");
-            if ["expected.txt", "args.txt"].contains(&rel.as_str()) {
+            if ["expected.txt", "expected-full.txt", "args.txt"].contains(&rel.as_str()) {
                 continue;
             }
             let meta = std::fs::symlink_metadata(&path).unwrap();

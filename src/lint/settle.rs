@@ -102,7 +102,7 @@ pub fn keep_lines(report: &mut SkillReport, file: Option<&SkillFile>, others: &[
                 .iter()
                 .filter(|d| *d.path == *source.path)
             {
-                lines.extend(d.region.iter().map(at));
+                lines.extend(d.region.iter().flat_map(Region::shown_lines));
                 lines.extend(d.secondary.iter().map(|l| l.region.line));
             }
             if file.is_some_and(|f| f.path == source.path) {

@@ -57,9 +57,7 @@ impl Manifest {
 
     /// The manifest as stored: two-space indent, final newline.
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut text = serde_json::to_string_pretty(self).unwrap_or_default();
-        text.push('\n');
-        text.into_bytes()
+        crate::encode::json_file(self)
     }
 
     /// Parses a stored manifest.

@@ -1,57 +1,54 @@
-//! `--format full`: rustc-style diagnostics with the source line, the span underlined and
-//! labelled, and help lines.
+//! `--format full`: rustc-style diagnostics with the source lines, the span underlined and
+//! labelled, and help lines. The header is written here; the source lines, marks and help are
+//! laid out by `annotate-snippets` (the renderer of rustc and cargo), which puts carets under
+//! the right columns after wide characters and tabs and draws spans over several lines.
 
 use std::fmt::Write;
 
+use annotate_snippets::{AnnotationKind, Group, Level, Renderer, Snippet};
 use anstyle::{AnsiColor, Style};
 
+use super::snippet::{Mark, shown};
 use super::{printable, slash_path};
-use crate::diagnostic::{Diagnostic, Region, Severity};
+use crate::diagnostic::{Diagnostic, Severity};
 use crate::skill::SkillReport;
 use crate::source::Excerpt;
 
-/// Lines longer than this (in characters) are shown as a window around the span.
-const MAX_LINE: usize = 120;
-
-struct Palette {
-    error: Style,
-    warning: Style,
-    info: Style,
-    gutter: Style,
-    bold: Style,
-    help: Style,
+/// The colours: severity in red, yellow or cyan, the gutter and secondary marks in blue, `help`
+/// in cyan, all bold; none when `color` is off (`--color`, `NO_COLOR`, not a terminal).
+fn style(color: bool, c: AnsiColor) -> Style {
+    if color {
+        Style::new().fg_color(Some(c.into())).bold()
+    } else {
+        Style::new()
+    }
 }
 
-impl Palette {
-    fn new(color: bool) -> Palette {
-        let style = |c: AnsiColor| {
-            if color {
-                Style::new().fg_color(Some(c.into())).bold()
-            } else {
-                Style::new()
-            }
-        };
-        Palette {
-            error: style(AnsiColor::Red),
-            warning: style(AnsiColor::Yellow),
-            info: style(AnsiColor::Cyan),
-            gutter: style(AnsiColor::Blue),
-            bold: if color {
-                Style::new().bold()
-            } else {
-                Style::new()
-            },
-            help: style(AnsiColor::Cyan),
-        }
-    }
-
-    fn severity(&self, severity: Severity) -> Style {
+fn severity_style(color: bool, severity: Severity) -> Style {
+    style(
+        color,
         match severity {
-            Severity::Error => self.error,
-            Severity::Warning => self.warning,
-            Severity::Info => self.info,
-        }
+            Severity::Error => AnsiColor::Red,
+            Severity::Warning => AnsiColor::Yellow,
+            Severity::Info => AnsiColor::Cyan,
+        },
+    )
+}
+
+fn renderer(color: bool) -> Renderer {
+    if !color {
+        return Renderer::plain();
     }
+    let gutter = style(true, AnsiColor::Blue);
+    Renderer::styled()
+        .error(style(true, AnsiColor::Red))
+        .warning(style(true, AnsiColor::Yellow))
+        .info(style(true, AnsiColor::Cyan))
+        .help(style(true, AnsiColor::Cyan))
+        .line_num(gutter)
+        .context(gutter)
+        // What the crate styles so is the `help` of `= help:` (no title is rendered by it).
+        .emphasis(style(true, AnsiColor::Cyan))
 }
 
 /// Renders the reports' diagnostics with the source lines their skills kept
@@ -66,17 +63,36 @@ pub fn write(
     color: bool,
     sink: &mut dyn std::io::Write,
 ) -> std::io::Result<()> {
-    let palette = Palette::new(color);
+    let renderer = renderer(color);
     super::by_report(reports, sink, |report, out| {
         for d in &report.diagnostics {
-            render_one(out, d, report.excerpt(&d.path), &palette);
+            render_one(out, d, report.excerpt(&d.path), &renderer, color);
             out.push('\n');
         }
     })
 }
 
-fn render_one(out: &mut String, d: &Diagnostic, file: Option<&Excerpt>, p: &Palette) {
-    let sev = p.severity(d.severity);
+fn level(severity: Severity) -> Level<'static> {
+    match severity {
+        Severity::Error => Level::ERROR,
+        Severity::Warning => Level::WARNING,
+        Severity::Info => Level::INFO,
+    }
+}
+
+fn render_one(
+    out: &mut String,
+    d: &Diagnostic,
+    file: Option<&Excerpt>,
+    renderer: &Renderer,
+    color: bool,
+) {
+    let sev = severity_style(color, d.severity);
+    let bold = if color {
+        Style::new().bold()
+    } else {
+        Style::new()
+    };
     let _ = writeln!(
         out,
         "{sev}{}[{}]{sev:#}{}{bold}: {}{bold:#}",
@@ -84,108 +100,76 @@ fn render_one(out: &mut String, d: &Diagnostic, file: Option<&Excerpt>, p: &Pale
         d.rule.code,
         super::fix_marker(d),
         printable(&d.message),
-        bold = p.bold
     );
     let path = slash_path(&d.path);
     let path = printable(&path);
-    let g = p.gutter;
-    let (Some(region), Some(file)) = (d.region, file) else {
-        let _ = writeln!(out, "  {g}-->{g:#} {path}");
-        write_help(out, d, 2, p);
+    let gutter = style(color, AnsiColor::Blue);
+    let help = d.help.as_deref().map(printable);
+    let help = help.as_deref().map(|h| Level::HELP.message(h));
+    let mut marks: Vec<Mark> = d
+        .region
+        .map(|region| Mark {
+            region,
+            label: d.label.as_deref(),
+            primary: true,
+        })
+        .into_iter()
+        .collect();
+    marks.extend(d.secondary.iter().map(|l| Mark {
+        region: l.region,
+        label: Some(l.message.as_str()),
+        primary: false,
+    }));
+    let shown = match (d.region, file) {
+        (Some(_), Some(file)) => shown(&marks, file),
+        _ => None,
+    };
+    let (Some(region), Some(shown)) = (d.region, shown) else {
+        // No source to show: the place, and the help.
+        let place = match d.region {
+            Some(r) => format!("{path}:{}:{}", r.line, r.column),
+            None => path.into_owned(),
+        };
+        let _ = writeln!(out, " {gutter}-->{gutter:#} {place}");
+        if let Some(help) = help {
+            let group = Group::with_level(level(d.severity)).element(help);
+            push_rendered(out, renderer, group);
+        }
         return;
     };
-    let mut marks: Vec<(Region, Option<&str>, bool)> = vec![(region, d.label.as_deref(), true)];
-    marks.extend(
-        d.secondary
-            .iter()
-            .map(|l| (l.region, Some(l.message.as_str()), false)),
-    );
-    marks.sort_by_key(|(r, _, _)| (r.line, r.column));
-    let width = marks
-        .iter()
-        .map(|(r, _, _)| r.line)
-        .max()
-        .unwrap_or(1)
-        .to_string()
-        .len();
-    let pad = " ".repeat(width);
+    let lines = shown.text.matches('\n').count();
+    let width = (shown.line + lines).to_string().len();
     let _ = writeln!(
         out,
-        "{pad}{g}-->{g:#} {path}:{}:{}",
-        region.line, region.column
+        "{:width$}{gutter}-->{gutter:#} {path}:{}:{}",
+        "", region.line, region.column
     );
-    let _ = writeln!(out, "{pad} {g}|{g:#}");
-    let mut last_line = 0;
-    for (r, label, primary) in &marks {
-        if last_line != 0 && r.line > last_line + 1 {
-            let _ = writeln!(out, "{g}...{g:#}");
-        }
-        let (line_start, text) = file.line(r.line).unwrap_or((r.offset, ""));
-        // Regions come from rules; snap them to characters so no region can split one.
-        let within = |offset: usize| {
-            let mut at = offset.clamp(line_start, line_start + text.len()) - line_start;
-            while !text.is_char_boundary(at) {
-                at -= 1;
-            }
-            at
-        };
-        let start = within(r.offset);
-        let end = if r.end_line == r.line {
-            within(r.offset + r.length)
-        } else {
-            text.len()
-        };
-        // Only a window of a long line is shown; all work here is bounded by the window.
-        let from = text[..start]
-            .char_indices()
-            .rev()
-            .nth(MAX_LINE / 3 - 1)
-            .map_or(0, |(i, _)| i);
-        let to = text[from..]
-            .char_indices()
-            .nth(MAX_LINE)
-            .map_or(text.len(), |(i, _)| from + i);
-        let (open, close) = (
-            if from > 0 { "..." } else { "" },
-            if to < text.len() { "..." } else { "" },
-        );
-        let shown = format!(
-            "{open}{}{close}",
-            printable(&text[from..to].replace('\t', " "))
-        );
-        let lead = open.len() + text[from..start.max(from)].chars().count();
-        let marked = text[start.min(to)..end.clamp(start.min(to), to)]
-            .chars()
-            .count()
-            .max(1);
-        if r.line != last_line {
-            let _ = writeln!(out, "{g}{:>width$} |{g:#} {shown}", r.line);
-        }
-        last_line = r.line;
-        let marker = if *primary { '^' } else { '-' };
-        let style = if *primary { sev_style(p, d) } else { g };
-        let underline: String = std::iter::repeat_n(marker, marked).collect();
-        let label = label
-            .map(|l| format!(" {}", printable(l)))
-            .unwrap_or_default();
-        let _ = writeln!(
-            out,
-            "{pad} {g}|{g:#} {}{style}{underline}{label}{style:#}",
-            " ".repeat(lead)
-        );
+    let labels: Vec<Option<std::borrow::Cow<str>>> =
+        marks.iter().map(|m| m.label.map(printable)).collect();
+    let annotations = marks
+        .iter()
+        .zip(&shown.ranges)
+        .zip(&labels)
+        .map(|((m, range), label)| {
+            let kind = if m.primary {
+                AnnotationKind::Primary
+            } else {
+                AnnotationKind::Context
+            };
+            kind.span(range.clone()).label(label.as_deref())
+        });
+    let snippet = Snippet::source(shown.text.as_str())
+        .line_start(shown.line)
+        .annotations(annotations);
+    let mut group = Group::with_level(level(d.severity)).element(snippet);
+    if let Some(help) = help {
+        group = group.element(help);
     }
-    write_help(out, d, width, p);
+    push_rendered(out, renderer, group);
 }
 
-fn sev_style(p: &Palette, d: &Diagnostic) -> Style {
-    p.severity(d.severity)
-}
-
-fn write_help(out: &mut String, d: &Diagnostic, width: usize, p: &Palette) {
-    if let Some(help) = &d.help {
-        let g = p.gutter;
-        let h = p.help;
-        let pad = " ".repeat(width);
-        let _ = writeln!(out, "{pad} {g}={g:#} {h}help{h:#}: {}", printable(help));
-    }
+/// The crate's rendering of one group, each line ending in a line end.
+fn push_rendered(out: &mut String, renderer: &Renderer, group: Group) {
+    out.push_str(&renderer.render(&[group]));
+    out.push('\n');
 }

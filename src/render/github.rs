@@ -163,15 +163,7 @@ pub fn step_summary(
 
 /// A path as a URL's path: bytes other than unreserved ones and `/` escaped.
 fn url_path(path: &str) -> String {
-    let mut out = String::with_capacity(path.len());
-    for &b in path.as_bytes() {
-        if b.is_ascii_alphanumeric() || b"/-._~".contains(&b) {
-            out.push(char::from(b));
-        } else {
-            let _ = write!(out, "%{b:02X}");
-        }
-    }
-    out
+    crate::encode::percent_encode(path.as_bytes())
 }
 
 /// Text from a skill made safe for the middle of one Markdown line: printable, one line, the

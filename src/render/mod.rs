@@ -5,6 +5,7 @@ pub mod full;
 pub mod github;
 pub mod json;
 pub mod sarif;
+mod snippet;
 pub mod statistics;
 
 use crate::diagnostic::{Diagnostic, Severity};

@@ -110,15 +110,7 @@ fn level(severity: Severity) -> &'static str {
 /// A relative path as a URI reference: `/` kept, everything but unreserved characters
 /// percent-encoded.
 fn uri(path: &str) -> String {
-    let mut out = String::new();
-    for b in path.bytes() {
-        if b.is_ascii_alphanumeric() || matches!(b, b'/' | b'-' | b'.' | b'_' | b'~') {
-            out.push(b as char);
-        } else {
-            out.push_str(&format!("%{b:02X}"));
-        }
-    }
-    out
+    crate::encode::percent_encode(path.as_bytes())
 }
 
 #[cfg(test)]

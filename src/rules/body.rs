@@ -85,7 +85,7 @@ impl Resolver<'_> {
             return Target::Unchecked;
         }
         let path = dest.split(['#', '?']).next().unwrap_or("");
-        let path = percent_decode(path).replace('\\', "/");
+        let path = String::from_utf8_lossy(&crate::encode::percent_decode(path)).replace('\\', "/");
         if path.is_empty() {
             return Target::Unchecked;
         }
@@ -195,28 +195,6 @@ fn has_scheme(dest: &str) -> bool {
         && scheme
             .chars()
             .all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'))
-}
-
-fn percent_decode(text: &str) -> String {
-    let bytes = text.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        let hex = |b: u8| (b as char).to_digit(16);
-        if bytes[i] == b'%'
-            && let (Some(h), Some(l)) = (
-                bytes.get(i + 1).and_then(|&b| hex(b)),
-                bytes.get(i + 2).and_then(|&b| hex(b)),
-            )
-        {
-            out.push((h * 16 + l) as u8);
-            i += 3;
-            continue;
-        }
-        out.push(bytes[i]);
-        i += 1;
-    }
-    String::from_utf8_lossy(&out).into_owned()
 }
 
 /// A path as printed: without a leading `./`.

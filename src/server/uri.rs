@@ -25,26 +25,7 @@ pub fn path_of_str(uri: &str) -> Option<PathBuf> {
     if !path.starts_with('/') {
         return None;
     }
-    let mut bytes = Vec::with_capacity(path.len());
-    let raw = path.as_bytes();
-    let mut i = 0;
-    while i < raw.len() {
-        let hex = |b: u8| char::from(b).to_digit(16);
-        match (
-            raw[i],
-            raw.get(i + 1).copied().and_then(hex),
-            raw.get(i + 2).copied().and_then(hex),
-        ) {
-            (b'%', Some(high), Some(low)) => {
-                bytes.push((high * 16 + low) as u8);
-                i += 3;
-            }
-            (b, _, _) => {
-                bytes.push(b);
-                i += 1;
-            }
-        }
-    }
+    let bytes = crate::encode::percent_decode(path);
     #[cfg(unix)]
     {
         use std::os::unix::ffi::OsStringExt;
@@ -58,15 +39,8 @@ pub fn path_of_str(uri: &str) -> Option<PathBuf> {
 
 /// The `file:` URI of an absolute path (bytes other than unreserved ones and `/` escaped).
 pub fn uri_of_path(path: &Path) -> Option<Uri> {
-    let mut uri = String::from("file://");
-    for &b in path.as_os_str().as_encoded_bytes() {
-        if b.is_ascii_alphanumeric() || b"/-._~".contains(&b) {
-            uri.push(char::from(b));
-        } else {
-            uri.push_str(&format!("%{b:02X}"));
-        }
-    }
-    uri.parse().ok()
+    let path = crate::encode::percent_encode(path.as_os_str().as_encoded_bytes());
+    format!("file://{path}").parse().ok()
 }
 
 /// `SKILL.md` or `skill.md`.

@@ -97,9 +97,7 @@ pub fn sign_digest(key: &SigningKey, digest: Sha256) -> Bundle {
 impl Bundle {
     /// The bundle as written: two-space indent, final newline.
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut text = serde_json::to_string_pretty(self).unwrap_or_default();
-        text.push('\n');
-        text.into_bytes()
+        crate::encode::json_file(self)
     }
 
     /// Check 1: parses, has a known media type and a message signature.
