@@ -11,5 +11,6 @@ pub mod references;
 pub mod runtime_fields;
 pub mod structure;
 pub mod tools;
+pub mod yaml_syntax;
 
 pub use crate::rule::*;
