@@ -273,11 +273,6 @@ fn import_lines(text: &str) -> impl Iterator<Item = &str> {
     })
 }
 
-/// SK412: files under references/, resources/ or scripts/ that nothing the model reads
-/// mentions. Followed from the skill file: every file it links or names is read in turn
-/// (Markdown for its links and names, scripts for their names, imports and folder literals),
-/// each once, until every file that could be reported is reached. A folder none of whose files
-
 #[cfg(test)]
 mod tests {
     use super::*;

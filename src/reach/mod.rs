@@ -2,9 +2,9 @@
 //! file's links and mentions through every text it reaches, and the reference chains among
 //! them. Computed once per skill, for the rules that report on it (SK406, SK412).
 //!
-//! A read cache ([`read`]) over a bit index of the skill's files ([`index`]), a tokenizer that
-//! finds what texts mention ([`mention`]), the globs they write ([`glob`], by `globset`), and the
-//! reachability that follows them ([`follow`]).
+//! A read cache (`read.rs`) over a bit index of the skill's files (`index.rs`, which `kinds.rs`
+//! sorts), a tokenizer that finds what texts mention (`mention.rs`), the globs they write
+//! (`glob.rs`, matched by `globset`), and the reachability that follows them (`follow.rs`).
 //!
 //! Files are read only inside the skill's real directory and outside the skills nested in it,
 //! each at most once per rule and under a cap (the first [`MAX_READ`] bytes of each,
