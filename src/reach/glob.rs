@@ -168,8 +168,8 @@ fn segment_pattern(segment: &str) -> Option<String> {
 /// The `globset` patterns are written so that nothing else in them is syntax: a `**` that is a
 /// whole segment is `globset`'s own (zero or more segments; a run of them is one); in another
 /// segment a run of stars is one `*`, matched with `literal_separator`; `?`, `[`, `]`, `{`, `}`
-/// and `\\` (which a folder's name may hold) are written as classes of themselves, and
-/// backslashes escape nothing. Case is folded for ASCII only: `globset` matches bytes, its
+/// and the backslash (which a folder's name may hold) are written as classes of themselves,
+/// and backslashes escape nothing. Case is folded for ASCII only: `globset` matches bytes, its
 /// non-ASCII characters written as bytes. A trailing `/**` matches its folder's path too (as
 /// zero segments), which `globset`'s does not: the pattern without it is matched as well.
 pub(super) struct Glob {

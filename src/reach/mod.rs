@@ -264,3 +264,63 @@ fn followed<'t>(
             .collect(),
     )
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_reach_of_a_skill_is_its_chains_and_its_discoverable_files() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().canonicalize().unwrap();
+        let skill_file = "---\nname: x\n---\nSee [a](references/a.md); run `scripts/used.py`.\n";
+        for (rel, text) in [
+            ("SKILL.md", skill_file),
+            ("references/a.md", "Then [b](b.md).\nMore.\n"),
+            ("references/b.md", "b"),
+            ("scripts/run.py", ""),
+            ("scripts/used.py", ""),
+        ] {
+            let path = root.join(rel);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(path, text).unwrap();
+        }
+        let tree = SkillTree::walk(&root);
+        let linked = ["references/a.md".to_string()];
+        let body = Body {
+            file: skill_file,
+            text: skill_file,
+            skill_file: "SKILL.md",
+            linked: &linked,
+        };
+        let resolve = |dest: &str, from: &str| path::resolve_lexically(from, dest);
+        let all = Wants {
+            chains: true,
+            discoverable: true,
+        };
+        let reached = of(&root, &tree, &resolve, &body, all);
+        let [chain] = reached.chains.as_slice() else {
+            panic!("{:?}", reached.chains);
+        };
+        assert_eq!(chain.first, "references/a.md");
+        assert_eq!(chain.text, "Then [b](b.md).");
+        let hops: Vec<&str> = chain.hops.iter().map(|(_, to)| to.as_str()).collect();
+        assert_eq!(hops, ["references/b.md"]);
+        assert_eq!(
+            reached.discoverable.unwrap(),
+            [
+                ("references/a.md", true),
+                ("references/b.md", true),
+                ("scripts/run.py", false),
+                ("scripts/used.py", true)
+            ]
+        );
+        // Nothing asked for, nothing followed.
+        let none = Wants {
+            chains: false,
+            discoverable: false,
+        };
+        let reached = of(&root, &tree, &resolve, &body, none);
+        assert!(reached.chains.is_empty() && reached.discoverable.is_none());
+    }
+}
