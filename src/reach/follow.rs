@@ -172,7 +172,7 @@ impl<'i, 't> Reach<'i, 't> {
                 vec![],
             ),
             Key::Path(rel) => (index.folder(rel), vec![]),
-            Key::Glob(pattern) => (index.glob(pattern), vec![]),
+            Key::Glob(pattern) => (index.globs(&[pattern]).pop().unwrap_or_default(), vec![]),
             Key::Tail(path) => (index.tail(path, work), vec![]),
             Key::Dir(key) => (vec![], index.dirs.get(key, work).unwrap_or_default()),
             Key::DirName(name) => (
@@ -193,6 +193,17 @@ impl<'i, 't> Reach<'i, 't> {
         }
         for dir in dirs {
             self.follow(Key::Path(dir.to_string()));
+        }
+    }
+
+    /// [`Reach::follow`] of a key whose files are known: `files`.
+    fn reach_all(&mut self, key: Key, files: &[usize]) {
+        if files.is_empty() || self.done.contains(&key) {
+            return;
+        }
+        self.done.insert(key);
+        for &i in files {
+            self.file(i);
         }
     }
 
@@ -239,12 +250,35 @@ impl<'i, 't> Reach<'i, 't> {
             }
             self.token(token, from, kind);
         }
-        for pattern in &mentions.globs {
-            if self.settled() {
-                return;
+        if !mentions.globs.is_empty() && !self.settled() {
+            // The globs the loop below can try, in its order, matched at once: one `globset`
+            // compile per text, not one per glob.
+            let mut fresh: Vec<&str> = Vec::new();
+            for pattern in &mentions.globs {
+                if self.globs.len() + fresh.len() >= MAX_GLOBS {
+                    break;
+                }
+                if !self.globs.contains(pattern) && !fresh.contains(&pattern.as_str()) {
+                    fresh.push(pattern);
+                }
             }
-            if self.globs.len() < MAX_GLOBS && self.globs.insert(pattern.clone()) {
-                self.follow(Key::Glob(pattern.clone()));
+            let matched = if fresh.is_empty() {
+                Vec::new()
+            } else {
+                self.index.globs(&fresh)
+            };
+            for pattern in &mentions.globs {
+                if self.settled() {
+                    return;
+                }
+                if self.globs.len() < MAX_GLOBS && self.globs.insert(pattern.clone()) {
+                    let files = fresh
+                        .iter()
+                        .position(|f| f == pattern)
+                        .and_then(|k| matched.get(k))
+                        .map_or(&[][..], Vec::as_slice);
+                    self.reach_all(Key::Glob(pattern.clone()), files);
+                }
             }
         }
         for module in &mentions.modules {

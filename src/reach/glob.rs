@@ -2,7 +2,7 @@
 //! `references/<topic>.md`, `scripts/{name}.py`, `coded/capabilities/*`), as keys, and the
 //! files a key matches, by `globset`.
 
-use globset::{GlobBuilder, GlobMatcher};
+use globset::{GlobBuilder, GlobSet, GlobSetBuilder};
 
 use super::path::resolve_lexically;
 
@@ -161,9 +161,10 @@ fn segment_pattern(segment: &str) -> Option<String> {
     Some(collapsed)
 }
 
-/// A glob key (see [`glob`]) made a matcher of the skill's relative paths: each segment's `*`
+/// Glob keys (see [`glob`]) made one matcher of the skill's relative paths: each segment's `*`
 /// matches any characters but `/` (ASCII case aside), a `**` segment any number of segments,
-/// none included; an unanchored key matches any tail of a path that starts a segment.
+/// none included; an unanchored key matches any tail of a path that starts a segment. The keys
+/// of a text are compiled together: one `globset` set, not one regex per key.
 ///
 /// The `globset` patterns are written so that nothing else in them is syntax: a `**` that is a
 /// whole segment is `globset`'s own (zero or more segments; a run of them is one); in another
@@ -172,54 +173,97 @@ fn segment_pattern(segment: &str) -> Option<String> {
 /// and backslashes escape nothing. Case is folded for ASCII only: `globset` matches bytes, its
 /// non-ASCII characters written as bytes. A trailing `/**` matches its folder's path too (as
 /// zero segments), which `globset`'s does not: the pattern without it is matched as well.
-pub(super) struct Glob {
-    matchers: Vec<GlobMatcher>,
+pub(super) struct Globs {
+    /// Sets of patterns, each pattern with the key it is of: one set, or (when `globset`
+    /// refuses one key's pattern, which then matches nothing) one set per key.
+    sets: Vec<(GlobSet, Vec<usize>)>,
+    keys: usize,
 }
 
-impl Glob {
-    /// The matcher of a key; `None` when `globset` refuses it (it matches nothing then).
-    pub(super) fn new(key: &str) -> Option<Glob> {
-        let (anchored, pattern) = match key.strip_prefix('/') {
-            Some(rest) => (true, rest),
-            None => (false, key),
-        };
-        let mut segments: Vec<String> = Vec::new();
-        for segment in pattern.split('/') {
-            if segment == "**" {
-                if segments.last().is_some_and(|s| s == "**") {
-                    continue;
-                }
-                segments.push(segment.to_string());
-            } else {
-                segments.push(literal(segment));
-            }
-        }
-        if !anchored && segments.first().is_none_or(|s| s != "**") {
-            segments.insert(0, "**".to_string());
-        }
-        let mut patterns = vec![segments.join("/")];
-        if segments.len() > 1 && segments.last().is_some_and(|s| s == "**") {
-            patterns.push(segments[..segments.len() - 1].join("/"));
-        }
-        let matchers = patterns
+impl Globs {
+    pub(super) fn new(keys: &[&str]) -> Globs {
+        let patterns: Vec<(usize, String)> = keys
             .iter()
-            .map(|p| {
-                GlobBuilder::new(p)
-                    .literal_separator(true)
-                    .case_insensitive(true)
-                    .backslash_escape(false)
-                    .build()
-                    .map(|g| g.compile_matcher())
-                    .ok()
-            })
-            .collect::<Option<Vec<_>>>()?;
-        Some(Glob { matchers })
+            .enumerate()
+            .flat_map(|(k, key)| patterns(key).into_iter().map(move |p| (k, p)))
+            .collect();
+        let sets = match set(&patterns) {
+            Some(set) => vec![set],
+            None => (0..keys.len())
+                .filter_map(|k| {
+                    let of_key: Vec<(usize, String)> =
+                        patterns.iter().filter(|(j, _)| *j == k).cloned().collect();
+                    set(&of_key)
+                })
+                .collect(),
+        };
+        Globs {
+            sets,
+            keys: keys.len(),
+        }
     }
 
-    /// Whether the relative path `rel` matches.
-    pub(super) fn is_match(&self, rel: &str) -> bool {
-        self.matchers.iter().any(|m| m.is_match(rel))
+    /// For each key, in order, the indices of the `paths` it matches, ascending.
+    pub(super) fn matches(&self, paths: &[&str]) -> Vec<Vec<usize>> {
+        let mut out = vec![Vec::new(); self.keys];
+        let mut hits = Vec::new();
+        for (i, rel) in paths.iter().enumerate() {
+            for (set, key_of) in &self.sets {
+                set.matches_into(rel, &mut hits);
+                for &pattern in &hits {
+                    if let Some(files) = key_of.get(pattern).and_then(|&k| out.get_mut(k))
+                        && files.last() != Some(&i)
+                    {
+                        files.push(i);
+                    }
+                }
+            }
+        }
+        out
     }
+}
+
+/// One set of `patterns`, each with its key; `None` when `globset` refuses one.
+fn set(patterns: &[(usize, String)]) -> Option<(GlobSet, Vec<usize>)> {
+    let mut builder = GlobSetBuilder::new();
+    for (_, pattern) in patterns {
+        let glob = GlobBuilder::new(pattern)
+            .literal_separator(true)
+            .case_insensitive(true)
+            .backslash_escape(false)
+            .build()
+            .ok()?;
+        builder.add(glob);
+    }
+    let set = builder.build().ok()?;
+    Some((set, patterns.iter().map(|(k, _)| *k).collect()))
+}
+
+/// The `globset` patterns of a key: one, or two for a key that ends with `**`.
+fn patterns(key: &str) -> Vec<String> {
+    let (anchored, pattern) = match key.strip_prefix('/') {
+        Some(rest) => (true, rest),
+        None => (false, key),
+    };
+    let mut segments: Vec<String> = Vec::new();
+    for segment in pattern.split('/') {
+        if segment == "**" {
+            if segments.last().is_some_and(|s| s == "**") {
+                continue;
+            }
+            segments.push(segment.to_string());
+        } else {
+            segments.push(literal(segment));
+        }
+    }
+    if !anchored && segments.first().is_none_or(|s| s != "**") {
+        segments.insert(0, "**".to_string());
+    }
+    let mut patterns = vec![segments.join("/")];
+    if segments.len() > 1 && segments.last().is_some_and(|s| s == "**") {
+        patterns.push(segments[..segments.len() - 1].join("/"));
+    }
+    patterns
 }
 
 /// A segment other than `**` as `globset` reads it: one `*` for a run of them, every other
@@ -340,7 +384,7 @@ mod tests {
     }
 
     fn matches(key: &str, rel: &str) -> bool {
-        Glob::new(key).unwrap().is_match(rel)
+        Globs::new(&[key]).matches(&[rel]) == [[0]]
     }
 
     #[test]
@@ -447,6 +491,14 @@ mod tests {
             for rel in paths {
                 assert_eq!(matches(key, rel), oracle(key, rel), "{key} against {rel}");
             }
+        }
+        // Compiled together, each key matches what it matches alone.
+        let together = Globs::new(&keys).matches(&paths);
+        for (k, key) in keys.iter().enumerate() {
+            let alone: Vec<usize> = (0..paths.len())
+                .filter(|&i| oracle(key, paths[i]))
+                .collect();
+            assert_eq!(together[k], alone, "{key}");
         }
     }
 }

@@ -3,7 +3,7 @@
 
 use foldhash::{HashMap, HashMapExt};
 
-use super::glob::Glob;
+use super::glob::Globs;
 use super::kinds::{CODE, DISCOVERABLE, PACKAGE_FILES, TextKind, is_candidate};
 use super::mention::{Token, lowered};
 use super::path::{has_extension, parent};
@@ -217,14 +217,9 @@ impl<'t> Index<'t> {
             .collect()
     }
 
-    /// The files a glob key matches (see [`super::glob::glob`]).
-    pub(super) fn glob(&self, key: &str) -> Vec<usize> {
-        let Some(glob) = Glob::new(key) else {
-            return Vec::new();
-        };
-        (0..self.files.len())
-            .filter(|&i| glob.is_match(self.files[i]))
-            .collect()
+    /// The files each glob key matches (see [`super::glob::glob`]), in the keys' order.
+    pub(super) fn globs(&self, keys: &[&str]) -> Vec<Vec<usize>> {
+        Globs::new(keys).matches(&self.files)
     }
 }
 
