@@ -2,9 +2,9 @@
 //!
 //! Modules are listed in the order data flows through them, and each imports only from those
 //! above it: the foundation (bounded reading, the rule registry, the diagnostic model), the
-//! parsers, the settings and runtime facts, discovery, the skill model, the rules, the
-//! pipeline that runs them ([`lint`]), and what reads its reports (renderers, packaging, the
-//! CLI).
+//! parsers, the settings and runtime facts, discovery, the skill model (with the reach of its
+//! references), the rules, the pipeline that runs them ([`lint`]), and what reads its reports
+//! (renderers, packaging, the CLI).
 
 // Foundation.
 pub mod diagnostic;
@@ -27,8 +27,9 @@ pub mod targets;
 // Discover: skill directories and the files in them.
 pub mod discover;
 pub mod files;
-// The skill model, its suppressions and token costs.
+// The skill model, its suppressions, token costs and the reach of its references.
 pub mod catalog;
+pub mod reach;
 pub mod skill;
 pub mod suppress;
 pub mod tokens;

@@ -302,11 +302,11 @@ pub(super) fn check_file<'a>(
     let doc = match parsed {
         Ok(doc) => doc,
         Err(err) => {
-            rules::structure::yaml_syntax(file, layout.frontmatter, &err, out);
+            rules::yaml_syntax::yaml_syntax(file, layout.frontmatter, &err, out);
             return facts;
         }
     };
-    rules::structure::yaml_findings(&doc.findings, out);
+    rules::yaml_syntax::yaml_findings(&doc.findings, out);
     let root = match &doc.root {
         None => None,
         Some(

@@ -109,7 +109,7 @@ fn metadata(skill: &Skill, out: &mut Reporter) {
             // An alias's value is written elsewhere, for other keys too: no fix.
             if !written.contains(['"', '\\', '\n'])
                 && !matches!(written_value.value, Value::Alias(_))
-                && super::structure::bare_scalar_at(&skill.file.text, value.span)
+                && super::yaml_syntax::bare_scalar_at(&skill.file.text, value.span)
             {
                 d.fix(Fix::replace(
                     applicability,
@@ -233,7 +233,10 @@ fn tools_fix(skill: &Skill, tools: &[&str]) -> Option<Fix> {
         Applicability::Unsafe,
         "write the tools as one space-separated string",
         Span::new(key.span.end, end),
-        format!(": {}", super::structure::plain_or_quoted(&tools.join(" "))),
+        format!(
+            ": {}",
+            super::yaml_syntax::plain_or_quoted(&tools.join(" "))
+        ),
     ))
 }
 
@@ -289,7 +292,7 @@ fn string_help(tools: &[&str]) -> String {
     }
     format!(
         "write `allowed-tools: {}`",
-        super::structure::plain_or_quoted(&tools.join(" "))
+        super::yaml_syntax::plain_or_quoted(&tools.join(" "))
     )
 }
 

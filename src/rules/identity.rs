@@ -247,12 +247,12 @@ fn name_fix(skill: &Skill, span: Span) -> Option<Fix> {
     }
     // Only the scalar itself: an anchored or aliased name is another value's too, and a block
     // scalar's last line break keeps what follows it on its own line.
-    let span = super::structure::rewritable_scalar(&skill.file.text, span)?;
+    let span = super::yaml_syntax::rewritable_scalar(&skill.file.text, span)?;
     Some(Fix::replace(
         Applicability::Unsafe,
         format!("set `name: {dir}`"),
         span,
-        super::structure::plain_or_quoted(&dir),
+        super::yaml_syntax::plain_or_quoted(&dir),
     ))
 }
 

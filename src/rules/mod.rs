@@ -11,6 +11,7 @@ pub mod references;
 pub mod runtime_fields;
 pub mod structure;
 pub mod tools;
+pub mod yaml_syntax;
 
 pub use crate::rule::*;
 
