@@ -808,6 +808,41 @@ mod tests {
         (found, warnings)
     }
 
+    /// A folder's subdirectories wait as names until their turn ([`Children`]): the skills
+    /// still come in name order, depth first, each subdirectory's before the next one's.
+    #[test]
+    fn the_subdirectories_of_a_folder_are_searched_in_name_order_depth_first() {
+        let tmp = tempfile::tempdir().unwrap();
+        for dir in ["c/skills/y", "a", "b/x", "c/skills/x", "a/nested", "d"] {
+            let dir = tmp.path().join(dir);
+            std::fs::create_dir_all(&dir).unwrap();
+            std::fs::write(dir.join("SKILL.md"), "---\nname: s\n---\n").unwrap();
+        }
+        std::fs::create_dir_all(tmp.path().join("b/empty")).unwrap();
+        let root = tmp.path();
+        let settings = Settings::default();
+        let base: Arc<Path> = root.into();
+        let context = Context {
+            settings: &settings,
+            cwd: root,
+            base: &base,
+            user_root: None,
+            options: Options::default(),
+            ignores: None,
+            above: Nearest::default(),
+        };
+        let mut found = Vec::new();
+        walk_within(
+            root,
+            &context,
+            MAX_ENTRIES,
+            &mut |f, _| found.push(f.dir.strip_prefix(root).unwrap().to_path_buf()),
+            &mut Vec::new(),
+        );
+        let want = ["a", "a/nested", "b/x", "c/skills/x", "c/skills/y", "d"];
+        assert_eq!(found, want.map(PathBuf::from));
+    }
+
     #[test]
     fn the_entry_budget_stops_the_walk_with_a_warning() {
         let tmp = tempfile::tempdir().unwrap();
