@@ -61,14 +61,16 @@ m "validate -q --format concise" "$runs" "$skills" "$bin" validate --no-config -
 m "validate --format json --ignore SK402" "$runs" "$skills" "$bin" validate --no-config --format json --ignore SK402 "$corpus"
 m "validate --format json --select SK0" "$runs" "$skills" "$bin" validate --no-config --format json --select SK0 "$corpus"
 
-# Linearity: the same run on the first quarter and half of the owners (given as paths).
-owners=()
-while IFS= read -r d; do owners+=("$d"); done < <(find "$corpus" -mindepth 1 -maxdepth 1 -type d | LC_ALL=C sort)
+# Linearity: the same run on registries of a quarter and a half as many skills, generated once
+# like this one (the same seed: their skills are this one's first). The registry is one flat
+# folder, so a part of it cannot be given as a few PATHs.
 for part in 4 2; do
-  (( ${#owners[@]} >= part )) || continue
-  some=("${owners[@]:0:${#owners[@]}/part}")
-  m "validate --format json, 1/$part of the owners" "$runs" "$(skill_files "${some[@]}")" \
-    "$bin" validate --no-config --format json "${some[@]}"
+  (( count / part > 0 )) || continue
+  some="$out/registry-$((count / part))-s$seed"
+  python3 bench/registry.py "$some" "$((count / part))" "$seed" > /dev/null
+  find "$some" -type f -print0 | xargs -0 cat > /dev/null
+  m "validate --format json, 1/$part of the skills" "$runs" "$(skill_files "$some")" \
+    "$bin" validate --no-config --format json "$some"
 done
 
 # The real public skills of ../shared/corpus/ (four repositories), when they are there.

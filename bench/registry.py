@@ -4,9 +4,13 @@
     python3 bench/registry.py DIR COUNT [SEED]     COUNT skills under DIR (SEED default 1)
     python3 bench/registry.py --one DIR BYTES      one clean skill with a body of about BYTES
 
-The model is tomevault-io/skills-registry (61,452 skills, 476 MB of skill files, ~7.7 KB each):
-  DIR/<owner>/<repo>/skills/<name>/SKILL.md            most skills
-  DIR/<owner>/<repo>/plugins/<p>/skills/<name>/...     Claude Code marketplaces (~15% of repos)
+The model is tomevault-io/skills-registry (61,452 skills, 476 MB of skill files, ~7.7 KB each),
+which is flat: one folder holds a directory per skill, named after its origin, beside a few
+directories that hold no skill (a repository's README.md, AGENTS.md and TOME.json, 3%):
+  DIR/<owner>--<repo>--<name>/SKILL.md, README.md      most skills (the name differs: SK103)
+  DIR/<owner>--<repo>/plugins/<p>/skills/<name>/...    Claude Code marketplaces (~15% of repos)
+A third of the skills share their name with another (code-review, skill-creator, git-workflow…
+hundreds of times: SK501), and nearly every skill has a `metadata` with its `author`.
 Bodies are 1-40 KB (most 2-8 KB; 10% over 20 KB, i.e. over SK402's 5,000 tokens) of Markdown:
 headings, prose, lists, code fences, tables, some non-ASCII and emoji, CRLF in a few files.
 Frontmatter varies as real repositories do (long and folded descriptions, with and without a
@@ -26,7 +30,7 @@ import shutil
 import sys
 import time
 
-VERSION = 1  # bump whenever the output changes: cached corpora are then regenerated
+VERSION = 2  # bump whenever the output changes: cached corpora are then regenerated
 
 # --- vocabulary -------------------------------------------------------------------------------
 NOUNS = """file files input output result results report reports log logs trace error errors
@@ -100,6 +104,9 @@ class Gen:
         self.tables = [self.table() for _ in range(400)]
         self.headings = [self.heading() for _ in range(1500)]
         self.used_names = set()
+        # Names many repositories give a skill (the most popular first).
+        self.popular = [f"{w}-{n}" for w, n in zip(
+            r.sample(VERBS, 60) * 50, r.sample(NOUNS, 150) * 20)][:3000]
         self.used_owners = set()
 
     # --- text pieces ---------------------------------------------------------------------------
@@ -256,7 +263,7 @@ class Gen:
             return "plain", what + f" (returns a <{w(NOUNS)}> element)"
         return "plain", what + "."
 
-    def frontmatter(self, name, topic, claude, broken):
+    def frontmatter(self, name, topic, claude, broken, owner):
         r, w = self.r, self.w
         lines = [f"name: {name}"]
         t = r.random()
@@ -283,9 +290,14 @@ class Gen:
             lines.append(f"license: {w(LICENSES)}")
         if r.random() < 0.3 or broken in ("tab", "indent"):
             meta = [f"author: {w(ADJS)}-{w(NOUNS)}", f'version: "{r.randint(0, 3)}.{r.randint(0, 12)}.{r.randint(0, 9)}"']
-            if r.random() < 0.1:
+        elif r.random() < 0.99:  # the registry's own: who wrote it
+            meta = [f"author: {owner}"]
+        else:
+            meta = None
+        if meta:
+            if len(meta) > 1 and r.random() < 0.1:
                 meta.append(f"version-code: 1.{r.randint(10, 20)}")  # SK010 / SK303
-            if r.random() < 0.3:
+            if len(meta) > 1 and r.random() < 0.3:
                 meta.append(f"tags: {w(NOUNS)}, {w(NOUNS)}, {w(TECH).lower()}")
             if broken == "tab":
                 lines.append("metadata:\n" + "\n".join("\t" + m for m in meta))
@@ -325,8 +337,11 @@ class Gen:
             name = f"{w(TECH).lower().replace('.', '')}-{w(NOUNS)}" if r.random() < 0.4 else f"{w(NOUNS)}-{agent(w(VERBS))}"
             if r.random() < 0.5:
                 name += f"-{w(ADJS)}"
-            # Registries hold many copies of popular names (SK501 across the run): keep ~3%.
-            if name in self.used_names and r.random() < 0.97:
+            # Registries hold many copies of popular names (SK501 across the run): a third of
+            # the skills of tomevault-io/skills-registry share their name with another.
+            if r.random() < 0.25:
+                name = self.popular[int(len(self.popular) * r.random() ** 3)]
+            elif name in self.used_names and r.random() < 0.97:
                 name += f"-{r.randint(2, 999)}"
             if name not in used_in_repo:
                 used_in_repo.add(name)
@@ -362,7 +377,7 @@ def body_size(r):
     return int(min(18000, max(1000, r.lognormvariate(8.17, 0.7))))
 
 
-def make_skill(g, d, name, topic, claude, stats):
+def make_skill(g, d, name, topic, claude, stats, owner, origin):
     """Writes one skill directory d (its skill file, references, scripts, tools)."""
     r, w = g.r, g.w
     os.makedirs(d)
@@ -451,16 +466,29 @@ def make_skill(g, d, name, topic, claude, stats):
         body += "\n## Scripts\n\n```bash\n" + "\n".join(script_lines) + "\n```\n"
     if tool_names:
         body += "\n## Tools\n\n" + "\n".join(f"- `{x}`: {w(g.items)}" for x in tool_names) + "\n"
-    text = g.frontmatter(fm_name, topic, claude, broken) + "\n" + body.replace("@T@", topic)
+    text = g.frontmatter(fm_name, topic, claude, broken, owner) + "\n" + body.replace("@T@", topic)
     if r.random() < 0.03:  # Windows line ends
         text = text.replace("\n", "\r\n")
     if r.random() < 0.002:
         text = "\ufeff" + text  # SK004
     fname = "skill.md" if r.random() < 0.02 else "SKILL.md"  # a few lower-case files (SK012)
     write(os.path.join(d, fname), text)
+    if origin:  # the registry's page of the skill
+        write(os.path.join(d, "README.md"), readme(origin, name, owner))
     stats["skill_files"] += 1
     stats["skill_bytes"] += len(text.encode("utf-8"))
     stats["broken_yaml"] += broken is not None
+
+
+def readme(origin, name, owner):
+    """The README.md tomevault-io/skills-registry writes beside each skill file (~660 bytes)."""
+    return (f"# {name}\n\n> Skill by [{owner}](https://github.com/{owner}/{origin}) — distributed by "
+            f"[the registry](https://registry.example.com)\n\n## About\n\nThis is a reusable AI instruction "
+            f"skill (`SKILL.md`) that can be used with Claude Code, Cursor, Copilot, and other AI coding tools.\n"
+            f"Original source: [{owner}/{origin}](https://github.com/{owner}/{origin}/tree/main/skills/{name}/SKILL.md)\n\n"
+            f"---\n\nConverted and distributed by [the registry](https://registry.example.com) — AI instruction "
+            f"files for every platform.\nOwn this repo? Install the registry's relay to manage distribution: "
+            f"[https://registry.example.com/install](https://registry.example.com/install).\n")
 
 
 def repo_size(r):
@@ -489,8 +517,14 @@ def generate(root, count, seed):
         for _ in range(1 if r.random() < 0.7 else r.randint(2, 6)):
             if made >= count:
                 break
-            repo = os.path.join(root, owner, f"{w(['agent', 'claude', 'ai', 'my', w(TECH).lower().replace('.', '')])}-{w(['skills', 'skills', 'plugins', 'toolkit', 'prompts'])}-{stats['repos']}")
+            origin = f"{w(['agent', 'claude', 'ai', 'my', w(TECH).lower().replace('.', '')])}-{w(['skills', 'skills', 'plugins', 'toolkit', 'prompts'])}-{stats['repos']}"
+            repo = os.path.join(root, f"{owner}--{origin}")
             stats["repos"] += 1
+            if r.random() < 0.03:  # an entry of the registry that holds no skill
+                os.makedirs(repo + "--about")
+                write(os.path.join(repo + "--about", "README.md"), readme(origin, origin, owner))
+                write(os.path.join(repo + "--about", "AGENTS.md"), f"# {origin}\n\n{w(g.sentences)}\n")
+                write(os.path.join(repo + "--about", "TOME.json"), json.dumps({"name": origin, "owner": owner}) + "\n")
             n = min(repo_size(r), count - made)
             used = set()
             if r.random() < 0.15:  # a Claude Code marketplace of plugins
@@ -508,14 +542,14 @@ def generate(root, count, seed):
                           json.dumps({"name": p, "version": "1.0.0", "description": w(g.sentences)}, indent=2) + "\n")
                     for _ in range(k):
                         name = g.skill_name(used)
-                        make_skill(g, os.path.join(pdir, "skills", name), name, name.split("-")[0], True, stats)
+                        make_skill(g, os.path.join(pdir, "skills", name), name, name.split("-")[0], True, stats, owner, None)
                 write(os.path.join(repo, ".claude-plugin", "marketplace.json"),
                       json.dumps({"name": owner, "plugins": [{"name": p, "source": f"./plugins/{p}"} for p in plugins]},
                                  indent=2) + "\n")
             else:
                 for _ in range(n):
                     name = g.skill_name(used)
-                    make_skill(g, os.path.join(repo, "skills", name), name, name.split("-")[0], False, stats)
+                    make_skill(g, f"{repo}--{name}", name, name.split("-")[0], False, stats, owner, origin)
             made += n
     return stats
 

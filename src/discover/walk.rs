@@ -153,6 +153,49 @@ struct Pending {
     above: Nearest,
 }
 
+/// What the search's stack holds: a directory to search, or the subdirectories of one still to
+/// search. A registry's folder holds 60,000 skill directories: each waits as its name and
+/// identity, made a [`Pending`] (three paths) only when its turn comes.
+enum Next {
+    Dir(Pending),
+    Children(Box<Children>),
+}
+
+/// The subdirectories of a directory still to search, the next one last.
+struct Children {
+    /// The directory listed (its paths, depth and what lies above it).
+    parent: Pending,
+    /// Its ignore rules, what its subdirectories have above them, and whether they lie in
+    /// a skill.
+    rules: Rules,
+    in_skill: bool,
+    above: Nearest,
+    left: Vec<(Box<std::ffi::OsStr>, Option<Key>)>,
+}
+
+impl Children {
+    /// The subdirectory `name` (identity `key`) to search.
+    fn pending(&self, name: &std::ffi::OsStr, key: Option<Key>) -> Pending {
+        let dir = &self.parent;
+        let path = if dir.path == Path::new(".") {
+            PathBuf::from(name)
+        } else {
+            dir.path.join(name)
+        };
+        Pending {
+            path,
+            abs: dir.abs.join(name),
+            depth: dir.depth + 1,
+            rules: self.rules.clone(),
+            real: dir.real.join(name),
+            key,
+            skill: None,
+            in_skill: self.in_skill,
+            above: self.above.clone(),
+        }
+    }
+}
+
 struct Walker<'a> {
     settings: &'a Settings,
     cwd: &'a Path,
@@ -290,8 +333,21 @@ fn walk_within(
 impl Walker<'_> {
     /// Searches `start` and the real directories below it, depth first.
     fn search(&mut self, start: Pending) {
-        let mut stack = vec![start];
-        while let Some(dir) = stack.pop() {
+        let mut stack = vec![Next::Dir(start)];
+        while let Some(next) = stack.pop() {
+            let dir = match next {
+                Next::Dir(dir) => dir,
+                Next::Children(mut children) => {
+                    let Some((name, key)) = children.left.pop() else {
+                        continue;
+                    };
+                    let dir = children.pending(&name, key);
+                    if !children.left.is_empty() {
+                        stack.push(Next::Children(children));
+                    }
+                    dir
+                }
+            };
             // A directory not listed — the search stopped, it was reached before (a bind
             // mount), or it cannot be listed — is still a skill when its skill file is there by
             // name, as its parent's listing promised.
@@ -346,7 +402,7 @@ impl Walker<'_> {
                 ),
                 None => None,
             };
-            let mut children = Vec::new();
+            let mut left = Vec::new();
             for i in shown.dirs {
                 let Some(item) = listing.items.get(i) else {
                     continue;
@@ -375,28 +431,26 @@ impl Walker<'_> {
                     self.link(path, abs, depth, &rules, in_skill, &below);
                     continue;
                 }
-                let real = dir.real.join(name);
                 if self.deep(&path, depth) {
                     // Not searched, but a skill all the same.
-                    self.skill_at(&path, &real, &below);
+                    self.skill_at(&path, &dir.real.join(name), &below);
                     continue;
                 }
                 // The directory's identity, from the listing's own handle (no path lookup).
                 let key = item.metadata().and_then(|m| key_of(m, &path));
-                children.push(Pending {
-                    path,
-                    abs,
-                    depth,
-                    rules: rules.clone(),
-                    real,
-                    key,
-                    skill: None,
-                    in_skill,
-                    above: below.clone(),
-                });
+                left.push((name.as_os_str().into(), key));
             }
-            // Reversed, so the stack pops them in name order.
-            stack.extend(children.into_iter().rev());
+            if !left.is_empty() {
+                // Reversed, so that they are taken in name order.
+                left.reverse();
+                stack.push(Next::Children(Box::new(Children {
+                    parent: dir,
+                    rules,
+                    in_skill,
+                    above: below,
+                    left,
+                })));
+            }
         }
     }
 
@@ -752,6 +806,41 @@ mod tests {
         );
         found.sort();
         (found, warnings)
+    }
+
+    /// A folder's subdirectories wait as names until their turn ([`Children`]): the skills
+    /// still come in name order, depth first, each subdirectory's before the next one's.
+    #[test]
+    fn the_subdirectories_of_a_folder_are_searched_in_name_order_depth_first() {
+        let tmp = tempfile::tempdir().unwrap();
+        for dir in ["c/skills/y", "a", "b/x", "c/skills/x", "a/nested", "d"] {
+            let dir = tmp.path().join(dir);
+            std::fs::create_dir_all(&dir).unwrap();
+            std::fs::write(dir.join("SKILL.md"), "---\nname: s\n---\n").unwrap();
+        }
+        std::fs::create_dir_all(tmp.path().join("b/empty")).unwrap();
+        let root = tmp.path();
+        let settings = Settings::default();
+        let base: Arc<Path> = root.into();
+        let context = Context {
+            settings: &settings,
+            cwd: root,
+            base: &base,
+            user_root: None,
+            options: Options::default(),
+            ignores: None,
+            above: Nearest::default(),
+        };
+        let mut found = Vec::new();
+        walk_within(
+            root,
+            &context,
+            MAX_ENTRIES,
+            &mut |f, _| found.push(f.dir.strip_prefix(root).unwrap().to_path_buf()),
+            &mut Vec::new(),
+        );
+        let want = ["a", "a/nested", "b/x", "c/skills/x", "c/skills/y", "d"];
+        assert_eq!(found, want.map(PathBuf::from));
     }
 
     #[test]

@@ -44,7 +44,8 @@ pub(super) fn settle(
         report.tallies = crate::skill::Tally::of(&report.diagnostics);
         report.diagnostics = Vec::new();
     }
-    if !keep.fields {
+    // (A report with no fields is left without an [`Extra`](crate::skill::Extra) to trim.)
+    if !keep.fields && !report.fields().is_empty() {
         let fields = &mut report.extra_mut().fields;
         fields.retain(|(key, _)| crate::skill::CATALOG_FIELDS.contains(&key.as_str()));
         fields.shrink_to_fit();

@@ -85,21 +85,31 @@ pub fn check(reports: &mut [SkillReport], settings: &Settings, cwd: &Path) {
             reports[i].diagnostics[j].fix = None;
         }
     }
-    let mut by_key: HashMap<&str, Vec<usize>> = HashMap::new();
-    for (i, report) in reports.iter().enumerate() {
-        // A nested skill file (SK016) is loaded by no runtime: it collides with nothing.
-        if let (Some(key), None) = (&report.key, report.dir.nested_in()) {
-            by_key.entry(key.as_str()).or_default().push(i);
-        }
-    }
     let mut found: Vec<(usize, Diagnostic)> = Vec::new();
-    for (key, indices) in &by_key {
-        for (n, &i) in indices.iter().enumerate() {
+    // The catalogs first: what they hold while they are measured is freed before the
+    // duplicate keys are reported (a registry has thousands).
+    budget(reports, settings, cwd, &mut found);
+    // The skills of each key in path order: one list sorted by key and index, not a map of
+    // vectors (61,000 skills of 40,000 keys).
+    let mut keyed: Vec<(&str, usize)> = reports
+        .iter()
+        .enumerate()
+        // A nested skill file (SK016) is loaded by no runtime: it collides with nothing.
+        .filter_map(|(i, report)| match (&report.key, report.dir.nested_in()) {
+            (Some(key), None) => Some((key.as_str(), i)),
+            _ => None,
+        })
+        .collect();
+    keyed.sort_unstable();
+    for group in keyed.chunk_by(|a, b| a.0 == b.0) {
+        let key = group[0].0;
+        let indices = || group.iter().map(|&(_, j)| j);
+        for (n, i) in indices().enumerate() {
             let this = &reports[i];
             let tier = this.dir.tier;
-            if let Some(&first) = indices[..n]
-                .iter()
-                .find(|&&j| reports[j].dir.tier == tier && same_namespace(this, &reports[j]))
+            if let Some(first) = indices()
+                .take(n)
+                .find(|&j| reports[j].dir.tier == tier && same_namespace(this, &reports[j]))
             {
                 let other = reports[first].path().display().to_string();
                 found.push((
@@ -112,11 +122,10 @@ pub fn check(reports: &mut [SkillReport], settings: &Settings, cwd: &Path) {
                     ),
                 ));
             }
-            let lower = indices
-                .iter()
-                .filter(|&&j| reports[j].dir.tier < tier)
-                .min_by_key(|&&j| reports[j].dir.tier);
-            if let Some(&j) = lower {
+            let lower = indices()
+                .filter(|&j| reports[j].dir.tier < tier)
+                .min_by_key(|&j| reports[j].dir.tier);
+            if let Some(j) = lower {
                 let other = &reports[j];
                 found.push((
                     i,
@@ -132,7 +141,7 @@ pub fn check(reports: &mut [SkillReport], settings: &Settings, cwd: &Path) {
                     ),
                 ));
             } else if this.dialect == Some(Dialect::Par)
-                && PAR_BUILTINS.contains(key)
+                && PAR_BUILTINS.contains(&key)
                 && tier > Tier::Builtin
             {
                 found.push((
@@ -147,8 +156,17 @@ pub fn check(reports: &mut [SkillReport], settings: &Settings, cwd: &Path) {
             }
         }
     }
+    drop(keyed);
     tools_across_skills(reports, &mut found);
-    budget(reports, settings, cwd, &mut found);
+    // Each report's diagnostics grow by what is found on it, no more (a push gives an empty
+    // one room for four: 15,000 duplicate keys of a registry would hold 13 MB).
+    let mut added: HashMap<usize, usize> = HashMap::new();
+    for (i, _) in &found {
+        *added.entry(*i).or_default() += 1;
+    }
+    for (i, n) in added {
+        reports[i].diagnostics.reserve_exact(n);
+    }
     for (i, d) in found {
         reports[i].diagnostics.push(d);
     }
