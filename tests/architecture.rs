@@ -150,6 +150,20 @@ fn declared(text: &str) -> Vec<String> {
         .collect()
 }
 
+/// `text` without its `rule::declare!` blocks.
+fn outside_declarations(text: &str) -> String {
+    text.split("rule::declare! {")
+        .enumerate()
+        .map(|(i, part)| {
+            if i == 0 {
+                part
+            } else {
+                part.split_once("\n}").map_or("", |(_, after)| after)
+            }
+        })
+        .collect()
+}
+
 #[test]
 fn a_rules_facts_are_declared_once_in_the_file_that_checks_it() {
     let sources = sources();
@@ -179,17 +193,7 @@ fn a_rules_facts_are_declared_once_in_the_file_that_checks_it() {
             .find(|(f, _)| *f == rule.declared_in)
             .unwrap()
             .1;
-        let outside = text
-            .split("rule::declare! {")
-            .enumerate()
-            .map(|(i, part)| {
-                if i == 0 {
-                    part
-                } else {
-                    part.split_once("\n}").map_or("", |(_, after)| after)
-                }
-            })
-            .collect::<String>();
+        let outside = outside_declarations(text);
         let used = regex::Regex::new(&format!(r"\b{}\b", rule.code)).unwrap();
         assert!(
             used.is_match(&code_of(&outside)),
@@ -207,17 +211,7 @@ fn no_rule_code_is_spelt_as_a_string_outside_the_declarations() {
     for (file, text) in sources() {
         let code = code_of(&text);
         // The declarations themselves are the registry.
-        let outside: String = code
-            .split("rule::declare! {")
-            .enumerate()
-            .map(|(i, part)| {
-                if i == 0 {
-                    part
-                } else {
-                    part.split_once("\n}").map_or("", |(_, after)| after)
-                }
-            })
-            .collect();
+        let outside = outside_declarations(&code);
         for m in literal.find_iter(&outside) {
             found.push(format!("{file}: {}", m.as_str()));
         }

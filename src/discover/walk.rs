@@ -782,8 +782,16 @@ mod tests {
     use super::*;
 
     /// The skills a walk of `root` listing at most `budget` entries finds (relative to `root`),
-    /// and its warnings.
+    /// sorted, and its warnings.
     fn walk_with_budget(root: &Path, budget: usize) -> (Vec<PathBuf>, Vec<String>) {
+        let (mut found, warnings) = walk_in_order(root, budget);
+        found.sort();
+        (found, warnings)
+    }
+
+    /// The skills a walk of `root` listing at most `budget` entries finds (relative to `root`),
+    /// in the order found, and its warnings.
+    fn walk_in_order(root: &Path, budget: usize) -> (Vec<PathBuf>, Vec<String>) {
         let settings = Settings::default();
         let base: Arc<Path> = root.into();
         let context = Context {
@@ -804,7 +812,6 @@ mod tests {
             &mut |f, _| found.push(f.dir.strip_prefix(root).unwrap().to_path_buf()),
             &mut warnings,
         );
-        found.sort();
         (found, warnings)
     }
 
@@ -819,26 +826,7 @@ mod tests {
             std::fs::write(dir.join("SKILL.md"), "---\nname: s\n---\n").unwrap();
         }
         std::fs::create_dir_all(tmp.path().join("b/empty")).unwrap();
-        let root = tmp.path();
-        let settings = Settings::default();
-        let base: Arc<Path> = root.into();
-        let context = Context {
-            settings: &settings,
-            cwd: root,
-            base: &base,
-            user_root: None,
-            options: Options::default(),
-            ignores: None,
-            above: Nearest::default(),
-        };
-        let mut found = Vec::new();
-        walk_within(
-            root,
-            &context,
-            MAX_ENTRIES,
-            &mut |f, _| found.push(f.dir.strip_prefix(root).unwrap().to_path_buf()),
-            &mut Vec::new(),
-        );
+        let (found, _) = walk_in_order(tmp.path(), MAX_ENTRIES);
         let want = ["a", "a/nested", "b/x", "c/skills/x", "c/skills/y", "d"];
         assert_eq!(found, want.map(PathBuf::from));
     }
