@@ -566,3 +566,26 @@ fn a_fix_never_writes_above_the_directory_and_paths_it_was_given() {
         assert_eq!(read(&file), QUOTED, "{path}: {}", run.stderr);
     }
 }
+
+#[test]
+fn a_fix_that_grows_the_file_past_max_file_size_is_refused_without_calling_it_a_bug() {
+    let tmp = tempfile::tempdir().unwrap();
+    write(&tmp.path().join("skillc.toml"), "max-file-size = 200\n");
+    let head = "---\nname: s1\ndescription: Use when: fixing things in a test\n---\n";
+    let text = format!("{head}{}", "x".repeat(200 - head.len()));
+    let file = tmp.path().join("s1/SKILL.md");
+    write(&file, &text);
+    let run = skillc(
+        tmp.path(),
+        &["validate", "--fix", "s1", "--format", "concise"],
+    );
+    assert_eq!(run.code, Some(3));
+    assert!(
+        run.stderr.starts_with(
+            "error: s1/SKILL.md: the fixes of SK006 would make the file larger than `max-file-size` (SK011); the file is left as it was\n"
+        ),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(read(&file), text);
+}

@@ -14,7 +14,7 @@ use crate::files::{mentions_own_name, rename_breaks, same_file};
 use crate::fix::{Fix, apply};
 use crate::input::{Links, Read, read_capped};
 use crate::lint::lint_buffer;
-use crate::rule::{FixEffect, Needs, Rule, SK006, SK012, Tag};
+use crate::rule::{FixEffect, Needs, Rule, SK006, SK011, SK012, Tag};
 use crate::skill::{Keep, SkillReport};
 
 /// At most this many rounds of fixes (each lints the text again). A round makes every fix
@@ -199,6 +199,16 @@ fn check_no_worse(
     }
     if new.is_empty() {
         return Ok(());
+    }
+    // A file the fixes grow past `max-file-size` is not read at all: no bug of a rule's fix,
+    // but not a file to write either.
+    if new.contains(&SK011.code) {
+        let rules: Vec<&str> = applied.keys().copied().collect();
+        return Err(Failure::Refused(format!(
+            "the fixes of {} would make the file larger than `max-file-size` ({}); the file is left as it was",
+            rules.join(", "),
+            SK011.code
+        )));
     }
     Err(Failure::Worse {
         rules: applied.keys().copied().collect(),

@@ -13,18 +13,23 @@ use crate::skill::{BundledTool, Reporter};
 use crate::source::SkillFile;
 
 crate::rule::declare! {
+    // The tool rules run in the bundle phase, after the skill file's fields are read: they are
+    // handed the skill's key and body, and judge the tools together with them.
     SK601 "invalid-tool-schema" Error Both
+        needs(fields)
         "A bundled tool file is not a JSON array of valid tool definitions.";
     SK602 "duplicate-tool-name" Error Both
+        needs(fields)
         tags(collection)
         "Two tools share a name, in one skill or across the skills of a run.";
     SK603 "tool-named-like-skill" Warning Both
         needs(fields)
         "A bundled tool has the same name as its skill.";
     SK604 "too-many-tools" Warning Both
+        needs(fields)
         "A skill bundles more than 8 tools.";
     SK605 "undocumented-tool" Warning Both
-        needs(frontmatter)
+        needs(fields)
         "A bundled tool's name never appears in the body.";
 }
 

@@ -48,21 +48,11 @@ impl Init {
     }
 }
 
-/// Waits for `initialize`, answers it and waits for `initialized` (`lsp-server`'s
-/// `initialize_start` and `initialize_finish`: before `initialize`, requests are refused with
-/// -32002). `pinned`: the workspace's root, else the one the client names (the process then
+/// Waits for `initialize` ([`initialize_request`]), answers it and waits for `initialized`
+/// (`lsp-server`'s `initialize_finish`). `pinned`: the workspace's root, else the one the client names (the process then
 /// works from there). How the session ended when the handshake did not complete.
 pub fn handshake(connection: &Connection, pinned: Option<&Path>) -> Result<Init, Ended> {
-    // The channel closed: the client went away. Anything else: `exit` (or a response) came
-    // instead of `initialize`.
-    let ended = |e: lsp_server::ProtocolError| {
-        if e.channel_is_disconnected() {
-            Ended::Clean
-        } else {
-            Ended::WithoutShutdown
-        }
-    };
-    let (id, params) = connection.initialize_start().map_err(ended)?;
+    let (id, params) = initialize_request(connection)?;
     let mut init = Init::of(&params);
     match pinned {
         Some(root) => init.root = root.to_path_buf(),
@@ -80,7 +70,15 @@ pub fn handshake(connection: &Connection, pinned: Option<&Path>) -> Result<Init,
         "capabilities": capabilities(init.encoding),
         "serverInfo": {"name": "skillc", "version": env!("CARGO_PKG_VERSION")},
     });
-    connection.initialize_finish(id, result).map_err(ended)?;
+    // The channel closed: the client went away. Anything but `initialized`: the session ends
+    // as an exit without shutdown.
+    connection.initialize_finish(id, result).map_err(|e| {
+        if e.channel_is_disconnected() {
+            Ended::Clean
+        } else {
+            Ended::WithoutShutdown
+        }
+    })?;
     if init.watch {
         register_watch(connection);
     }
@@ -120,4 +118,29 @@ fn register_watch(connection: &Connection) {
         registration,
     );
     let _ = connection.sender.send(Message::Request(request));
+}
+
+/// Waits for the `initialize` request. Before it, a request is refused with -32002 and a fixed
+/// message, a response or another notification is ignored, and `exit` ends the session.
+/// (`lsp-server`'s `initialize_start` would end the session on a client's response, and echo a
+/// refused request whole into its error: a 15 MB request became a 55 MB reply.)
+fn initialize_request(connection: &Connection) -> Result<(RequestId, serde_json::Value), Ended> {
+    loop {
+        match connection.receiver.recv() {
+            Err(_) => return Err(Ended::Clean),
+            Ok(Message::Request(r)) if r.method == "initialize" => return Ok((r.id, r.params)),
+            Ok(Message::Request(r)) => {
+                let refused = lsp_server::Response::new_err(
+                    r.id,
+                    lsp_server::ErrorCode::ServerNotInitialized as i32,
+                    "the server is not initialized".into(),
+                );
+                let _ = connection.sender.send(Message::Response(refused));
+            }
+            Ok(Message::Notification(n)) if n.method == "exit" => {
+                return Err(Ended::WithoutShutdown);
+            }
+            Ok(_) => {}
+        }
+    }
 }

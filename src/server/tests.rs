@@ -240,6 +240,27 @@ fn the_handshake_is_lsp_servers() {
     );
     assert_eq!(ended.ended, Ended::WithoutShutdown);
     assert!(!answered(&sent, 2), "{sent:?}");
+    // A response before `initialize` is ignored; a refusal does not echo the request.
+    let big = json!({"textDocument": {"uri": "x".repeat(100_000)}});
+    let (ended, sent) = session(
+        &root,
+        vec![
+            Message::Response(lsp_server::Response::new_ok(
+                RequestId::from(99),
+                Value::Null,
+            )),
+            request(1, "textDocument/hover", big),
+            request(2, "initialize", json!({"capabilities": {}})),
+            notification("initialized", json!({})),
+            request(3, "shutdown", Value::Null),
+            notification("exit", Value::Null),
+        ],
+    );
+    assert_eq!(ended.ended, Ended::Clean);
+    assert_eq!(error_of(&sent, 1), Some(-32002));
+    assert!(answered(&sent, 2) && answered(&sent, 3), "{sent:?}");
+    let refusal = serde_json::to_string(&sent[0]).unwrap();
+    assert!(refusal.len() < 200, "{refusal}");
     // The client goes away before `initialize`: a clean end.
     let (ended, sent) = session(&root, Vec::new());
     assert_eq!((ended.ended, sent.len()), (Ended::Clean, 0));
