@@ -122,14 +122,8 @@ impl SkillArgs {
         let progress = lint::Progress::default();
         let done = std::sync::atomic::AtomicBool::new(false);
         let run = || {
-            let found = lint::discover_and_lint_counted(
-                &self.paths,
-                &settings,
-                &cwd,
-                options,
-                keep,
-                &progress,
-            );
+            let found =
+                lint::discover_and_lint(&self.paths, &settings, &cwd, options, keep, &progress);
             done.store(true, std::sync::atomic::Ordering::Relaxed);
             found
         };

@@ -120,7 +120,11 @@ pub(super) fn place(report: &mut SkillReport, settings: &Settings) {
 
 /// A skill's targets (runtimes.md): the configured ones, else `par` for a PAR skill, else
 /// those of its location, else `spec`.
-pub fn targets_of(settings: &Settings, placement: &Placement, dialect: Option<Dialect>) -> Targets {
+pub(super) fn targets_of(
+    settings: &Settings,
+    placement: &Placement,
+    dialect: Option<Dialect>,
+) -> Targets {
     if let Some(targets) = settings.targets {
         return targets;
     }

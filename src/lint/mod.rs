@@ -8,9 +8,8 @@ mod collect;
 mod pipeline;
 mod settle;
 
-pub use check::targets_of;
 pub use collect::{Collected, collect_among, collected_before, collection_facts};
-pub use pipeline::{Progress, discover_and_lint, discover_and_lint_counted};
+pub use pipeline::{Progress, discover_and_lint};
 pub use settle::{costs, keep_lines};
 
 use std::path::{Path, PathBuf};

@@ -13,22 +13,6 @@ use super::check::{ReadFrom, lint_skill};
 use super::collect::conclude;
 use super::settle::settle;
 
-/// Discovers the skills `paths` name and lints each as soon as discovery finds it, on a pool of
-/// workers, while the search goes on; then the collection rules, selection, severities and
-/// suppressions. A skill whose final form differs from the one found early (another path
-/// reaches it, or skills are nested in it) is linted again in its final form, so the reports
-/// are exactly those of [`lint_all`] over the discovery's skills. Reports come back in path
-/// order.
-pub fn discover_and_lint(
-    paths: &[PathBuf],
-    settings: &Settings,
-    cwd: &Path,
-    options: crate::discover::Options,
-    keep: Keep,
-) -> Result<(crate::discover::Discovery, Vec<SkillReport>), NotFound> {
-    discover_and_lint_counted(paths, settings, cwd, options, keep, &Progress::default())
-}
-
 /// Skills found and not yet taken by a worker, at most.
 pub(super) const QUEUE: usize = 1024;
 
@@ -56,8 +40,13 @@ pub struct Progress {
     pub checked: std::sync::atomic::AtomicUsize,
 }
 
-/// [`discover_and_lint`], counting in `progress` as it goes.
-pub fn discover_and_lint_counted(
+/// Discovers the skills `paths` name and lints each as soon as discovery finds it, on a pool of
+/// workers, while the search goes on; then the collection rules, selection, severities and
+/// suppressions. A skill whose final form differs from the one found early (another path
+/// reaches it, or skills are nested in it) is linted again in its final form, so the reports
+/// are exactly those of [`super::lint_all`] over the discovery's skills. Reports come back in path
+/// order; `progress` counts the skills found and checked as it goes.
+pub fn discover_and_lint(
     paths: &[PathBuf],
     settings: &Settings,
     cwd: &Path,

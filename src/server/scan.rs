@@ -40,6 +40,7 @@ impl Server<'_> {
                 &root,
                 crate::discover::Options::default(),
                 keep,
+                &crate::lint::Progress::default(),
             );
             let mut reports = found.map(|(_, reports)| reports).unwrap_or_default();
             for report in &mut reports {
