@@ -154,11 +154,6 @@ impl Rule {
     pub fn fix_effect(&self, effect: FixEffect) -> bool {
         self.fixes.iter().any(|f| f.effect == Some(effect))
     }
-
-    /// Whether it needs what a diagnostic of `stopping` says could not be read.
-    pub fn stopped_by(&self, stopping: &Rule) -> bool {
-        stopping.stops.is_some_and(|stops| self.needs >= stops)
-    }
 }
 
 impl PartialEq for Rule {

@@ -204,9 +204,27 @@ fn a_rules_facts_are_declared_once_in_the_file_that_checks_it() {
     }
 }
 
+/// A string literal that spells a rule code.
+fn code_literal() -> regex::Regex {
+    regex::Regex::new(r#""(?:[^"\\\n]|\\.)*\bSK\d{3}\b(?:[^"\\\n]|\\.)*""#).unwrap()
+}
+
+#[test]
+fn the_rule_checks_see_what_they_look_for() {
+    let text = "use x;\ncrate::rule::declare! {\n    SK101 \"invalid-name\" Error AgentSkills\n        \"The `name` (SK101).\";\n}\nfn check() { emit(&SK101); help(\"see SK404\"); }\n";
+    assert_eq!(declared(text), vec!["SK101".to_string()]);
+    let outside = outside_declarations(text);
+    assert!(!outside.contains("invalid-name") && outside.contains("emit(&SK101)"));
+    let found: Vec<&str> = code_literal()
+        .find_iter(&outside)
+        .map(|m| m.as_str())
+        .collect();
+    assert_eq!(found, vec!["\"see SK404\""]);
+}
+
 #[test]
 fn no_rule_code_is_spelt_as_a_string_outside_the_declarations() {
-    let literal = regex::Regex::new(r#""(?:[^"\\\n]|\\.)*\bSK\d{3}\b(?:[^"\\\n]|\\.)*""#).unwrap();
+    let literal = code_literal();
     let mut found = Vec::new();
     for (file, text) in sources() {
         let code = code_of(&text);

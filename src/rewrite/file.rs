@@ -177,9 +177,9 @@ fn check_no_worse(
     // A link fixed leads to a file whose own links the rules that follow links now follow.
     if applied
         .keys()
-        .any(|code| rule_of(code).is_some_and(|r| r.fix_effect(FixEffect::Relinks)))
+        .any(|code| crate::rule::find(code).is_some_and(|r| r.fix_effect(FixEffect::Relinks)))
     {
-        new.retain(|code| !rule_of(code).is_some_and(|r| r.has(Tag::FollowsLinks)));
+        new.retain(|code| !crate::rule::find(code).is_some_and(|r| r.has(Tag::FollowsLinks)));
     }
     let first_error = |report: &SkillReport| {
         report
@@ -227,14 +227,14 @@ fn new_problems(
     let stopped = |needs: Needs| {
         baseline
             .keys()
-            .any(|code| rule_of(code).is_some_and(|r| r.stops == Some(needs)))
+            .any(|code| crate::rule::find(code).is_some_and(|r| r.stops == Some(needs)))
     };
     let (undelimited, unparsed) = (stopped(Needs::Frontmatter), stopped(Needs::Fields));
     after
         .iter()
         .filter(|(code, n)| {
             let was = baseline.get(*code).copied().unwrap_or(0);
-            let rule = rule_of(code);
+            let rule = crate::rule::find(code);
             let masked = if undelimited {
                 rule.is_none_or(|r| r.stops.is_none())
             } else {
@@ -244,11 +244,6 @@ fn new_problems(
         })
         .map(|(code, _)| *code)
         .collect()
-}
-
-/// The rule of a code a report holds.
-fn rule_of(code: &str) -> Option<&'static Rule> {
-    crate::rule::find(code)
 }
 
 /// How many diagnostics of each rule a report holds, but for those on the `skipped` lines
