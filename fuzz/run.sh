@@ -18,11 +18,15 @@ cargo +nightly fuzz build "${flags[@]}"
 for target in "${targets[@]}"; do
   mkdir -p "fuzz/corpus/$target"
   echo "== fuzz $target for ${seconds}s"
+  # `grep` hides libFuzzer's progress lines; the status kept is libFuzzer's. (Read right after
+  # the pipeline: behind `|| true` under pipefail, PIPESTATUS was `true`'s and a crash passed.)
+  set +e
   cargo +nightly fuzz run "${flags[@]}" "$target" "fuzz/corpus/$target" "fuzz/seeds/$target" fixtures -- \
     -max_total_time="$seconds" -max_len=65536 -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
-    2>&1 | grep -E "^(Done|stat::number_of_executed_units|stat::peak_rss_mb|==|SUMMARY|thread|panicked)|ERROR|Test unit written" || true
-  # `grep` hides libFuzzer's progress lines; the exit status below is libFuzzer's.
-  if [ "${PIPESTATUS[0]}" -ne 0 ]; then
+    2>&1 | grep -E "^(Done|stat::number_of_executed_units|stat::peak_rss_mb|==|SUMMARY|thread|panicked)|ERROR|Test unit written"
+  status=${PIPESTATUS[0]}
+  set -e
+  if [ "$status" -ne 0 ]; then
     echo "fuzz target $target failed; the input is in fuzz/artifacts/$target/"
     exit 1
   fi

@@ -45,7 +45,7 @@ crate::rule::declare! {
     SK013 "unknown-field" Error Both
         needs(fields)
         tags(form unnecessary)
-        fix(unsafe "move an unknown top-level `key: value` written on one line under `metadata:` as a string (creating `metadata:` at the end of the frontmatter when there is none); not for a likely typo, a list or mapping, an anchor or alias, or a key `metadata` already has; not in a `{…}` frontmatter (the help says so), nor a line followed by an indented line or holding a lone CR, NEL, LS or PS; `metadata:` is created before a `...` document end; plain text YAML 1.1 reads as a date or number is quoted")
+        fix(unsafe "move an unknown top-level `key: value` written on one line under `metadata:` as a string (creating `metadata:` at the end of the frontmatter when there is none); not for a likely typo, a list or mapping, an anchor or alias, or a key `metadata` already has; not when `metadata` is written twice; not in a `{…}` frontmatter (the help says so), nor a line followed by an indented line or holding a lone CR, NEL, LS or PS; `metadata:` is created before a `...` document end; plain text YAML 1.1 reads as a date or number is quoted")
         "A frontmatter key that neither the dialect, nor the skill's targets, nor `extra-fields` defines.";
     SK014 "field-type" Error Both
         needs(fields)
@@ -259,8 +259,20 @@ fn schema_rules(skill: &Skill, out: &mut Reporter) {
     // The schemas forbid other top-level keys: their values are not read, nor copied.
     let mut budget = 10_000;
     let json = yaml::fields_to_json(root, skill.aliases, &mut budget, |key| known.contains(&key));
-    // Looked up once: a frontmatter may have thousands of unknown keys.
+    // Looked up once: a frontmatter may have thousands of unknown keys. A `metadata` written
+    // twice (SK008) is read as its last by some loaders and refused by others: nothing moves
+    // into either.
     let metadata = root.get("metadata");
+    let metadata_once = match &root.value {
+        Value::Map(entries) => {
+            entries
+                .iter()
+                .filter(|(k, _)| matches!(&k.value, Value::Str(s) if s == "metadata"))
+                .count()
+                <= 1
+        }
+        _ => true,
+    };
     for violation in schema::validate(skill.dialect, root, &json) {
         match violation {
             Violation::Unknown { key, value } => {
@@ -289,7 +301,9 @@ fn schema_rules(skill: &Skill, out: &mut Reporter) {
                     (_, Some(help)) if skill.dialect == Dialect::AgentSkills => d.help(help),
                     (Some(near), _) => d.help(format!("did you mean `{near}`? {allow}")),
                     (None, _) if skill.dialect == Dialect::AgentSkills && scalar => {
-                        if let Some(fix) = to_metadata(skill, root, metadata, key, value) {
+                        if metadata_once
+                            && let Some(fix) = to_metadata(skill, root, metadata, key, value)
+                        {
                             d.fix(fix);
                         }
                         // Lines move only in a block mapping: a `{…}` one would need its commas
