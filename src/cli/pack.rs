@@ -37,6 +37,9 @@ pub struct Args {
     /// Sign the archive right after packing (writes ARCHIVE.sigstore.json).
     #[arg(long, value_name = "KEY")]
     key: Option<PathBuf>,
+    /// Sign keylessly instead (an OIDC identity; writes ARCHIVE.sigstore.json).
+    #[command(flatten)]
+    keyless: super::sign::KeylessArgs,
     /// Replace an existing archive (and bundle).
     #[arg(long)]
     force: bool,
@@ -93,6 +96,15 @@ pub fn run(args: &Args) -> Outcome {
             Err(outcome) => return outcome,
         },
         _ => None,
+    };
+    // So is the identity token: none, or a malformed one, leaves no archive.
+    let keyless = if args.keyless.keyless && !args.dry_run && !args.list {
+        match super::sign::Keyless::begin(&args.keyless) {
+            Ok(keyless) => Some(keyless),
+            Err(outcome) => return outcome,
+        }
+    } else {
+        None
     };
     let settings = match Settings::load(&Source::Discover, &cwd, &Overrides::default()) {
         Ok(settings) => settings,
@@ -268,11 +280,12 @@ pub fn run(args: &Args) -> Outcome {
             ),
         );
     }
-    let digest = hex(&<sha2::Sha256 as sha2::Digest>::digest(&bytes));
+    let sha256: [u8; 32] = <sha2::Sha256 as sha2::Digest>::digest(&bytes).into();
+    let digest = hex(&sha256);
     let unpacked: u64 = files.iter().map(|f| f.bytes.len() as u64).sum();
     if !args.dry_run {
-        let bundle = signing_key.map(|k| crate::sign::sign(&k, &bytes).to_bytes());
-        if bundle.is_some() && !args.force && (bundle_path.exists() || bundle_path.is_symlink()) {
+        let signed = signing_key.is_some() || keyless.is_some();
+        if signed && !args.force && (bundle_path.exists() || bundle_path.is_symlink()) {
             return fail(
                 Outcome::Usage,
                 format!(
@@ -281,6 +294,16 @@ pub fn run(args: &Args) -> Outcome {
                 ),
             );
         }
+        // Keyless signing asks the network before anything is written: a failure leaves
+        // nothing behind.
+        let bundle = match (signing_key, &keyless) {
+            (Some(k), _) => Some(crate::sign::sign(&k, &bytes).to_bytes()),
+            (None, Some(keyless)) => match keyless.sign(sha256) {
+                Ok(bundle) => Some(bundle),
+                Err(outcome) => return outcome,
+            },
+            (None, None) => None,
+        };
         let written =
             archive::write_atomic(&output, &bytes, args.force, 0o644).and_then(
                 |()| match &bundle {
@@ -295,6 +318,16 @@ pub fn run(args: &Args) -> Outcome {
                 Outcome::Failure
             };
             return fail(outcome, e);
+        }
+        // What was written must verify as the token's identity; if it does not, the bundle is
+        // removed, and so is the archive: no archive is left unsigned when signing was asked.
+        if let Some(keyless) = &keyless
+            && let Err(outcome) = keyless.check_written(sha256, &bundle_path)
+        {
+            if let Err(e) = std::fs::remove_file(&output) {
+                eprintln!("error: removing `{}`: {e}", output.display());
+            }
+            return outcome;
         }
     }
     if args.json {
@@ -334,6 +367,13 @@ pub fn run(args: &Args) -> Outcome {
     eprintln!("sha256:{digest}");
     if args.key.is_some() && !args.dry_run {
         eprintln!("signed:        {}", bundle_path.display());
+    }
+    if let Some(keyless) = &keyless {
+        eprintln!(
+            "signed:        {} as {}",
+            bundle_path.display(),
+            keyless.signer()
+        );
     }
     // The archive's path on stdout, as `npm pack` prints it: `ARCHIVE=$(skillc pack)`.
     if !args.json && !args.dry_run {
