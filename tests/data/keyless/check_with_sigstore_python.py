@@ -9,6 +9,12 @@ Requirements (Python 3.11):  sigstore==4.5.1  (it brings cryptography 50.0.2)
 Not run by CI: a tool to recheck the data after gen.py. Every valid bundle must verify against
 trusted_root.json with its identity policy; every hostile bundle must fail, and fail at the
 check it was made for (the expected part of sigstore-python's error message). Exits 1 if not.
+With haiku.skills installed too (it needs Python >= 3.12: `pip install "haiku.skills[signing]"`,
+checked with 0.18.1), haiku's own code is run as well: its hash_skill_directory must give the
+same digests, its get_bundle_signer the identities, and its verify_skill (with
+Verifier.production() made to return a verifier for trusted_root.json) must accept the two
+skills and refuse each hostile bundle put in place of skills/alpha/SKILL.sigstore.
+
 Nothing here reaches the network: the trusted root is the local file, and sigstore-python's
 Verifier does not contact the log it names.
 """
@@ -17,7 +23,9 @@ from __future__ import annotations
 
 import hashlib
 import json
+import shutil
 import sys
+import tempfile
 from pathlib import Path
 
 from sigstore.errors import VerificationError
@@ -29,11 +37,12 @@ from sigstore_models.common.v1 import HashAlgorithm
 
 HERE = Path(__file__).resolve().parent
 
-ALPHA = Identity(
-    identity="https://github.com/acme/skills/.github/workflows/release.yml@refs/heads/main",
-    issuer="https://token.actions.githubusercontent.com",
-)
-BETA = Identity(identity="maintainer@example.com", issuer="https://github.com/login/oauth")
+ALPHA_IDENTITY = "https://github.com/acme/skills/.github/workflows/release.yml@refs/heads/main"
+ALPHA_ISSUER = "https://token.actions.githubusercontent.com"
+BETA_IDENTITY = "maintainer@example.com"
+BETA_ISSUER = "https://github.com/login/oauth"
+ALPHA = Identity(identity=ALPHA_IDENTITY, issuer=ALPHA_ISSUER)
+BETA = Identity(identity=BETA_IDENTITY, issuer=BETA_ISSUER)
 
 # Each hostile bundle (for skills/alpha) and the part of the error that names the failed check.
 HOSTILE = {
@@ -140,6 +149,41 @@ def main() -> int:
         except (VerificationError, InvalidBundle) as exc:
             message = str(exc)
             report(label, expected in message, message)
+
+    # haiku.skills' own code, when it is installed.
+    try:
+        from haiku.skills import signing as haiku
+    except ImportError:
+        print("SKIP  haiku.skills is not installed: its own digest and verify_skill not run")
+    else:
+        production = Verifier.production
+        Verifier.production = classmethod(lambda cls, offline=False: verifier)
+        try:
+            identities = {
+                "alpha": haiku.TrustedIdentity(identity=ALPHA_IDENTITY, issuer=ALPHA_ISSUER),
+                "beta": haiku.TrustedIdentity(identity=BETA_IDENTITY, issuer=BETA_ISSUER),
+            }
+            for skill, identity in identities.items():
+                skill_dir = HERE / "skills" / skill
+                same = haiku.hash_skill_directory(skill_dir) == hash_skill_directory(skill_dir)
+                report(f"haiku: skills/{skill} digest is the same", same)
+                signer = haiku.get_bundle_signer(skill_dir)
+                report(f"haiku: skills/{skill} signer is {identity}", signer == identity, str(signer))
+                report(
+                    f"haiku: verify_skill(skills/{skill}) accepts it",
+                    haiku.verify_skill(skill_dir, [identity]),
+                )
+            with tempfile.TemporaryDirectory() as tmp:
+                copy = Path(tmp) / "alpha"
+                shutil.copytree(HERE / "skills" / "alpha", copy)
+                for hostile in HOSTILE:
+                    shutil.copyfile(HERE / "hostile" / f"{hostile}.sigstore.json", copy / "SKILL.sigstore")
+                    report(
+                        f"haiku: verify_skill refuses hostile/{hostile}",
+                        not haiku.verify_skill(copy, [identities["alpha"]]),
+                    )
+        finally:
+            Verifier.production = production
 
     print(f"{failures} failed")
     return 1 if failures else 0
