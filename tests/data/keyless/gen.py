@@ -711,8 +711,10 @@ def write_tree(root: Path, files: dict[str, str]) -> None:
 def write_json(path: Path, obj, *, compact: bool = False) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     if compact:
-        path.write_text(json.dumps(obj, separators=(",", ":")))
+        # As sigstore-python's Bundle.to_json(): no spaces, the checkpoint's em dash as UTF-8.
+        path.write_bytes(json.dumps(obj, separators=(",", ":"), ensure_ascii=False).encode())
     else:
+        # Non-ASCII (the em dash) escaped as \u2014, as in some conformance bundles.
         path.write_text(json.dumps(obj, indent=2) + "\n")
 
 
