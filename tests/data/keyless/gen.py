@@ -457,8 +457,9 @@ def sign_dsse_event(name, leaf, leaf_key, payload: bytes, integrated_time) -> Ev
         "payloadType": INTOTO_PAYLOAD_TYPE,
         "signatures": [{"sig": b64(signature)}],
     }
-    # Rekor hashes the envelope JSON as submitted (verifiers cannot recompute it: the envelope
-    # has no canonical form); here it was submitted as this compact JSON.
+    # envelopeHash: SHA-256 of the envelope JSON, here taken as this compact serialization.
+    # Verifiers do not recompute it (a JSON envelope has no canonical form); they check the
+    # payload hash and the signatures.
     envelope_json = json.dumps(envelope, separators=(",", ":")).encode()
     body = canonical_json(
         {
