@@ -125,11 +125,27 @@ pub fn archive_bytes(data: &[u8]) -> Option<std::borrow::Cow<'_, [u8]>> {
 /// The parsers of what `verify` and `sign` read: bundles, manifests, keys.
 pub fn signing(data: &[u8]) {
     let _ = crate::sign::Bundle::parse(data);
+    keyless(data);
     let _ = crate::package::manifest::Manifest::parse(data);
     let text = String::from_utf8_lossy(data);
     // No password: a hostile key's key-derivation cost is not what is fuzzed here.
     let _ = crate::sign::signing_key(&text, None);
     let _ = crate::sign::verifying_key(&text);
+}
+
+/// A keyless bundle against the embedded public-good root, for a digest and for bytes, with
+/// no identity policy (so that every check past the bundle's own is reached): a hostile
+/// bundle fails with a named check, never a panic, in bounded time.
+fn keyless(data: &[u8]) {
+    use crate::sign::keyless::{self, Policy, Subject, Trust};
+    static ROOT: std::sync::OnceLock<Option<sigstore_verify::trust_root::TrustedRoot>> =
+        std::sync::OnceLock::new();
+    let Some(root) = ROOT.get_or_init(|| Trust::Production.load().ok()) else {
+        return;
+    };
+    let _ = keyless::verify(Subject::Sha256([0; 32]), data, &Policy::AnyIdentity, root);
+    let _ = keyless::verify(Subject::Bytes(b"a"), data, &Policy::AnyIdentity, root);
+    let _ = keyless::has_tlog_entries(data);
 }
 
 /// What `file:///fuzz/` stands for in the server target's input: the URI of its workspace.

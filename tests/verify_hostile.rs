@@ -250,7 +250,7 @@ fn artifacts_that_are_not_regular_files_are_refused() {
         assert_eq!(
             run.stderr,
             format!(
-                "error: `{name}` is not a regular file; verify checks a file or an unpacked \
+                "error: `{name}` is not a regular file; verify checks a file, `sha256:HEX` or a \
                  skill directory\n"
             )
         );

@@ -1,6 +1,7 @@
 //! The command line: argument definitions and dispatch. One file per command.
 
 mod completions;
+mod identity;
 mod introspect;
 mod keygen;
 mod list;

@@ -3,7 +3,8 @@
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use super::verify::{self as verify_cmd, VerifyFormat};
+use super::identity::IdentityArgs;
+use super::verify::{self as verify_cmd, Signature, VerifyFormat};
 use super::{Outcome, fail};
 use crate::input::{Links, read_bounded};
 use crate::package::reader;
@@ -24,6 +25,9 @@ pub struct Args {
     /// Verify the archive's signature with this public key first; unpack nothing if it fails.
     #[arg(long, value_name = "PUB")]
     key: Option<PathBuf>,
+    /// Or verify a keyless signature first (see `skillc verify`): who must have signed it.
+    #[command(flatten)]
+    identity: IdentityArgs,
     /// The bundle (default ARCHIVE.sigstore.json).
     #[arg(long, value_name = "PATH")]
     bundle: Option<PathBuf>,
@@ -37,16 +41,29 @@ pub fn run(args: &Args) -> Outcome {
     if !args.archive.is_file() {
         return fail(Outcome::Usage, format!("path not found: {shown}"));
     }
-    let archive = if let Some(key_path) = &args.key {
-        let key = match verify_cmd::read_public_key(key_path) {
-            Ok(key) => key,
+    let policy = match args.identity.policy() {
+        Ok(policy) => policy,
+        Err(e) => return fail(Outcome::Usage, e),
+    };
+    let trust = args.identity.trust();
+    let key = match &args.key {
+        Some(key_path) => match verify_cmd::read_public_key(key_path) {
+            Ok(key) => Some(key),
             Err(outcome) => return outcome,
-        };
+        },
+        None => None,
+    };
+    let signature = match (&key, &policy) {
+        (Some(key), _) => Some(Signature::Key(key, &trust)),
+        (None, Some(policy)) => Some(Signature::Keyless(policy, &trust)),
+        (None, None) => None,
+    };
+    let archive = if let Some(signature) = &signature {
         let bundle = args
             .bundle
             .clone()
             .unwrap_or_else(|| super::sign::default_bundle(&args.archive));
-        let verdict = verify_cmd::verify(&args.archive, &bundle, Some(&key));
+        let verdict = verify_cmd::verify(&args.archive, &bundle, signature);
         if verdict.ok() && verdict.archive.is_none() {
             return fail(
                 Outcome::Problems,
@@ -54,7 +71,7 @@ pub fn run(args: &Args) -> Outcome {
             );
         }
         if !verdict.ok() {
-            let outcome = verify_cmd::report(&verdict, &shown, VerifyFormat::Text, true);
+            let outcome = verify_cmd::report(&verdict, &shown, VerifyFormat::Text, signature);
             eprintln!("nothing was unpacked");
             return outcome;
         }

@@ -12,13 +12,16 @@ use std::path::{Path, PathBuf};
 use serde_json::json;
 use sha2::{Digest, Sha256};
 
+use super::identity::IdentityArgs;
 use super::{Outcome, fail};
 use crate::input::{self, Links};
 use crate::package::manifest::{MANIFEST, Manifest};
 use crate::package::reader::{self, Archive};
 use crate::package::verify::{Facts, check_archive, check_files};
 use crate::render::escaped;
-use crate::sign::{self, Bundle, Kept, KeyError, MessageSignature};
+use crate::sign::keyless::{self, Policy, Signed, Trust};
+use crate::sign::{self, Bundle, Kept, KeyError};
+use p256::pkcs8::EncodePublicKey as _;
 
 /// The largest manifest read: one lists at most `MAX_ENTRIES` files, each entry about 150
 /// bytes of JSON plus its path, so 1 KiB an entry leaves room for long paths.
@@ -26,11 +29,15 @@ pub const MAX_MANIFEST: u64 = reader::MAX_ENTRIES as u64 * 1024;
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// The signed file, or an unpacked skill directory holding `.skill-manifest.json`.
+    /// The signed file; `sha256:HEX` (its digest, without the file); a skill directory signed
+    /// the haiku.skills way (`DIR/SKILL.sigstore`); or an unpacked skill directory holding
+    /// `.skill-manifest.json`.
     artifact: PathBuf,
-    /// The public key (SPKI PEM).
+    /// The public key (SPKI PEM) of a key-based bundle.
     #[arg(long, value_name = "PUB")]
     key: Option<PathBuf>,
+    #[command(flatten)]
+    identity: IdentityArgs,
     /// The bundle (default ARTIFACT.sigstore.json).
     #[arg(long, value_name = "PATH")]
     bundle: Option<PathBuf>,
@@ -38,7 +45,12 @@ pub struct Args {
     #[arg(long)]
     insecure_skip_signature: bool,
     /// Output format.
-    #[arg(long, value_enum, default_value = "text")]
+    #[arg(
+        long,
+        visible_alias = "output-format",
+        value_enum,
+        default_value = "text"
+    )]
     format: VerifyFormat,
 }
 
@@ -62,6 +74,8 @@ pub struct Verdict {
     skill: Option<String>,
     /// The archive, when the artifact is one and it was read.
     pub archive: Option<Archive>,
+    /// Who signed, from a verified keyless (or logged) bundle.
+    signer: Option<Signed>,
 }
 
 impl Verdict {
@@ -75,6 +89,31 @@ impl Verdict {
         self.checks.iter().find(|c| !c.ok)
     }
 
+    /// Records a keyless verification: the failed check, or the signature and the signer.
+    fn push_signed(&mut self, result: Result<Signed, keyless::Failure>) -> bool {
+        match result {
+            Ok(signed) => {
+                self.push(
+                    "signature",
+                    Ok(
+                        "certificate chain, SCT, transparency log, signature and digest verify"
+                            .into(),
+                    ),
+                );
+                self.signer = Some(signed);
+                true
+            }
+            Err(failure) => {
+                self.checks.push(Check {
+                    name: failure.check,
+                    ok: false,
+                    detail: failure.detail,
+                });
+                false
+            }
+        }
+    }
+
     /// Records a check; returns whether it passed.
     fn push(&mut self, name: &'static str, result: Result<String, String>) -> bool {
         let ok = result.is_ok();
@@ -84,29 +123,41 @@ impl Verdict {
     }
 }
 
-/// Runs the checks of package.md with the bundle at `bundle_path`, which must exist.
-/// `key: None` skips check 3 (integrity only).
-pub fn verify(
-    artifact: &Path,
-    bundle_path: &Path,
-    key: Option<&p256::ecdsa::VerifyingKey>,
-) -> Verdict {
-    check(artifact, bundle_path, true, key)
+/// What the signature is checked with.
+pub enum Signature<'a> {
+    /// A public key: a key-based bundle, offline (or, when the bundle carries transparency-log
+    /// entries, those too, against the trust).
+    Key(&'a p256::ecdsa::VerifyingKey, &'a Trust),
+    /// A keyless bundle: the certificate, log and signature against the trust, and the signer
+    /// against the policy.
+    Keyless(&'a Policy, &'a Trust),
+    /// Integrity only (digest and archive).
+    Unchecked,
 }
 
-/// Runs the checks. Without a key and with `bundle_required` false, an absent bundle skips
-/// the digest check; if no check at all could run, that is the failure.
+/// Runs the checks of package.md with the bundle at `bundle_path`, which must exist.
+pub fn verify(artifact: &Path, bundle_path: &Path, signature: &Signature<'_>) -> Verdict {
+    check(artifact, bundle_path, true, signature)
+}
+
+/// Runs the checks. Without a signature check and with `bundle_required` false, an absent
+/// bundle skips the digest check; if no check at all could run, that is the failure.
 fn check(
     artifact: &Path,
     bundle_path: &Path,
     bundle_required: bool,
-    key: Option<&p256::ecdsa::VerifyingKey>,
+    signature: &Signature<'_>,
 ) -> Verdict {
+    let key = match signature {
+        Signature::Key(key, _) => Some(*key),
+        _ => None,
+    };
     let mut v = Verdict {
         checks: Vec::new(),
         key_hint: key.map(sign::hint),
         skill: None,
         archive: None,
+        signer: None,
     };
     let read = match sign::read_artifact(
         artifact,
@@ -119,32 +170,60 @@ fn check(
             return v;
         }
     };
-    let bundle = match read_bundle(bundle_path, bundle_required || key.is_some()) {
-        Ok(Some((bundle, signature))) => {
-            v.push(
-                "bundle",
-                Ok(format!("{} with a message signature", bundle.media_type)),
-            );
-            Some((bundle, signature))
-        }
-        Ok(None) => None,
+    let required = bundle_required || !matches!(signature, Signature::Unchecked);
+    let bundle_bytes = match read_bundle_bytes(bundle_path, required) {
+        Ok(bytes) => bytes,
         Err(e) => {
             v.push("bundle", Err(e));
             return v;
         }
     };
-    if let Some((bundle, signature)) = &bundle {
+    let logged = bundle_bytes
+        .as_deref()
+        .is_some_and(keyless::has_tlog_entries);
+    let keyless_check = match signature {
+        Signature::Keyless(policy, trust) => Some(((*policy).clone(), *trust)),
+        Signature::Key(key, trust) if logged => key
+            .to_public_key_der()
+            .ok()
+            .map(|der| (Policy::Key(der.as_bytes().to_vec()), *trust)),
+        _ => None,
+    };
+    if let (Some((policy, trust)), Some(bytes)) = (keyless_check, &bundle_bytes) {
+        let sha256: [u8; 32] = read.digest.clone().finalize().into();
+        let subject = match &read.kept {
+            Kept::Bytes(archive) => keyless::Subject::Bytes(archive),
+            _ => keyless::Subject::File {
+                path: artifact,
+                sha256,
+            },
+        };
+        if !v.push_signed(verify_keyless(subject, bytes, &policy, trust)) {
+            return v;
+        }
+    } else if let Some(bytes) = &bundle_bytes {
+        let (bundle, signature) = match Bundle::parse(bytes) {
+            Ok(parsed) => parsed,
+            Err(e) => {
+                v.push("bundle", Err(e));
+                return v;
+            }
+        };
+        v.push(
+            "bundle",
+            Ok(format!("{} with a message signature", bundle.media_type)),
+        );
         let sha256 = read.digest.clone().finalize();
         if !v.push(
             "digest",
-            sign::check_sha256(signature, &sha256).map(|()| "SHA-256 matches".into()),
+            sign::check_sha256(&signature, &sha256).map(|()| "SHA-256 matches".into()),
         ) {
             return v;
         }
         if let Some(key) = key
             && !v.push(
                 "signature",
-                sign::check_signature_digest(bundle, signature, key, read.digest.clone())
+                sign::check_signature_digest(&bundle, &signature, key, read.digest.clone())
                     .map(|()| "verifies with the public key".into()),
             )
         {
@@ -152,7 +231,7 @@ fn check(
         }
     }
     match read.kept {
-        Kept::Streamed if bundle.is_none() => {
+        Kept::Streamed if bundle_bytes.is_none() => {
             v.push(
                 "integrity",
                 Err(format!(
@@ -196,11 +275,22 @@ fn check(
     v
 }
 
-/// Reads and parses the bundle under [`sign::MAX_BUNDLE`]. `Ok(None)`: it does not exist and
-/// was not required (the default path, integrity only).
-fn read_bundle(path: &Path, required: bool) -> Result<Option<(Bundle, MessageSignature)>, String> {
+/// A keyless (or logged key-based) bundle against its trust and policy.
+fn verify_keyless(
+    subject: keyless::Subject<'_>,
+    bundle: &[u8],
+    policy: &Policy,
+    trust: &Trust,
+) -> Result<Signed, keyless::Failure> {
+    let root = trust.load()?;
+    keyless::verify(subject, bundle, policy, &root)
+}
+
+/// Reads the bundle under [`sign::MAX_BUNDLE`]. `Ok(None)`: it does not exist and was not
+/// required (the default path, integrity only).
+fn read_bundle_bytes(path: &Path, required: bool) -> Result<Option<Vec<u8>>, String> {
     match input::read_bounded(path, sign::MAX_BUNDLE, Links::Follow) {
-        Ok(bytes) => Bundle::parse(&bytes).map(Some),
+        Ok(bytes) => Ok(Some(bytes)),
         Err(e) if !required && e.kind() == std::io::ErrorKind::NotFound => Ok(None),
         Err(e) => Err(format!("cannot read the bundle `{}`: {e}", path.display())),
     }
@@ -341,6 +431,18 @@ pub fn read_public_key(path: &Path) -> Result<p256::ecdsa::VerifyingKey, Outcome
 
 pub fn run(args: &Args) -> Outcome {
     let shown = escaped(&args.artifact.display().to_string());
+    let policy = match args.identity.policy() {
+        Ok(policy) => policy,
+        Err(e) => return fail(Outcome::Usage, e),
+    };
+    let trust = args.identity.trust();
+    if let Some(digest) = args.artifact.to_str().and_then(keyless::parse_sha256) {
+        let digest = match digest {
+            Ok(digest) => digest,
+            Err(e) => return fail(Outcome::Usage, e),
+        };
+        return verify_digest(args, digest, policy.as_ref(), &trust);
+    }
     if args.artifact.is_dir() {
         return match verify_dir(&args.artifact) {
             Ok(key) => {
@@ -362,38 +464,106 @@ pub fn run(args: &Args) -> Outcome {
             return fail(
                 Outcome::Usage,
                 format!(
-                    "`{shown}` is not a regular file; verify checks a file or an unpacked \
+                    "`{shown}` is not a regular file; verify checks a file, `sha256:HEX` or a \
                      skill directory"
                 ),
             );
         }
         Ok(_) => {}
     }
-    let key = match (&args.key, args.insecure_skip_signature) {
-        (Some(path), _) => match read_public_key(path) {
+    let key = match &args.key {
+        Some(path) => match read_public_key(path) {
             Ok(key) => Some(key),
             Err(outcome) => return outcome,
         },
-        (None, true) => None,
-        (None, false) => {
-            return fail(
-                Outcome::Usage,
-                "verify needs --key PUB (or --insecure-skip-signature to check integrity only)",
-            );
-        }
+        None => None,
     };
     let bundle = args
         .bundle
         .clone()
         .unwrap_or_else(|| super::sign::default_bundle(&args.artifact));
-    let verdict = check(&args.artifact, &bundle, args.bundle.is_some(), key.as_ref());
+    let signature = match (&key, &policy, args.insecure_skip_signature) {
+        (Some(key), _, _) => Signature::Key(key, &trust),
+        (None, Some(policy), _) => Signature::Keyless(policy, &trust),
+        (None, None, true) => Signature::Unchecked,
+        (None, None, false) => return fail(Outcome::Usage, NEEDS_POLICY),
+    };
+    let verdict = check(&args.artifact, &bundle, args.bundle.is_some(), &signature);
     let named = args.artifact.display().to_string();
-    report(&verdict, &named, args.format, key.is_some())
+    report(&verdict, &named, args.format, &signature)
+}
+
+/// What `verify` says when it was given nothing to check a signature with.
+const NEEDS_POLICY: &str = "verify needs who signed: --key PUB for a key-based bundle, or \
+     --certificate-identity ID --certificate-oidc-issuer URL for a keyless one (or \
+     --insecure-skip-signature to check integrity only)";
+
+/// `verify sha256:HEX --bundle PATH`: a keyless (or logged) bundle against a digest.
+fn verify_digest(args: &Args, digest: [u8; 32], policy: Option<&Policy>, trust: &Trust) -> Outcome {
+    let named = args.artifact.display().to_string();
+    let Some(bundle_path) = &args.bundle else {
+        return fail(
+            Outcome::Usage,
+            format!(
+                "verifying `{}` (a digest) needs --bundle PATH",
+                escaped(&named)
+            ),
+        );
+    };
+    let key = match &args.key {
+        Some(path) => match read_public_key(path) {
+            Ok(key) => Some(key),
+            Err(outcome) => return outcome,
+        },
+        None => None,
+    };
+    let policy = match (&key, policy) {
+        (Some(key), _) => match key.to_public_key_der() {
+            Ok(der) => Policy::Key(der.as_bytes().to_vec()),
+            Err(e) => return fail(Outcome::Usage, format!("the public key: {e}")),
+        },
+        (None, Some(policy)) => policy.clone(),
+        (None, None) => return fail(Outcome::Usage, NEEDS_POLICY),
+    };
+    let mut v = Verdict {
+        checks: Vec::new(),
+        key_hint: key.as_ref().map(sign::hint),
+        skill: None,
+        archive: None,
+        signer: None,
+    };
+    match read_bundle_bytes(bundle_path, true) {
+        Ok(Some(bytes)) => {
+            v.push_signed(verify_keyless(
+                keyless::Subject::Sha256(digest),
+                &bytes,
+                &policy,
+                trust,
+            ));
+        }
+        Ok(None) => {
+            v.push("bundle", Err("no bundle".into()));
+        }
+        Err(e) => {
+            v.push("bundle", Err(e));
+        }
+    };
+    let signature = match &key {
+        Some(key) => Signature::Key(key, trust),
+        None => Signature::Keyless(&policy, trust),
+    };
+    report(&v, &named, args.format, &signature)
 }
 
 /// Prints a verdict and returns the outcome. `named` is the artifact as the user named it:
-/// JSON carries it as is, text prints it [`printable`].
-pub fn report(verdict: &Verdict, named: &str, format: VerifyFormat, signed: bool) -> Outcome {
+/// JSON carries it as is, text prints it escaped.
+pub fn report(
+    verdict: &Verdict,
+    named: &str,
+    format: VerifyFormat,
+    signature: &Signature<'_>,
+) -> Outcome {
+    let identity_checked = !matches!(signature, Signature::Keyless(Policy::AnyIdentity, _));
     if format == VerifyFormat::Json {
         let doc = json!({
             "artifact": named,
@@ -401,6 +571,12 @@ pub fn report(verdict: &Verdict, named: &str, format: VerifyFormat, signed: bool
             "checks": verdict.checks.iter().map(|c| json!({"name": c.name, "ok": c.ok, "detail": c.detail})).collect::<Vec<_>>(),
             "key_hint": verdict.key_hint,
             "skill": verdict.skill,
+            "signer": verdict.signer.as_ref().map(|s| json!({
+                "identity": s.identity,
+                "issuer": s.issuer,
+                "logged_at": s.logged_at,
+                "identity_checked": identity_checked,
+            })),
         });
         if let Some(outcome) = super::emit(&(crate::render::json_text(&doc) + "\n")) {
             return outcome;
@@ -421,18 +597,7 @@ pub fn report(verdict: &Verdict, named: &str, format: VerifyFormat, signed: bool
             eprintln!("FAIL: {shown}: no check ran");
             Outcome::Problems
         }
-        None if signed => {
-            let hint = verdict.key_hint.as_deref().unwrap_or("");
-            // Only a skill archive (tar.gz or zip) is read and checked against its manifest;
-            // any other file gets a signature verdict, and says so.
-            let skill = skill.map_or(
-                "; not a skill archive: only the signature and digest were checked".to_string(),
-                |s| format!(", skill {s}"),
-            );
-            eprintln!("OK: {shown} (key hint {hint}{skill})");
-            Outcome::Success
-        }
-        None => {
+        None if matches!(signature, Signature::Unchecked) => {
             let checked: Vec<&str> = verdict
                 .checks
                 .iter()
@@ -444,6 +609,43 @@ pub fn report(verdict: &Verdict, named: &str, format: VerifyFormat, signed: bool
                 "INTEGRITY OK: {shown} (checked: {}{skill}); the signature was not checked",
                 checked.join(", ")
             );
+            Outcome::Success
+        }
+        None => {
+            // Only a skill archive (tar.gz or zip) is read and checked against its manifest;
+            // any other file gets a signature verdict, and says so.
+            let skill = skill.map_or(
+                if named.starts_with("sha256:") {
+                    String::new()
+                } else {
+                    "; not a skill archive: only the signature and digest were checked".to_string()
+                },
+                |s| format!(", skill {s}"),
+            );
+            let mut facts = Vec::new();
+            if let Some(hint) = &verdict.key_hint {
+                facts.push(format!("key hint {hint}"));
+            }
+            if let Some(signer) = &verdict.signer {
+                if let Some(identity) = &signer.identity {
+                    facts.push(format!("identity {}", escaped(identity)));
+                }
+                if let Some(issuer) = &signer.issuer {
+                    facts.push(format!("issuer {}", escaped(issuer)));
+                }
+                if let Some(at) = &signer.logged_at {
+                    facts.push(format!("logged at {at}"));
+                }
+            }
+            let facts = facts.join(", ");
+            if identity_checked {
+                eprintln!("OK: {shown} ({facts}{skill})");
+            } else {
+                eprintln!(
+                    "SIGNATURE OK, SIGNER NOT CHECKED (--insecure-ignore-identity): {shown} \
+                     (signed by {facts}{skill})"
+                );
+            }
             Outcome::Success
         }
     }

@@ -1,0 +1,516 @@
+//! `skillc verify` of keyless (identity-based) Sigstore bundles, offline, against the test
+//! Sigstore instance in tests/data/keyless (its README says how every bundle was made): exact
+//! outputs and exit codes for the policy flags, each hostile bundle failing at its check, and
+//! hostile inputs failing with a named check in bounded time.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+const ALPHA: &str = "https://github.com/acme/skills/.github/workflows/release.yml@refs/heads/main";
+const GITHUB: &str = "https://token.actions.githubusercontent.com";
+const ALPHA_DIGEST: &str = "e7ec9e54e703d7466c5e283676ebfaca196217207a07f6192e7451e624f173ab";
+
+fn data() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/keyless")
+}
+
+struct Run {
+    code: Option<i32>,
+    stdout: String,
+    stderr: String,
+}
+
+fn skillc(dir: &Path, args: &[&str]) -> Run {
+    let out = Command::new(env!("CARGO_BIN_EXE_skillc"))
+        .current_dir(dir)
+        .args(args)
+        .output()
+        .unwrap();
+    Run {
+        code: out.status.code(),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
+
+/// `verify` in tests/data/keyless/file with the test root and `args`.
+fn verify_file(args: &[&str]) -> Run {
+    let root = data().join("trusted_root.json");
+    let mut all = vec!["verify"];
+    all.extend_from_slice(args);
+    all.extend_from_slice(&["--trusted-root", root.to_str().unwrap()]);
+    skillc(&data().join("file"), &all)
+}
+
+const NOT_ARCHIVE: &str = "; not a skill archive: only the signature and digest were checked";
+
+#[test]
+fn a_message_signature_verifies_with_its_signer() {
+    let run = verify_file(&[
+        "artifact.txt",
+        "--certificate-identity",
+        ALPHA,
+        "--certificate-oidc-issuer",
+        GITHUB,
+    ]);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    assert_eq!(
+        run.stderr,
+        format!(
+            "OK: artifact.txt (identity {ALPHA}, issuer {GITHUB}, logged at \
+             2026-03-02T10:02:38Z{NOT_ARCHIVE})\n"
+        )
+    );
+}
+
+#[test]
+fn a_dsse_statement_verifies_and_its_subject_must_be_the_artifact() {
+    let args = [
+        "--bundle",
+        "artifact.txt.intoto.sigstore.json",
+        "--certificate-identity",
+        ALPHA,
+        "--certificate-oidc-issuer",
+        GITHUB,
+    ];
+    let mut ok = vec!["artifact.txt"];
+    ok.extend_from_slice(&args);
+    let run = verify_file(&ok);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    assert!(
+        run.stderr.starts_with("OK: artifact.txt (identity "),
+        "{}",
+        run.stderr
+    );
+    // Another artifact is not the statement's subject.
+    let mut wrong = vec!["sha256:0000000000000000000000000000000000000000000000000000000000000000"];
+    wrong.extend_from_slice(&args);
+    let run = verify_file(&wrong);
+    assert_eq!(run.code, Some(1));
+    assert!(
+        run.stderr.starts_with(
+            "FAIL: sha256:0000000000000000000000000000000000000000000000000000000000000000: \
+             digest check failed: "
+        ),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
+fn a_digest_verifies_without_the_file() {
+    let digest = format!(
+        "sha256:{}",
+        sha256_hex(&std::fs::read(data().join("file/artifact.txt")).unwrap())
+    );
+    let run = verify_file(&[
+        &digest,
+        "--bundle",
+        "artifact.txt.sigstore.json",
+        "--certificate-identity-regexp",
+        "https://github\\.com/acme/.*",
+        "--certificate-oidc-issuer-regexp",
+        "https://token\\.actions\\.githubusercontent\\.com",
+    ]);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    assert_eq!(
+        run.stderr,
+        format!(
+            "OK: {digest} (identity {ALPHA}, issuer {GITHUB}, logged at 2026-03-02T10:02:38Z)\n"
+        )
+    );
+    // A digest needs --bundle: there is no file to name one after.
+    let run = verify_file(&[&digest, "--insecure-ignore-identity"]);
+    assert_eq!(run.code, Some(2));
+    assert_eq!(
+        run.stderr,
+        format!("error: verifying `{digest}` (a digest) needs --bundle PATH\n")
+    );
+}
+
+fn sha256_hex(bytes: &[u8]) -> String {
+    use sha2::{Digest, Sha256};
+    format!("{:x}", Sha256::digest(bytes))
+}
+
+#[test]
+fn the_wrong_signer_fails_the_identity_check() {
+    let run = verify_file(&[
+        "artifact.txt",
+        "--certificate-identity",
+        "https://github.com/acme/skills/.github/workflows/release.yml@refs/heads/dev",
+        "--certificate-oidc-issuer",
+        GITHUB,
+    ]);
+    assert_eq!(run.code, Some(1));
+    assert_eq!(
+        run.stderr,
+        format!(
+            "FAIL: artifact.txt: identity check failed: signed by `{ALPHA}` (issuer `{GITHUB}`), \
+             which matches no identity given: expected \
+             `https://github.com/acme/skills/.github/workflows/release.yml@refs/heads/dev` with \
+             issuer `{GITHUB}`\n"
+        )
+    );
+    // The right identity vouched for by another issuer is not the signer either.
+    let run = verify_file(&[
+        "artifact.txt",
+        "--certificate-identity",
+        ALPHA,
+        "--certificate-oidc-issuer",
+        "https://accounts.google.com",
+    ]);
+    assert_eq!(run.code, Some(1));
+    assert!(
+        run.stderr.contains("identity check failed"),
+        "{}",
+        run.stderr
+    );
+    // A regular expression matches the whole identity, not a part of it.
+    let run = verify_file(&[
+        "artifact.txt",
+        "--certificate-identity-regexp",
+        "acme",
+        "--certificate-oidc-issuer",
+        GITHUB,
+    ]);
+    assert_eq!(run.code, Some(1));
+    assert!(
+        run.stderr.contains("expected /acme/ with issuer"),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
+fn identity_pairs_are_taken_in_command_line_order() {
+    let other = "maintainer@example.com";
+    let oauth = "https://github.com/login/oauth";
+    // (other, GITHUB) and (ALPHA, oauth): neither pair is the signer's.
+    let run = verify_file(&[
+        "artifact.txt",
+        "--certificate-identity",
+        other,
+        "--certificate-oidc-issuer",
+        GITHUB,
+        "--certificate-identity",
+        ALPHA,
+        "--certificate-oidc-issuer",
+        oauth,
+    ]);
+    assert_eq!(run.code, Some(1), "{}", run.stderr);
+    // (other, oauth) and (ALPHA, GITHUB): the second pair is.
+    let run = verify_file(&[
+        "artifact.txt",
+        "--certificate-identity",
+        other,
+        "--certificate-oidc-issuer",
+        oauth,
+        "--certificate-identity",
+        ALPHA,
+        "--certificate-oidc-issuer",
+        GITHUB,
+    ]);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    // Two identities, three issuers: no way to pair them.
+    let run = verify_file(&[
+        "artifact.txt",
+        "--certificate-identity",
+        other,
+        "--certificate-identity",
+        ALPHA,
+        "--certificate-oidc-issuer",
+        oauth,
+        "--certificate-oidc-issuer",
+        GITHUB,
+        "--certificate-oidc-issuer",
+        GITHUB,
+    ]);
+    assert_eq!(run.code, Some(2));
+    assert_eq!(
+        run.stderr,
+        "error: 2 identities and 3 issuers: give one issuer for all identities, or one issuer \
+         for each identity (they pair in command-line order)\n"
+    );
+}
+
+#[test]
+fn a_keyless_bundle_without_a_policy_is_refused() {
+    let run = verify_file(&["artifact.txt"]);
+    assert_eq!(run.code, Some(2));
+    assert_eq!(
+        run.stderr,
+        "error: verify needs who signed: --key PUB for a key-based bundle, or \
+         --certificate-identity ID --certificate-oidc-issuer URL for a keyless one (or \
+         --insecure-skip-signature to check integrity only)\n"
+    );
+    let run = verify_file(&["artifact.txt", "--certificate-identity", ALPHA]);
+    assert_eq!(run.code, Some(2));
+    assert_eq!(
+        run.stderr,
+        "error: --certificate-identity needs --certificate-oidc-issuer (or \
+         --certificate-oidc-issuer-regexp): an identity means something only with the issuer \
+         that vouched for it\n"
+    );
+    let run = verify_file(&[
+        "artifact.txt",
+        "--certificate-identity-regexp",
+        "(",
+        "--certificate-oidc-issuer",
+        GITHUB,
+    ]);
+    assert_eq!(run.code, Some(2));
+    assert!(
+        run.stderr
+            .starts_with("error: `(` is not a valid regular expression: "),
+        "{}",
+        run.stderr
+    );
+    let run = verify_file(&[
+        "artifact.txt",
+        "--key",
+        "k.pub",
+        "--certificate-identity",
+        ALPHA,
+    ]);
+    assert_eq!(run.code, Some(2));
+    assert!(run.stderr.contains("cannot be used with"), "{}", run.stderr);
+}
+
+#[test]
+fn ignoring_the_identity_is_said_so() {
+    let run = verify_file(&["artifact.txt", "--insecure-ignore-identity"]);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    assert_eq!(
+        run.stderr,
+        format!(
+            "SIGNATURE OK, SIGNER NOT CHECKED (--insecure-ignore-identity): artifact.txt (signed \
+             by identity {ALPHA}, issuer {GITHUB}, logged at 2026-03-02T10:02:38Z{NOT_ARCHIVE})\n"
+        )
+    );
+}
+
+#[test]
+fn json_output_names_the_signer() {
+    let run = verify_file(&[
+        "artifact.txt",
+        "--certificate-identity",
+        ALPHA,
+        "--certificate-oidc-issuer",
+        GITHUB,
+        "--output-format",
+        "json",
+    ]);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    let doc: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(
+        doc,
+        serde_json::json!({
+            "artifact": "artifact.txt",
+            "ok": true,
+            "checks": [{
+                "name": "signature",
+                "ok": true,
+                "detail": "certificate chain, SCT, transparency log, signature and digest verify"
+            }],
+            "key_hint": null,
+            "skill": null,
+            "signer": {
+                "identity": ALPHA,
+                "issuer": GITHUB,
+                "logged_at": "2026-03-02T10:02:38Z",
+                "identity_checked": true
+            }
+        })
+    );
+}
+
+#[test]
+fn a_changed_artifact_or_another_root_fails() {
+    let tmp = tempfile::tempdir().unwrap();
+    let original = std::fs::read(data().join("file/artifact.txt")).unwrap();
+    let mut changed = original.clone();
+    changed.push(b'\n');
+    std::fs::write(tmp.path().join("artifact.txt"), &changed).unwrap();
+    let bundle = data().join("file/artifact.txt.sigstore.json");
+    let root = data().join("trusted_root.json");
+    let policy = [
+        "--certificate-identity",
+        ALPHA,
+        "--certificate-oidc-issuer",
+        GITHUB,
+    ];
+    let mut args = vec![
+        "verify",
+        "artifact.txt",
+        "--bundle",
+        bundle.to_str().unwrap(),
+        "--trusted-root",
+        root.to_str().unwrap(),
+    ];
+    args.extend_from_slice(&policy);
+    let run = skillc(tmp.path(), &args);
+    assert_eq!(run.code, Some(1));
+    assert!(
+        run.stderr
+            .starts_with("FAIL: artifact.txt: signature check failed: ")
+            || run
+                .stderr
+                .starts_with("FAIL: artifact.txt: digest check failed: "),
+        "{}",
+        run.stderr
+    );
+    // The embedded public-good root does not trust the test instance.
+    std::fs::write(tmp.path().join("artifact.txt"), &original).unwrap();
+    let mut args = vec![
+        "verify",
+        "artifact.txt",
+        "--bundle",
+        bundle.to_str().unwrap(),
+    ];
+    args.extend_from_slice(&policy);
+    let run = skillc(tmp.path(), &args);
+    assert_eq!(run.code, Some(1));
+    assert!(
+        run.stderr.starts_with("FAIL: artifact.txt: ") && run.stderr.contains(" check failed: "),
+        "{}",
+        run.stderr
+    );
+    assert!(!run.stderr.contains("identity check"), "{}", run.stderr);
+}
+
+#[test]
+fn each_hostile_bundle_fails_at_its_check() {
+    let expected = [
+        (
+            "checkpoint-wrong-key",
+            "transparency log check failed: invalid checkpoint",
+        ),
+        (
+            "inclusion-proof-forged-sibling",
+            "transparency log check failed: invalid inclusion proof",
+        ),
+        (
+            "leaf-expired-at-integrated-time",
+            "certificate check failed: ",
+        ),
+        ("leaf-is-ca", "certificate check failed: "),
+        ("leaf-no-codesigning-eku", "certificate check failed: "),
+        ("sct-missing", "sct check failed: "),
+        ("sct-wrong-key", "sct check failed: "),
+        (
+            "set-wrong-key",
+            "transparency log check failed: invalid inclusion promise",
+        ),
+    ];
+    let digest = format!("sha256:{ALPHA_DIGEST}");
+    for (name, check) in expected {
+        let bundle = data().join(format!("hostile/{name}.sigstore.json"));
+        let run = verify_file(&[
+            &digest,
+            "--bundle",
+            bundle.to_str().unwrap(),
+            "--certificate-identity",
+            ALPHA,
+            "--certificate-oidc-issuer",
+            GITHUB,
+        ]);
+        assert_eq!(run.code, Some(1), "{name}: {}", run.stderr);
+        assert!(
+            run.stderr.starts_with(&format!("FAIL: {digest}: {check}")),
+            "{name}: {}",
+            run.stderr
+        );
+    }
+}
+
+#[test]
+fn hostile_inputs_fail_with_a_named_check() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    let valid: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(data().join("file/artifact.txt.sigstore.json")).unwrap(),
+    )
+    .unwrap();
+    let mut cases: Vec<(&str, Vec<u8>, &str)> = vec![
+        (
+            "deep",
+            format!("{}{}", "[".repeat(100_000), "]".repeat(100_000)).into_bytes(),
+            "bundle check failed: ",
+        ),
+        ("not-json", b"\xff\xfe".to_vec(), "bundle check failed: "),
+    ];
+    let mut huge = valid.clone();
+    huge["verificationMaterial"]["tlogEntries"][0]["logIndex"] =
+        serde_json::Value::String("9".repeat(400));
+    cases.push((
+        "huge-number",
+        serde_json::to_vec(&huge).unwrap(),
+        "bundle check failed: JSON error: number too large to fit in target type",
+    ));
+    let mut chain = valid.clone();
+    let cert = chain["verificationMaterial"]["certificate"].clone();
+    chain["verificationMaterial"]
+        .as_object_mut()
+        .unwrap()
+        .remove("certificate");
+    chain["verificationMaterial"]["x509CertificateChain"] =
+        serde_json::json!({ "certificates": vec![cert; 900] });
+    cases.push((
+        "long-chain",
+        serde_json::to_vec(&chain).unwrap(),
+        "bundle check failed: Bundle error: application/vnd.dev.sigstore.bundle.v0.3+json \
+         bundles must use a single certificate, not a chain",
+    ));
+    std::fs::copy(data().join("file/artifact.txt"), dir.join("artifact.txt")).unwrap();
+    let root = data().join("trusted_root.json");
+    for (name, bytes, expected) in cases {
+        let bundle = dir.join(format!("{name}.json"));
+        std::fs::write(&bundle, bytes).unwrap();
+        let run = skillc(
+            dir,
+            &[
+                "verify",
+                "artifact.txt",
+                "--bundle",
+                bundle.to_str().unwrap(),
+                "--trusted-root",
+                root.to_str().unwrap(),
+                "--certificate-identity",
+                ALPHA,
+                "--certificate-oidc-issuer",
+                GITHUB,
+            ],
+        );
+        assert_eq!(run.code, Some(1), "{name}: {}", run.stderr);
+        assert!(
+            run.stderr.starts_with("FAIL: artifact.txt: ") && run.stderr.contains(expected),
+            "{name}: {}",
+            run.stderr
+        );
+    }
+    // A trusted root that is not one is a named failure too.
+    std::fs::write(dir.join("root.json"), b"{}").unwrap();
+    let run = skillc(
+        dir,
+        &[
+            "verify",
+            "artifact.txt",
+            "--bundle",
+            data()
+                .join("file/artifact.txt.sigstore.json")
+                .to_str()
+                .unwrap(),
+            "--trusted-root",
+            "root.json",
+            "--insecure-ignore-identity",
+        ],
+    );
+    assert_eq!(run.code, Some(1));
+    assert!(
+        run.stderr
+            .starts_with("FAIL: artifact.txt: trusted root check failed: "),
+        "{}",
+        run.stderr
+    );
+}
