@@ -97,8 +97,20 @@ fn token_server(status: &str, body: String) -> (u16, std::thread::JoinHandle<Str
     let listener = TcpListener::bind("127.0.0.1:0").unwrap();
     let port = listener.local_addr().unwrap().port();
     let status = status.to_string();
+    listener.set_nonblocking(true).unwrap();
     let handle = std::thread::spawn(move || {
-        let (stream, _) = listener.accept().unwrap();
+        // Waits 30 s at most: a client that never comes fails the test instead of hanging it.
+        let started = std::time::Instant::now();
+        let stream = loop {
+            match listener.accept() {
+                Ok((stream, _)) => break stream,
+                Err(_) if started.elapsed().as_secs() < 30 => {
+                    std::thread::sleep(std::time::Duration::from_millis(20));
+                }
+                Err(e) => panic!("no request came: {e}"),
+            }
+        };
+        stream.set_nonblocking(false).unwrap();
         let mut reader = BufReader::new(stream.try_clone().unwrap());
         let mut request = String::new();
         loop {

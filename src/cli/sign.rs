@@ -37,10 +37,10 @@ pub struct KeylessArgs {
     pub keyless: bool,
     /// The OIDC identity token (default: SIGSTORE_ID_TOKEN, else GitHub Actions' token, else
     /// a login on a terminal).
-    #[arg(long, value_name = "TOKEN", requires = "keyless")]
+    #[arg(long, value_name = "TOKEN", requires = "keyless", conflicts_with = "key")]
     pub identity_token: Option<String>,
     /// Sign with Sigstore's staging instance (for trying it out; not for releases).
-    #[arg(long, requires = "keyless")]
+    #[arg(long, requires = "keyless", conflicts_with = "key")]
     pub staging: bool,
 }
 

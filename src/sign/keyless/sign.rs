@@ -96,9 +96,13 @@ impl Network {
             Err(e) => return Some(Err(format!("{context}: the URL `{url}` is not valid: {e}"))),
         };
         url.query_pairs_mut().append_pair("audience", AUDIENCE);
-        let request = self.client.get(url).bearer_auth(bearer).send();
+        // Sent inside the runtime: reqwest's timeouts need its timer.
         Some(self.runtime.block_on(async {
-            let mut response = request
+            let mut response = self
+                .client
+                .get(url)
+                .bearer_auth(bearer)
+                .send()
                 .await
                 .map_err(|e| format!("{context}: {}", chain(&e)))?;
             let status = response.status();
