@@ -4,6 +4,7 @@
 //! material can slot in later. Artifacts are hashed while streamed ([`read_artifact`]).
 
 pub mod bundle;
+pub mod haiku;
 pub mod keys;
 
 use std::io::Read as _;
