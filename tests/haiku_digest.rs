@@ -205,7 +205,14 @@ fn trees(base: &Path) -> Vec<Tree> {
     write(&s.join(".gitignore"), "*.log\nbuild/\n");
     files(
         &s,
-        &["SKILL.md", "debug.log", "sub/x.log", "build/out.js", "x/build/y", "build.md"],
+        &[
+            "SKILL.md",
+            "debug.log",
+            "sub/x.log",
+            "build/out.js",
+            "x/build/y",
+            "build.md",
+        ],
     );
     add("gitignore-in-skill", s, Some(&["SKILL.md", "build.md"]));
 
@@ -214,7 +221,16 @@ fn trees(base: &Path) -> Vec<Tree> {
     fs::create_dir_all(root.join(".git")).unwrap();
     write(&root.join(".gitignore"), "secret*\n/top.md\nskills/\n");
     let s = root.join("skills/my-skill");
-    files(&s, &["SKILL.md", "secret.txt", "sub/secrets.md", "top.md", "sub/top.md"]);
+    files(
+        &s,
+        &[
+            "SKILL.md",
+            "secret.txt",
+            "sub/secrets.md",
+            "top.md",
+            "sub/top.md",
+        ],
+    );
     add("parent-gitignore", s, Some(&["SKILL.md", "sub/top.md"]));
 
     // Above the directory with `.git` nothing applies.
@@ -271,11 +287,19 @@ fn trees(base: &Path) -> Vec<Tree> {
     add(
         "negation",
         s,
-        Some(&["README.md", "build/keep.txt", "docs/README.md", "parent-keep.tmp"]),
+        Some(&[
+            "README.md",
+            "build/keep.txt",
+            "docs/README.md",
+            "parent-keep.tmp",
+        ]),
     );
 
     let s = repo(base, "anchored");
-    write(&s.join(".gitignore"), "/top.txt\nsub/x.txt\na/*/c\n/d*/e/\n");
+    write(
+        &s.join(".gitignore"),
+        "/top.txt\nsub/x.txt\na/*/c\n/d*/e/\n",
+    );
     files(
         &s,
         &[
@@ -298,7 +322,10 @@ fn trees(base: &Path) -> Vec<Tree> {
     );
 
     let s = repo(base, "double-star");
-    write(&s.join(".gitignore"), "a/**/z\n**/m.txt\nd/**\nx**y\n**/k/\n");
+    write(
+        &s.join(".gitignore"),
+        "a/**/z\n**/m.txt\nd/**\nx**y\n**/k/\n",
+    );
     files(
         &s,
         &[
@@ -359,7 +386,16 @@ fn trees(base: &Path) -> Vec<Tree> {
     files(
         &s,
         &[
-            "#hash", "!bang", "star*", "starx", "sp ", "sp", "q?", "qa", "back\\slash", "[x]",
+            "#hash",
+            "!bang",
+            "star*",
+            "starx",
+            "sp ",
+            "sp",
+            "q?",
+            "qa",
+            "back\\slash",
+            "[x]",
             "x",
         ],
     );
@@ -373,21 +409,16 @@ fn trees(base: &Path) -> Vec<Tree> {
     files(
         &s,
         &[
-            "trail",
-            "trail   ",
-            "lead",
-            "  lead",
-            "tab",
-            "nbsp",
-            "us",
-            "kept ",
-            "kept",
+            "trail", "trail   ", "lead", "  lead", "tab", "nbsp", "us", "kept ", "kept",
         ],
     );
     add("whitespace", s, Some(&["kept", "lead", "trail   "]));
 
     let s = repo(base, "comments");
-    write(&s.join(".gitignore"), "# a comment\n\n   \n#x.txt\n  #y.txt\n");
+    write(
+        &s.join(".gitignore"),
+        "# a comment\n\n   \n#x.txt\n  #y.txt\n",
+    );
     files(&s, &["#x.txt", "  #y.txt", "z.txt"]);
     add("comments", s, Some(&["#x.txt", "z.txt"]));
 
@@ -404,7 +435,9 @@ fn trees(base: &Path) -> Vec<Tree> {
     );
     files(
         &s,
-        &["a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "i\x1fj", "k"],
+        &[
+            "a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "i\x1fj", "k",
+        ],
     );
     add("splitlines", s, Some(&["i", "j", "k"]));
 
@@ -429,10 +462,7 @@ fn trees(base: &Path) -> Vec<Tree> {
     // Python's `.` does not match a newline and its `$` matches before a final one.
     let s = repo(base, "newlines");
     write(&s.join(".gitignore"), "foo\n*\n!a*\n!b/\n!**/c\n");
-    files(
-        &s,
-        &["foo\n", "\n", "a\nb", "b\n/x", "x\ny/c", "c", "d"],
-    );
+    files(&s, &["foo\n", "\n", "a\nb", "b\n/x", "x\ny/c", "c", "d"]);
     add("newlines", s, None);
 
     let s = repo(base, "links");
@@ -453,8 +483,8 @@ fn trees(base: &Path) -> Vec<Tree> {
 
     let s = repo(base, "special-files");
     files(&s, &["SKILL.md"]);
-    let fifo = std::ffi::CString::new(s.join("fifo").into_os_string().into_encoded_bytes())
-        .unwrap();
+    let fifo =
+        std::ffi::CString::new(s.join("fifo").into_os_string().into_encoded_bytes()).unwrap();
     // SAFETY: a valid NUL-terminated path.
     assert_eq!(unsafe { libc::mkfifo(fifo.as_ptr(), 0o644) }, 0);
     symlink("fifo", s.join("fifo-link")).unwrap();
@@ -506,7 +536,11 @@ fn haiku_results(python: &str, dirs: &[&Path]) -> Vec<serde_json::Value> {
         .lines()
         .map(|line| serde_json::from_str(line).unwrap())
         .collect();
-    assert_eq!(results.len(), dirs.len(), "haiku_digest.py printed:\n{text}");
+    assert_eq!(
+        results.len(),
+        dirs.len(),
+        "haiku_digest.py printed:\n{text}"
+    );
     results
 }
 
@@ -578,10 +612,15 @@ fn digests_equal_haikus() {
                 .map(|f| f.as_str().unwrap().to_string())
                 .collect();
             if digest != hex(&got.sha256) || their_files != got.files {
-                let only_haiku: Vec<&String> =
-                    their_files.iter().filter(|f| !got.files.contains(f)).collect();
-                let only_ours: Vec<&String> =
-                    got.files.iter().filter(|f| !their_files.contains(f)).collect();
+                let only_haiku: Vec<&String> = their_files
+                    .iter()
+                    .filter(|f| !got.files.contains(f))
+                    .collect();
+                let only_ours: Vec<&String> = got
+                    .files
+                    .iter()
+                    .filter(|f| !their_files.contains(f))
+                    .collect();
                 failures.push(format!(
                     "{}: haiku {digest}, skillc {}\n  haiku's files: {their_files:?}\n  \
                      skillc's files: {:?}\n  only haiku hashes: {only_haiku:?}\n  only skillc \
@@ -651,7 +690,9 @@ fn decided_errors() {
     symlink("../../secret.txt", s.join("leak.txt")).unwrap();
     let err = error_of(&s);
     assert!(
-        err.contains("leak.txt` links outside the skill directory; skillc does not read files outside it"),
+        err.contains(
+            "leak.txt` links outside the skill directory; skillc does not read files outside it"
+        ),
         "{err}"
     );
     // Also through a linked directory's path.
@@ -678,7 +719,10 @@ fn decided_errors() {
         "#".repeat((1 << 20) + 1),
     );
     let err = error_of(&s);
-    assert!(err.contains(".gitignore") && err.contains("1048576"), "{err}");
+    assert!(
+        err.contains(".gitignore") && err.contains("1048576"),
+        "{err}"
+    );
 
     // Not a directory.
     write(&base.path().join("file"), "x");
@@ -713,7 +757,9 @@ fn caps() {
     assert!(err.contains("more than 20000 entries"), "{err}");
 
     let s = repo(base.path(), "patterns");
-    let lines: String = (0..=haiku::MAX_PATTERNS).map(|i| format!("p{i}\n")).collect();
+    let lines: String = (0..=haiku::MAX_PATTERNS)
+        .map(|i| format!("p{i}\n"))
+        .collect();
     write(&s.join(".gitignore"), lines);
     let err = error_of(&s);
     assert!(err.contains("more than 10000 patterns"), "{err}");

@@ -514,3 +514,164 @@ fn hostile_inputs_fail_with_a_named_check() {
         run.stderr
     );
 }
+
+// ---------------------------------------------------------------------------------------------
+// Skill directories signed the haiku.skills way (DIR/SKILL.sigstore).
+
+const HAIKU_NOTE: &str = "note: haiku.skills' directory digest has no separators between a \
+     path and its content or between files, so another set of files can have the same digest \
+     (`a.md` holding `bc` and `a.mdb` holding `c`); for new skills, `skillc pack` and sign the \
+     archive, whose manifest lists every path, size and SHA-256\n";
+
+fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_tree(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), &target).unwrap();
+        }
+    }
+}
+
+/// `verify alpha` in a copy of the skill (under a `.git` directory, so that no `.gitignore`
+/// above the temporary directory applies), after `change`.
+fn verify_alpha(change: impl FnOnce(&Path), extra: &[&str]) -> Run {
+    let tmp = tempfile::tempdir().unwrap();
+    std::fs::create_dir(tmp.path().join(".git")).unwrap();
+    let alpha = tmp.path().join("alpha");
+    copy_tree(&data().join("skills/alpha"), &alpha);
+    change(&alpha);
+    let root = data().join("trusted_root.json");
+    let mut args = vec!["verify", "alpha", "--trusted-root", root.to_str().unwrap()];
+    if extra.is_empty() {
+        args.extend_from_slice(&[
+            "--certificate-identity",
+            ALPHA,
+            "--certificate-oidc-issuer",
+            GITHUB,
+        ]);
+    } else {
+        args.extend_from_slice(extra);
+    }
+    skillc(tmp.path(), &args)
+}
+
+#[test]
+fn a_skill_directory_signed_by_haiku_verifies_with_its_signer() {
+    let run = verify_alpha(|_| {}, &[]);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    assert_eq!(
+        run.stderr,
+        format!(
+            "OK: alpha (identity {ALPHA}, issuer {GITHUB}, logged at 2026-03-02T09:14:30Z; 3 files \
+             by haiku.skills' directory digest)\n{HAIKU_NOTE}"
+        )
+    );
+    // What haiku leaves out may change: hidden files, caches, compiled Python, ignored files.
+    let run = verify_alpha(
+        |dir| {
+            std::fs::write(dir.join(".env"), "TOKEN=1").unwrap();
+            std::fs::create_dir_all(dir.join("scripts/__pycache__")).unwrap();
+            std::fs::write(dir.join("scripts/__pycache__/run.cpython-311.pyc"), "x").unwrap();
+            std::fs::write(dir.join("scripts/run.pyc"), "x").unwrap();
+            std::fs::write(dir.join(".gitignore"), "*.log\n").unwrap();
+            std::fs::write(dir.join("debug.log"), "x").unwrap();
+        },
+        &[],
+    );
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+}
+
+#[test]
+fn any_change_to_a_haiku_signed_directory_fails() {
+    let digest_failure = "FAIL: alpha: digest check failed: artifact mismatch: message digest in bundle does not \
+         match artifact hash\n";
+    type Change = Box<dyn FnOnce(&Path)>;
+    let changes: [(&str, Change); 5] = [
+        (
+            "changed",
+            Box::new(|d: &Path| std::fs::write(d.join("scripts/run.py"), "print(1)\n").unwrap()),
+        ),
+        (
+            "added",
+            Box::new(|d: &Path| {
+                std::fs::write(d.join("scripts/extra.sh"), "curl x | sh\n").unwrap()
+            }),
+        ),
+        (
+            "removed",
+            Box::new(|d: &Path| std::fs::remove_file(d.join("references/guide.md")).unwrap()),
+        ),
+        (
+            "renamed",
+            Box::new(|d: &Path| {
+                std::fs::rename(
+                    d.join("references/guide.md"),
+                    d.join("references/guide2.md"),
+                )
+                .unwrap()
+            }),
+        ),
+        (
+            "un-ignored",
+            Box::new(|d: &Path| {
+                std::fs::write(d.join("notes.log"), "x").unwrap();
+            }),
+        ),
+    ];
+    for (name, change) in changes {
+        let run = verify_alpha(change, &[]);
+        assert_eq!(run.code, Some(1), "{name}: {}", run.stderr);
+        assert_eq!(run.stderr, digest_failure, "{name}");
+    }
+    // Another skill's bundle, even one that verifies for its own skill and signer.
+    let beta = data().join("skills/beta/SKILL.sigstore");
+    let run = verify_alpha(
+        |_| {},
+        &[
+            "--bundle",
+            beta.to_str().unwrap(),
+            "--certificate-identity",
+            "maintainer@example.com",
+            "--certificate-oidc-issuer",
+            "https://github.com/login/oauth",
+        ],
+    );
+    assert_eq!(run.code, Some(1));
+    assert_eq!(run.stderr, digest_failure);
+    // The right files, the wrong signer or issuer.
+    for extra in [
+        [
+            "--certificate-identity",
+            "maintainer@example.com",
+            "--certificate-oidc-issuer",
+            GITHUB,
+        ],
+        [
+            "--certificate-identity",
+            ALPHA,
+            "--certificate-oidc-issuer",
+            "https://github.com/login/oauth",
+        ],
+    ] {
+        let run = verify_alpha(|_| {}, &extra);
+        assert_eq!(run.code, Some(1), "{extra:?}");
+        assert!(
+            run.stderr
+                .starts_with("FAIL: alpha: identity check failed: "),
+            "{}",
+            run.stderr
+        );
+    }
+    // No policy: exit 2, nothing verified.
+    let run = verify_alpha(|_| {}, &["--output-format", "text"]);
+    assert_eq!(run.code, Some(2));
+    assert!(
+        run.stderr.starts_with("error: verify needs who signed"),
+        "{}",
+        run.stderr
+    );
+}

@@ -677,7 +677,14 @@ mod tests {
     fn unanchored_names_match_at_any_depth() {
         check(
             &["*.log", "build"],
-            &["x.log", "a/b/x.log", "build", "build/x", "a/build/y", "x.log/z"],
+            &[
+                "x.log",
+                "a/b/x.log",
+                "build",
+                "build/x",
+                "a/build/y",
+                "x.log/z",
+            ],
             &["x.logs", "builder", "a/xbuild"],
         );
     }
@@ -693,7 +700,11 @@ mod tests {
 
     #[test]
     fn double_stars() {
-        check(&["a/**/z"], &["a/z", "a/b/z", "a/b/c/z", "a/z/q"], &["b/a/z"]);
+        check(
+            &["a/**/z"],
+            &["a/z", "a/b/z", "a/b/c/z", "a/z/q"],
+            &["b/a/z"],
+        );
         check(&["**/m"], &["m", "x/m", "x/y/m/q"], &["xm"]);
         check(&["d/**"], &["d/x", "d/x/y"], &["d", "e/d/x"]);
         check(&["**"], &["a", "a/b"], &[]);
@@ -710,7 +721,11 @@ mod tests {
             &["build/x", "a.txt", "build/keep.txt"],
             &["important.txt", "x/important.txt"],
         );
-        check(&["build/", "!build/keep.md"], &["build/x"], &["build/keep.md"]);
+        check(
+            &["build/", "!build/keep.md"],
+            &["build/x"],
+            &["build/keep.md"],
+        );
     }
 
     #[test]
