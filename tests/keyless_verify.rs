@@ -675,3 +675,196 @@ fn any_change_to_a_haiku_signed_directory_fails() {
         run.stderr
     );
 }
+
+// ---------------------------------------------------------------------------------------------
+// A skill archive made by `skillc pack`, signed keyless as `skillc pack --keyless` would (a
+// message signature over the archive's bytes): archive/gamma.skill.tar.gz.
+
+/// When the log integrated the archive's signing (gen.py: 23 s after the certificate's start).
+const GAMMA_LOGGED_AT: &str = "2026-03-02T11:41:32Z";
+
+/// `skillc COMMAND gamma.skill.tar.gz` in `dir` (the archive's own directory by default), with
+/// the test root, `policy` and `extra`.
+fn on_gamma(dir: Option<&Path>, command: &str, extra: &[&str], policy: &[&str]) -> Run {
+    let root = data().join("trusted_root.json");
+    let mut args = vec![command, "gamma.skill.tar.gz"];
+    args.extend_from_slice(extra);
+    args.extend_from_slice(policy);
+    args.extend_from_slice(&["--trusted-root", root.to_str().unwrap()]);
+    let archive_dir = data().join("archive");
+    skillc(dir.unwrap_or(&archive_dir), &args)
+}
+
+const ALPHA_POLICY: [&str; 4] = [
+    "--certificate-identity",
+    ALPHA,
+    "--certificate-oidc-issuer",
+    GITHUB,
+];
+
+/// Every path under `dir` (directories end in `/`), '/'-separated, sorted.
+fn tree(dir: &Path) -> Vec<String> {
+    fn walk(root: &Path, dir: &Path, out: &mut Vec<String>) {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            let rel = path
+                .strip_prefix(root)
+                .unwrap()
+                .to_str()
+                .unwrap()
+                .replace('\\', "/");
+            if path.is_dir() {
+                out.push(format!("{rel}/"));
+                walk(root, &path, out);
+            } else {
+                out.push(rel);
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(dir, dir, &mut out);
+    out.sort();
+    out
+}
+
+#[test]
+fn a_keyless_signed_skill_archive_verifies_with_its_signer() {
+    let run = on_gamma(None, "verify", &[], &ALPHA_POLICY);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    assert_eq!(
+        run.stderr,
+        format!(
+            "OK: gamma.skill.tar.gz (identity {ALPHA}, issuer {GITHUB}, logged at \
+             {GAMMA_LOGGED_AT}, skill gamma)\n"
+        )
+    );
+    assert_eq!(run.stdout, "");
+}
+
+#[test]
+fn a_keyless_signed_skill_archive_unpacks_after_verifying() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dest = tmp.path().join("dest");
+    let dest_arg = dest.to_str().unwrap();
+    let run = on_gamma(None, "unpack", &["-C", dest_arg], &ALPHA_POLICY);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    assert_eq!(
+        run.stderr,
+        format!(
+            "Unpacked `gamma` (2 files and the manifest) into {}\n",
+            dest.join("gamma").display()
+        )
+    );
+    assert_eq!(
+        tree(&dest),
+        [
+            "gamma/",
+            "gamma/.skill-manifest.json",
+            "gamma/SKILL.md",
+            "gamma/references/",
+            "gamma/references/notes.md",
+        ]
+    );
+    let src = data().join("archive/gamma-src/gamma");
+    for rel in ["SKILL.md", "references/notes.md"] {
+        assert_eq!(
+            std::fs::read(dest.join("gamma").join(rel)).unwrap(),
+            std::fs::read(src.join(rel)).unwrap(),
+            "{rel}"
+        );
+    }
+    // The unpacked directory verifies against its manifest, as any unpacked skill does.
+    let run = skillc(&dest, &["verify", "gamma", "--insecure-skip-signature"]);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+
+    // Not checking who signed is said so.
+    let other = tmp.path().join("other");
+    let run = on_gamma(
+        None,
+        "unpack",
+        &["-C", other.to_str().unwrap()],
+        &["--insecure-ignore-identity"],
+    );
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    assert_eq!(
+        run.stderr,
+        format!(
+            "Unpacked `gamma` (2 files and the manifest) into {}\nnote: the signature was \
+             checked, not who signed it (--insecure-ignore-identity)\n",
+            other.join("gamma").display()
+        )
+    );
+}
+
+#[test]
+fn a_keyless_signed_skill_archive_by_another_signer_unpacks_nothing() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dest = tmp.path().join("dest");
+    std::fs::create_dir(&dest).unwrap();
+    let dev = "https://github.com/acme/skills/.github/workflows/release.yml@refs/heads/dev";
+    let run = on_gamma(
+        None,
+        "unpack",
+        &["-C", dest.to_str().unwrap()],
+        &[
+            "--certificate-identity",
+            dev,
+            "--certificate-oidc-issuer",
+            GITHUB,
+        ],
+    );
+    assert_eq!(run.code, Some(1), "{}", run.stderr);
+    assert_eq!(
+        run.stderr,
+        format!(
+            "FAIL: gamma.skill.tar.gz: identity check failed: signed by `{ALPHA}` (issuer \
+             `{GITHUB}`), which matches no identity given: expected `{dev}` with issuer \
+             `{GITHUB}`\nnothing was unpacked\n"
+        )
+    );
+    assert_eq!(tree(&dest), Vec::<String>::new());
+}
+
+#[test]
+fn a_changed_byte_in_a_keyless_signed_skill_archive_fails() {
+    let archive = std::fs::read(data().join("archive/gamma.skill.tar.gz")).unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    std::fs::copy(
+        data().join("archive/gamma.skill.tar.gz.sigstore.json"),
+        tmp.path().join("gamma.skill.tar.gz.sigstore.json"),
+    )
+    .unwrap();
+    // The untouched copy verifies where it is.
+    std::fs::write(tmp.path().join("gamma.skill.tar.gz"), &archive).unwrap();
+    let run = on_gamma(Some(tmp.path()), "verify", &[], &ALPHA_POLICY);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    // One bit of one byte, in the middle of the compressed data, or the last byte (the
+    // gzip trailer's size).
+    for at in [archive.len() / 2, archive.len() - 1] {
+        let mut changed = archive.clone();
+        changed[at] ^= 0x01;
+        std::fs::write(tmp.path().join("gamma.skill.tar.gz"), &changed).unwrap();
+        let run = on_gamma(Some(tmp.path()), "verify", &[], &ALPHA_POLICY);
+        assert_eq!(run.code, Some(1), "byte {at}: {}", run.stderr);
+        assert_eq!(
+            run.stderr,
+            "FAIL: gamma.skill.tar.gz: digest check failed: artifact mismatch: message digest \
+             in bundle does not match artifact hash\n",
+            "byte {at}"
+        );
+        let dest = tmp.path().join("dest");
+        let run = on_gamma(
+            Some(tmp.path()),
+            "unpack",
+            &["-C", dest.to_str().unwrap()],
+            &ALPHA_POLICY,
+        );
+        assert_eq!(run.code, Some(1), "byte {at}: {}", run.stderr);
+        assert!(
+            run.stderr.ends_with("nothing was unpacked\n"),
+            "byte {at}: {}",
+            run.stderr
+        );
+        assert!(!dest.join("gamma").exists(), "byte {at}");
+    }
+}
