@@ -4,7 +4,9 @@
 //! hostile inputs failing with a named check in bounded time.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
+
+mod common;
+use common::{Run, skillc};
 
 const ALPHA: &str = "https://github.com/acme/skills/.github/workflows/release.yml@refs/heads/main";
 const GITHUB: &str = "https://token.actions.githubusercontent.com";
@@ -12,25 +14,6 @@ const ALPHA_DIGEST: &str = "e7ec9e54e703d7466c5e283676ebfaca196217207a07f6192e74
 
 fn data() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/keyless")
-}
-
-struct Run {
-    code: Option<i32>,
-    stdout: String,
-    stderr: String,
-}
-
-fn skillc(dir: &Path, args: &[&str]) -> Run {
-    let out = Command::new(env!("CARGO_BIN_EXE_skillc"))
-        .current_dir(dir)
-        .args(args)
-        .output()
-        .unwrap();
-    Run {
-        code: out.status.code(),
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-    }
 }
 
 /// `verify` in tests/data/keyless/file with the test root and `args`.

@@ -504,6 +504,24 @@ pub fn run(args: &Args) -> Outcome {
     report(&verdict, &named, args.format, &signature)
 }
 
+/// Who must have signed what is verified by its digest alone (`sha256:HEX`, a haiku.skills
+/// directory): the key of a logged key-based bundle, or the identity policy.
+fn digest_policy(
+    args: &Args,
+    policy: Option<&Policy>,
+) -> Result<(Option<p256::ecdsa::VerifyingKey>, Policy), Outcome> {
+    let key = args.key.as_deref().map(read_public_key).transpose()?;
+    let policy = match (&key, policy) {
+        (Some(key), _) => match key.to_public_key_der() {
+            Ok(der) => Policy::Key(der.as_bytes().to_vec()),
+            Err(e) => return Err(fail(Outcome::Usage, format!("the public key: {e}"))),
+        },
+        (None, Some(policy)) => policy.clone(),
+        (None, None) => return Err(fail(Outcome::Usage, NEEDS_POLICY)),
+    };
+    Ok((key, policy))
+}
+
 /// `verify DIR` where DIR holds `SKILL.sigstore` (or `--bundle` names one): the directory by
 /// haiku.skills' digest, against a keyless (or logged key-based) bundle.
 fn verify_haiku_dir(
@@ -513,20 +531,9 @@ fn verify_haiku_dir(
     trust: &Trust,
 ) -> Outcome {
     let named = args.artifact.display().to_string();
-    let key = match &args.key {
-        Some(path) => match read_public_key(path) {
-            Ok(key) => Some(key),
-            Err(outcome) => return outcome,
-        },
-        None => None,
-    };
-    let policy = match (&key, policy) {
-        (Some(key), _) => match key.to_public_key_der() {
-            Ok(der) => Policy::Key(der.as_bytes().to_vec()),
-            Err(e) => return fail(Outcome::Usage, format!("the public key: {e}")),
-        },
-        (None, Some(policy)) => policy.clone(),
-        (None, None) => return fail(Outcome::Usage, NEEDS_POLICY),
+    let (key, policy) = match digest_policy(args, policy) {
+        Ok(resolved) => resolved,
+        Err(outcome) => return outcome,
     };
     let mut v = Verdict {
         checks: Vec::new(),
@@ -605,20 +612,9 @@ fn verify_digest(args: &Args, digest: [u8; 32], policy: Option<&Policy>, trust: 
             ),
         );
     };
-    let key = match &args.key {
-        Some(path) => match read_public_key(path) {
-            Ok(key) => Some(key),
-            Err(outcome) => return outcome,
-        },
-        None => None,
-    };
-    let policy = match (&key, policy) {
-        (Some(key), _) => match key.to_public_key_der() {
-            Ok(der) => Policy::Key(der.as_bytes().to_vec()),
-            Err(e) => return fail(Outcome::Usage, format!("the public key: {e}")),
-        },
-        (None, Some(policy)) => policy.clone(),
-        (None, None) => return fail(Outcome::Usage, NEEDS_POLICY),
+    let (key, policy) = match digest_policy(args, policy) {
+        Ok(resolved) => resolved,
+        Err(outcome) => return outcome,
     };
     let mut v = Verdict {
         checks: Vec::new(),
