@@ -4,7 +4,9 @@
 //! hostile inputs failing with a named check in bounded time.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
+
+mod common;
+use common::{Run, skillc};
 
 const ALPHA: &str = "https://github.com/acme/skills/.github/workflows/release.yml@refs/heads/main";
 const GITHUB: &str = "https://token.actions.githubusercontent.com";
@@ -12,25 +14,6 @@ const ALPHA_DIGEST: &str = "e7ec9e54e703d7466c5e283676ebfaca196217207a07f6192e74
 
 fn data() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/keyless")
-}
-
-struct Run {
-    code: Option<i32>,
-    stdout: String,
-    stderr: String,
-}
-
-fn skillc(dir: &Path, args: &[&str]) -> Run {
-    let out = Command::new(env!("CARGO_BIN_EXE_skillc"))
-        .current_dir(dir)
-        .args(args)
-        .output()
-        .unwrap();
-    Run {
-        code: out.status.code(),
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-    }
 }
 
 /// `verify` in tests/data/keyless/file with the test root and `args`.
@@ -513,4 +496,358 @@ fn hostile_inputs_fail_with_a_named_check() {
         "{}",
         run.stderr
     );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Skill directories signed the haiku.skills way (DIR/SKILL.sigstore).
+
+const HAIKU_NOTE: &str = "note: haiku.skills' directory digest has no separators between a \
+     path and its content or between files, so another set of files can have the same digest \
+     (`a.md` holding `bc` and `a.mdb` holding `c`); for new skills, `skillc pack` and sign the \
+     archive, whose manifest lists every path, size and SHA-256\n";
+
+fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_tree(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), &target).unwrap();
+        }
+    }
+}
+
+/// `verify alpha` in a copy of the skill (under a `.git` directory, so that no `.gitignore`
+/// above the temporary directory applies), after `change`.
+fn verify_alpha(change: impl FnOnce(&Path), extra: &[&str]) -> Run {
+    let tmp = tempfile::tempdir().unwrap();
+    std::fs::create_dir(tmp.path().join(".git")).unwrap();
+    let alpha = tmp.path().join("alpha");
+    copy_tree(&data().join("skills/alpha"), &alpha);
+    change(&alpha);
+    let root = data().join("trusted_root.json");
+    let mut args = vec!["verify", "alpha", "--trusted-root", root.to_str().unwrap()];
+    if extra.is_empty() {
+        args.extend_from_slice(&[
+            "--certificate-identity",
+            ALPHA,
+            "--certificate-oidc-issuer",
+            GITHUB,
+        ]);
+    } else {
+        args.extend_from_slice(extra);
+    }
+    skillc(tmp.path(), &args)
+}
+
+#[test]
+fn a_skill_directory_signed_by_haiku_verifies_with_its_signer() {
+    let run = verify_alpha(|_| {}, &[]);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    assert_eq!(
+        run.stderr,
+        format!(
+            "OK: alpha (identity {ALPHA}, issuer {GITHUB}, logged at 2026-03-02T09:14:30Z; 3 files \
+             by haiku.skills' directory digest)\n{HAIKU_NOTE}"
+        )
+    );
+    // What haiku leaves out may change: hidden files, caches, compiled Python, ignored files.
+    let run = verify_alpha(
+        |dir| {
+            std::fs::write(dir.join(".env"), "TOKEN=1").unwrap();
+            std::fs::create_dir_all(dir.join("scripts/__pycache__")).unwrap();
+            std::fs::write(dir.join("scripts/__pycache__/run.cpython-311.pyc"), "x").unwrap();
+            std::fs::write(dir.join("scripts/run.pyc"), "x").unwrap();
+            std::fs::write(dir.join(".gitignore"), "*.log\n").unwrap();
+            std::fs::write(dir.join("debug.log"), "x").unwrap();
+        },
+        &[],
+    );
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+}
+
+#[test]
+fn any_change_to_a_haiku_signed_directory_fails() {
+    let digest_failure = "FAIL: alpha: digest check failed: artifact mismatch: message digest in bundle does not \
+         match artifact hash\n";
+    type Change = Box<dyn FnOnce(&Path)>;
+    let changes: [(&str, Change); 5] = [
+        (
+            "changed",
+            Box::new(|d: &Path| std::fs::write(d.join("scripts/run.py"), "print(1)\n").unwrap()),
+        ),
+        (
+            "added",
+            Box::new(|d: &Path| {
+                std::fs::write(d.join("scripts/extra.sh"), "curl x | sh\n").unwrap()
+            }),
+        ),
+        (
+            "removed",
+            Box::new(|d: &Path| std::fs::remove_file(d.join("references/guide.md")).unwrap()),
+        ),
+        (
+            "renamed",
+            Box::new(|d: &Path| {
+                std::fs::rename(
+                    d.join("references/guide.md"),
+                    d.join("references/guide2.md"),
+                )
+                .unwrap()
+            }),
+        ),
+        (
+            "un-ignored",
+            Box::new(|d: &Path| {
+                std::fs::write(d.join("notes.log"), "x").unwrap();
+            }),
+        ),
+    ];
+    for (name, change) in changes {
+        let run = verify_alpha(change, &[]);
+        assert_eq!(run.code, Some(1), "{name}: {}", run.stderr);
+        assert_eq!(run.stderr, digest_failure, "{name}");
+    }
+    // Another skill's bundle, even one that verifies for its own skill and signer.
+    let beta = data().join("skills/beta/SKILL.sigstore");
+    let run = verify_alpha(
+        |_| {},
+        &[
+            "--bundle",
+            beta.to_str().unwrap(),
+            "--certificate-identity",
+            "maintainer@example.com",
+            "--certificate-oidc-issuer",
+            "https://github.com/login/oauth",
+        ],
+    );
+    assert_eq!(run.code, Some(1));
+    assert_eq!(run.stderr, digest_failure);
+    // The right files, the wrong signer or issuer.
+    for extra in [
+        [
+            "--certificate-identity",
+            "maintainer@example.com",
+            "--certificate-oidc-issuer",
+            GITHUB,
+        ],
+        [
+            "--certificate-identity",
+            ALPHA,
+            "--certificate-oidc-issuer",
+            "https://github.com/login/oauth",
+        ],
+    ] {
+        let run = verify_alpha(|_| {}, &extra);
+        assert_eq!(run.code, Some(1), "{extra:?}");
+        assert!(
+            run.stderr
+                .starts_with("FAIL: alpha: identity check failed: "),
+            "{}",
+            run.stderr
+        );
+    }
+    // No policy: exit 2, nothing verified.
+    let run = verify_alpha(|_| {}, &["--output-format", "text"]);
+    assert_eq!(run.code, Some(2));
+    assert!(
+        run.stderr.starts_with("error: verify needs who signed"),
+        "{}",
+        run.stderr
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// A skill archive made by `skillc pack`, signed keyless as `skillc pack --keyless` would (a
+// message signature over the archive's bytes): archive/gamma.skill.tar.gz.
+
+/// When the log integrated the archive's signing (gen.py: 23 s after the certificate's start).
+const GAMMA_LOGGED_AT: &str = "2026-03-02T11:41:32Z";
+
+/// `skillc COMMAND gamma.skill.tar.gz` in `dir` (the archive's own directory by default), with
+/// the test root, `policy` and `extra`.
+fn on_gamma(dir: Option<&Path>, command: &str, extra: &[&str], policy: &[&str]) -> Run {
+    let root = data().join("trusted_root.json");
+    let mut args = vec![command, "gamma.skill.tar.gz"];
+    args.extend_from_slice(extra);
+    args.extend_from_slice(policy);
+    args.extend_from_slice(&["--trusted-root", root.to_str().unwrap()]);
+    let archive_dir = data().join("archive");
+    skillc(dir.unwrap_or(&archive_dir), &args)
+}
+
+const ALPHA_POLICY: [&str; 4] = [
+    "--certificate-identity",
+    ALPHA,
+    "--certificate-oidc-issuer",
+    GITHUB,
+];
+
+/// Every path under `dir` (directories end in `/`), '/'-separated, sorted.
+fn tree(dir: &Path) -> Vec<String> {
+    fn walk(root: &Path, dir: &Path, out: &mut Vec<String>) {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            let rel = path
+                .strip_prefix(root)
+                .unwrap()
+                .to_str()
+                .unwrap()
+                .replace('\\', "/");
+            if path.is_dir() {
+                out.push(format!("{rel}/"));
+                walk(root, &path, out);
+            } else {
+                out.push(rel);
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(dir, dir, &mut out);
+    out.sort();
+    out
+}
+
+#[test]
+fn a_keyless_signed_skill_archive_verifies_with_its_signer() {
+    let run = on_gamma(None, "verify", &[], &ALPHA_POLICY);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    assert_eq!(
+        run.stderr,
+        format!(
+            "OK: gamma.skill.tar.gz (identity {ALPHA}, issuer {GITHUB}, logged at \
+             {GAMMA_LOGGED_AT}, skill gamma)\n"
+        )
+    );
+    assert_eq!(run.stdout, "");
+}
+
+#[test]
+fn a_keyless_signed_skill_archive_unpacks_after_verifying() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dest = tmp.path().join("dest");
+    let dest_arg = dest.to_str().unwrap();
+    let run = on_gamma(None, "unpack", &["-C", dest_arg], &ALPHA_POLICY);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    assert_eq!(
+        run.stderr,
+        format!(
+            "Unpacked `gamma` (2 files and the manifest) into {}\n",
+            dest.join("gamma").display()
+        )
+    );
+    assert_eq!(
+        tree(&dest),
+        [
+            "gamma/",
+            "gamma/.skill-manifest.json",
+            "gamma/SKILL.md",
+            "gamma/references/",
+            "gamma/references/notes.md",
+        ]
+    );
+    let src = data().join("archive/gamma-src/gamma");
+    for rel in ["SKILL.md", "references/notes.md"] {
+        assert_eq!(
+            std::fs::read(dest.join("gamma").join(rel)).unwrap(),
+            std::fs::read(src.join(rel)).unwrap(),
+            "{rel}"
+        );
+    }
+    // The unpacked directory verifies against its manifest, as any unpacked skill does.
+    let run = skillc(&dest, &["verify", "gamma", "--insecure-skip-signature"]);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+
+    // Not checking who signed is said so.
+    let other = tmp.path().join("other");
+    let run = on_gamma(
+        None,
+        "unpack",
+        &["-C", other.to_str().unwrap()],
+        &["--insecure-ignore-identity"],
+    );
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    assert_eq!(
+        run.stderr,
+        format!(
+            "Unpacked `gamma` (2 files and the manifest) into {}\nnote: the signature was \
+             checked, not who signed it (--insecure-ignore-identity)\n",
+            other.join("gamma").display()
+        )
+    );
+}
+
+#[test]
+fn a_keyless_signed_skill_archive_by_another_signer_unpacks_nothing() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dest = tmp.path().join("dest");
+    std::fs::create_dir(&dest).unwrap();
+    let dev = "https://github.com/acme/skills/.github/workflows/release.yml@refs/heads/dev";
+    let run = on_gamma(
+        None,
+        "unpack",
+        &["-C", dest.to_str().unwrap()],
+        &[
+            "--certificate-identity",
+            dev,
+            "--certificate-oidc-issuer",
+            GITHUB,
+        ],
+    );
+    assert_eq!(run.code, Some(1), "{}", run.stderr);
+    assert_eq!(
+        run.stderr,
+        format!(
+            "FAIL: gamma.skill.tar.gz: identity check failed: signed by `{ALPHA}` (issuer \
+             `{GITHUB}`), which matches no identity given: expected `{dev}` with issuer \
+             `{GITHUB}`\nnothing was unpacked\n"
+        )
+    );
+    assert_eq!(tree(&dest), Vec::<String>::new());
+}
+
+#[test]
+fn a_changed_byte_in_a_keyless_signed_skill_archive_fails() {
+    let archive = std::fs::read(data().join("archive/gamma.skill.tar.gz")).unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    std::fs::copy(
+        data().join("archive/gamma.skill.tar.gz.sigstore.json"),
+        tmp.path().join("gamma.skill.tar.gz.sigstore.json"),
+    )
+    .unwrap();
+    // The untouched copy verifies where it is.
+    std::fs::write(tmp.path().join("gamma.skill.tar.gz"), &archive).unwrap();
+    let run = on_gamma(Some(tmp.path()), "verify", &[], &ALPHA_POLICY);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    // One bit of one byte, in the middle of the compressed data, or the last byte (the
+    // gzip trailer's size).
+    for at in [archive.len() / 2, archive.len() - 1] {
+        let mut changed = archive.clone();
+        changed[at] ^= 0x01;
+        std::fs::write(tmp.path().join("gamma.skill.tar.gz"), &changed).unwrap();
+        let run = on_gamma(Some(tmp.path()), "verify", &[], &ALPHA_POLICY);
+        assert_eq!(run.code, Some(1), "byte {at}: {}", run.stderr);
+        assert_eq!(
+            run.stderr,
+            "FAIL: gamma.skill.tar.gz: digest check failed: artifact mismatch: message digest \
+             in bundle does not match artifact hash\n",
+            "byte {at}"
+        );
+        let dest = tmp.path().join("dest");
+        let run = on_gamma(
+            Some(tmp.path()),
+            "unpack",
+            &["-C", dest.to_str().unwrap()],
+            &ALPHA_POLICY,
+        );
+        assert_eq!(run.code, Some(1), "byte {at}: {}", run.stderr);
+        assert!(
+            run.stderr.ends_with("nothing was unpacked\n"),
+            "byte {at}: {}",
+            run.stderr
+        );
+        assert!(!dest.join("gamma").exists(), "byte {at}");
+    }
 }

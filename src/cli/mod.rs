@@ -114,7 +114,8 @@ enum Command {
     Keygen(keygen::Args),
     /// Sign a file, writing a Sigstore bundle.
     Sign(sign::Args),
-    /// Verify a signed archive: digest, signature, manifest, and the skill inside.
+    /// Verify who signed a file, an archive, a digest or a skill directory (keyless or key),
+    /// and, for an archive, its manifest and the skill inside.
     Verify(verify::Args),
     /// Unpack an archive safely (verifying it first with --key).
     Unpack(unpack::Args),

@@ -9,6 +9,7 @@ use super::{Outcome, fail};
 use crate::input::{Links, read_bounded};
 use crate::package::reader;
 use crate::package::verify::check_archive;
+use crate::sign::keyless::Policy;
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -162,10 +163,16 @@ pub fn run(args: &Args) -> Outcome {
         if files == 1 { "file" } else { "files" },
         target.display()
     );
-    if args.key.is_none() {
-        eprintln!(
+    // A keyless verification is a signature check too: only an unsigned unpack, or one that
+    // did not check who signed, says so.
+    match &signature {
+        None => eprintln!(
             "note: the signature was not checked (its digests were): pass --key PUB to verify who signed it first"
-        );
+        ),
+        Some(Signature::Keyless(Policy::AnyIdentity, _)) => eprintln!(
+            "note: the signature was checked, not who signed it (--insecure-ignore-identity)"
+        ),
+        Some(_) => {}
     }
     Outcome::Success
 }

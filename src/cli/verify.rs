@@ -19,6 +19,7 @@ use crate::package::manifest::{MANIFEST, Manifest};
 use crate::package::reader::{self, Archive};
 use crate::package::verify::{Facts, check_archive, check_files};
 use crate::render::escaped;
+use crate::sign::haiku;
 use crate::sign::keyless::{self, Policy, Signed, Trust};
 use crate::sign::{self, Bundle, Kept, KeyError};
 use p256::pkcs8::EncodePublicKey as _;
@@ -76,6 +77,8 @@ pub struct Verdict {
     pub archive: Option<Archive>,
     /// Who signed, from a verified keyless (or logged) bundle.
     signer: Option<Signed>,
+    /// What the signature covered, when it is not the file itself (a directory's digest).
+    subject: Option<String>,
 }
 
 impl Verdict {
@@ -158,6 +161,7 @@ fn check(
         skill: None,
         archive: None,
         signer: None,
+        subject: None,
     };
     let read = match sign::read_artifact(
         artifact,
@@ -444,6 +448,13 @@ pub fn run(args: &Args) -> Outcome {
         return verify_digest(args, digest, policy.as_ref(), &trust);
     }
     if args.artifact.is_dir() {
+        let haiku_bundle = args
+            .bundle
+            .clone()
+            .unwrap_or_else(|| args.artifact.join(haiku::BUNDLE_FILE));
+        if args.bundle.is_some() || std::fs::symlink_metadata(&haiku_bundle).is_ok() {
+            return verify_haiku_dir(args, &haiku_bundle, policy.as_ref(), &trust);
+        }
         return match verify_dir(&args.artifact) {
             Ok(key) => {
                 eprintln!(
@@ -493,6 +504,97 @@ pub fn run(args: &Args) -> Outcome {
     report(&verdict, &named, args.format, &signature)
 }
 
+/// Who must have signed what is verified by its digest alone (`sha256:HEX`, a haiku.skills
+/// directory): the key of a logged key-based bundle, or the identity policy.
+fn digest_policy(
+    args: &Args,
+    policy: Option<&Policy>,
+) -> Result<(Option<p256::ecdsa::VerifyingKey>, Policy), Outcome> {
+    let key = args.key.as_deref().map(read_public_key).transpose()?;
+    let policy = match (&key, policy) {
+        (Some(key), _) => match key.to_public_key_der() {
+            Ok(der) => Policy::Key(der.as_bytes().to_vec()),
+            Err(e) => return Err(fail(Outcome::Usage, format!("the public key: {e}"))),
+        },
+        (None, Some(policy)) => policy.clone(),
+        (None, None) => return Err(fail(Outcome::Usage, NEEDS_POLICY)),
+    };
+    Ok((key, policy))
+}
+
+/// `verify DIR` where DIR holds `SKILL.sigstore` (or `--bundle` names one): the directory by
+/// haiku.skills' digest, against a keyless (or logged key-based) bundle.
+fn verify_haiku_dir(
+    args: &Args,
+    bundle_path: &Path,
+    policy: Option<&Policy>,
+    trust: &Trust,
+) -> Outcome {
+    let named = args.artifact.display().to_string();
+    let (key, policy) = match digest_policy(args, policy) {
+        Ok(resolved) => resolved,
+        Err(outcome) => return outcome,
+    };
+    let mut v = Verdict {
+        checks: Vec::new(),
+        key_hint: key.as_ref().map(sign::hint),
+        skill: None,
+        archive: None,
+        signer: None,
+        subject: None,
+    };
+    let bundle = match read_bundle_bytes(bundle_path, true) {
+        Ok(Some(bytes)) => Some(bytes),
+        Ok(None) => None,
+        Err(e) => {
+            v.push("bundle", Err(e));
+            None
+        }
+    };
+    if let Some(bundle) = bundle {
+        match haiku::digest(&args.artifact) {
+            Ok(digest) => {
+                v.subject = Some(format!(
+                    "; {} by haiku.skills' directory digest",
+                    plural(digest.files.len(), "file", "files")
+                ));
+                v.push_signed(verify_keyless(
+                    keyless::Subject::Sha256(digest.sha256),
+                    &bundle,
+                    &policy,
+                    trust,
+                ));
+            }
+            Err(e) => {
+                v.push("digest", Err(e));
+            }
+        }
+    }
+    let signature = match &key {
+        Some(key) => Signature::Key(key, trust),
+        None => Signature::Keyless(&policy, trust),
+    };
+    let outcome = report(&v, &named, args.format, &signature);
+    if v.ok() && args.format == VerifyFormat::Text {
+        eprintln!("{HAIKU_NOTE}");
+    }
+    outcome
+}
+
+/// What a haiku.skills directory digest does not vouch for.
+const HAIKU_NOTE: &str = "note: haiku.skills' directory digest has no separators between a \
+     path and its content or between files, so another set of files can have the same digest \
+     (`a.md` holding `bc` and `a.mdb` holding `c`); for new skills, `skillc pack` and sign the \
+     archive, whose manifest lists every path, size and SHA-256";
+
+fn plural(n: usize, one: &str, many: &str) -> String {
+    if n == 1 {
+        format!("1 {one}")
+    } else {
+        format!("{n} {many}")
+    }
+}
+
 /// What `verify` says when it was given nothing to check a signature with.
 const NEEDS_POLICY: &str = "verify needs who signed: --key PUB for a key-based bundle, or \
      --certificate-identity ID --certificate-oidc-issuer URL for a keyless one (or \
@@ -510,20 +612,9 @@ fn verify_digest(args: &Args, digest: [u8; 32], policy: Option<&Policy>, trust: 
             ),
         );
     };
-    let key = match &args.key {
-        Some(path) => match read_public_key(path) {
-            Ok(key) => Some(key),
-            Err(outcome) => return outcome,
-        },
-        None => None,
-    };
-    let policy = match (&key, policy) {
-        (Some(key), _) => match key.to_public_key_der() {
-            Ok(der) => Policy::Key(der.as_bytes().to_vec()),
-            Err(e) => return fail(Outcome::Usage, format!("the public key: {e}")),
-        },
-        (None, Some(policy)) => policy.clone(),
-        (None, None) => return fail(Outcome::Usage, NEEDS_POLICY),
+    let (key, policy) = match digest_policy(args, policy) {
+        Ok(resolved) => resolved,
+        Err(outcome) => return outcome,
     };
     let mut v = Verdict {
         checks: Vec::new(),
@@ -531,6 +622,7 @@ fn verify_digest(args: &Args, digest: [u8; 32], policy: Option<&Policy>, trust: 
         skill: None,
         archive: None,
         signer: None,
+        subject: None,
     };
     match read_bundle_bytes(bundle_path, true) {
         Ok(Some(bytes)) => {
@@ -614,14 +706,14 @@ pub fn report(
         None => {
             // Only a skill archive (tar.gz or zip) is read and checked against its manifest;
             // any other file gets a signature verdict, and says so.
-            let skill = skill.map_or(
-                if named.starts_with("sha256:") {
-                    String::new()
-                } else {
+            let skill = match (skill, &verdict.subject) {
+                (Some(s), _) => format!(", skill {s}"),
+                (None, Some(subject)) => subject.clone(),
+                (None, None) if named.starts_with("sha256:") => String::new(),
+                (None, None) => {
                     "; not a skill archive: only the signature and digest were checked".to_string()
-                },
-                |s| format!(", skill {s}"),
-            );
+                }
+            };
             let mut facts = Vec::new();
             if let Some(hint) = &verdict.key_hint {
                 facts.push(format!("key hint {hint}"));

@@ -1,7 +1,7 @@
-//! Keys and Sigstore bundles (package.md): ECDSA P-256 keys in PEM ([`keys`]), and the
-//! key-based Sigstore bundle v0.3 ([`bundle`]), written with p256 + sha2 + base64.
-//! Verification takes its trust from a `VerificationMaterial`, so keyless (certificate)
-//! material can slot in later. Artifacts are hashed while streamed ([`read_artifact`]).
+//! Keys and Sigstore bundles (package.md): ECDSA P-256 keys in PEM ([`keys`]); the key-based
+//! Sigstore bundle v0.3 ([`bundle`]), written with p256 + sha2 + base64; identity-based
+//! ("keyless") bundles verified offline ([`keyless`]); and haiku.skills' directory digest
+//! ([`haiku`]). Artifacts are hashed while streamed ([`read_artifact`]).
 
 pub mod bundle;
 pub mod haiku;

@@ -196,6 +196,20 @@ check('skills/beta/SKILL.sigstore verifies', true, () =>
 check('file/artifact.txt.sigstore.json verifies', true, () =>
   verifier.verify(toSignedEntity(load('file/artifact.txt.sigstore.json'), artifact), ALPHA)
 );
+const archive = readFileSync(join(here, 'archive', 'gamma.skill.tar.gz'));
+check('archive/gamma.skill.tar.gz.sigstore.json verifies', true, () =>
+  verifier.verify(toSignedEntity(load('archive/gamma.skill.tar.gz.sigstore.json'), archive), ALPHA)
+);
+check(
+  'archive/gamma.skill.tar.gz with a changed byte is refused',
+  false,
+  () => {
+    const changed = Buffer.from(archive);
+    changed[changed.length >> 1] ^= 1;
+    verifier.verify(toSignedEntity(load('archive/gamma.skill.tar.gz.sigstore.json'), changed), ALPHA);
+  },
+  'SIGNATURE_ERROR'
+);
 check('file/artifact.txt.intoto.sigstore.json verifies (and names artifact.txt)', true, () => {
   const bundle = load('file/artifact.txt.intoto.sigstore.json');
   verifier.verify(toSignedEntity(bundle), ALPHA);

@@ -111,6 +111,27 @@ def main() -> int:
         except (VerificationError, InvalidBundle) as exc:
             report(f"file/artifact.txt.sigstore.json verifies ({label})", False, str(exc))
 
+    # Valid: the skill archive (archive/gamma.skill.tar.gz), by its bytes and by its digest.
+    archive = (HERE / "archive" / "gamma.skill.tar.gz").read_bytes()
+    archive_bundle = HERE / "archive" / "gamma.skill.tar.gz.sigstore.json"
+    for label, input_ in (
+        ("bytes", archive),
+        ("sha256", Hashed(digest=hashlib.sha256(archive).digest(), algorithm=HashAlgorithm.SHA2_256)),
+    ):
+        try:
+            verifier.verify_artifact(input_, load(archive_bundle), ALPHA)
+            report(f"archive/gamma.skill.tar.gz.sigstore.json verifies ({label})", True)
+        except (VerificationError, InvalidBundle) as exc:
+            report(f"archive/gamma.skill.tar.gz.sigstore.json verifies ({label})", False, str(exc))
+    # The archive with one bit changed must fail.
+    changed = bytearray(archive)
+    changed[len(changed) // 2] ^= 0x01
+    try:
+        verifier.verify_artifact(bytes(changed), load(archive_bundle), ALPHA)
+        report("archive/gamma.skill.tar.gz with a changed byte is refused", False, "it verified")
+    except (VerificationError, InvalidBundle) as exc:
+        report("archive/gamma.skill.tar.gz with a changed byte is refused", True, str(exc))
+
     # Valid: the DSSE bundle; then the statement's subject must be artifact.txt's digest.
     name = "file/artifact.txt.intoto.sigstore.json verifies"
     try:
@@ -137,6 +158,11 @@ def main() -> int:
         report("skills/alpha under beta's identity is refused", False, "it verified")
     except VerificationError as exc:
         report("skills/alpha under beta's identity is refused", True, str(exc))
+    try:
+        verifier.verify_artifact(archive, load(archive_bundle), BETA)
+        report("archive/gamma.skill.tar.gz under beta's identity is refused", False, "it verified")
+    except VerificationError as exc:
+        report("archive/gamma.skill.tar.gz under beta's identity is refused", True, str(exc))
 
     # Hostile: each must fail, at its own check.
     for hostile, expected in HOSTILE.items():

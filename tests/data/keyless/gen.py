@@ -1,10 +1,16 @@
 #!/usr/bin/env python3
 """Generate a self-made Sigstore instance and bundles signed with it (tests/data/keyless/).
 
-Requirements (Python 3.11):  cryptography==50.0.2
+Requirements (Python 3.11):  cryptography==50.0.2; and, to (re)pack the skill archive, a
+skillc binary named by the SKILLC environment variable.
 
     python3 -m venv /tmp/keyless-gen && /tmp/keyless-gen/bin/pip install cryptography==50.0.2
-    /tmp/keyless-gen/bin/python tests/data/keyless/gen.py
+    SKILLC=target/debug/skillc /tmp/keyless-gen/bin/python tests/data/keyless/gen.py
+
+With SKILLC set, gen.py writes archive/gamma-src/gamma/ and runs `$SKILLC pack` on it (twice,
+checking that both archives are the same bytes) to write archive/gamma.skill.tar.gz. Without it,
+gen.py signs the archive already there, after checking that it holds exactly the files of
+archive/gamma-src/gamma/ (and skillc's manifest).
 
 Every run makes NEW keys (nothing private is written anywhere), so every run rewrites every
 output: the trusted root, the CA certificates, all bundles. The times are fixed (2026), so the
@@ -18,6 +24,9 @@ What is made:
   (a message signature over the haiku "directory digest", signed prehashed).
 - file/artifact.txt with artifact.txt.sigstore.json (message signature over the bytes) and
   artifact.txt.intoto.sigstore.json (in-toto Statement v1 in a DSSE envelope, logged as dsse).
+- archive/gamma.skill.tar.gz, a skill archive made by `skillc pack`, with
+  gamma.skill.tar.gz.sigstore.json: a message signature over the archive's bytes (hashedrekord),
+  as `skillc pack --keyless` would write it.
 - hostile/*.sigstore.json: bundles for skills/alpha, each broken in exactly one way.
 
 All log entries (valid and hostile) are leaves of one RFC 6962 Merkle tree; every bundle's
@@ -30,7 +39,11 @@ import base64
 import datetime as dt
 import hashlib
 import json
+import os
 import struct
+import subprocess
+import tarfile
+import tempfile
 from pathlib import Path
 
 from cryptography import x509
@@ -701,6 +714,61 @@ and report each item that does not hold, quoting the line of the note it concern
 
 ARTIFACT_TEXT = "skillc keyless test artifact: signed by a self-made Sigstore instance.\n"
 
+GAMMA_FILES = {
+    "SKILL.md": """\
+---
+name: gamma
+description: Converts a temperature between Celsius and Fahrenheit and rounds the result as
+  the notes say. Use when a test needs a skill packed into a signed archive.
+---
+
+# Gamma
+
+Convert the temperature the user gives: from Celsius, `F = C * 9/5 + 32`; from Fahrenheit,
+`C = (F - 32) * 5/9`. How to round and which unit to name are in
+[the notes](references/notes.md).
+""",
+    "references/notes.md": """\
+# Conversion notes
+
+- Round the result to one decimal place, halves away from zero.
+- Always name the unit of the result (C or F).
+- Below absolute zero (-273.15 C, -459.67 F) there is nothing to convert: say so.
+""",
+}
+# skillc's manifest inside the archive, next to the skill's files.
+SKILLC_MANIFEST = ".skill-manifest.json"
+
+
+def pack_gamma(src: Path, archive: Path) -> bytes:
+    """The bytes of archive/gamma.skill.tar.gz: packed by $SKILLC, or the one already there."""
+    skillc = os.environ.get("SKILLC")
+    if skillc:
+        with tempfile.TemporaryDirectory() as tmp:
+            outputs = [Path(tmp) / "1.skill.tar.gz", Path(tmp) / "2.skill.tar.gz"]
+            for out in outputs:
+                run = subprocess.run(
+                    [skillc, "pack", str(src), "-o", str(out)], capture_output=True, text=True
+                )
+                if run.returncode != 0:
+                    raise SystemExit(f"{skillc} pack failed:\n{run.stdout}{run.stderr}")
+            packed = outputs[0].read_bytes()
+            assert packed == outputs[1].read_bytes(), "skillc pack is not reproducible"
+        archive.parent.mkdir(parents=True, exist_ok=True)
+        archive.write_bytes(packed)
+    elif not archive.is_file():
+        raise SystemExit(f"{archive} is missing: set SKILLC to a skillc binary to pack it")
+    data = archive.read_bytes()
+    # Whoever packed it, it must hold exactly the files of the source (and the manifest).
+    with tarfile.open(archive, "r:gz") as tar:
+        members = {m.name: m for m in tar.getmembers()}
+        expected = {f"gamma/{rel}" for rel in GAMMA_FILES} | {f"gamma/{SKILLC_MANIFEST}"}
+        assert set(members) == expected, f"{archive} holds {sorted(members)}"
+        for rel, text in GAMMA_FILES.items():
+            member = tar.extractfile(members[f"gamma/{rel}"])
+            assert member.read() == text.encode(), f"{archive}: gamma/{rel} differs"
+    return data
+
 
 def write_tree(root: Path, files: dict[str, str]) -> None:
     for rel, text in files.items():
@@ -777,6 +845,8 @@ TIMES = {
     "leaf-expired-at-integrated-time": utc("2026-03-02T11:07:45Z"),
     "sct-missing": utc("2026-03-02T11:20:12Z"),
     "sct-wrong-key": utc("2026-03-02T11:24:58Z"),
+    # After every other signing, so that adding it left their log indices as they were.
+    "archive": utc("2026-03-02T11:41:09Z"),
 }
 INTEGRATION_DELAY = dt.timedelta(seconds=23)
 # Past the certificate's 10 minutes.
@@ -788,9 +858,13 @@ def main() -> None:
     beta_dir = HERE / "skills" / "beta"
     file_dir = HERE / "file"
     hostile_dir = HERE / "hostile"
+    archive_dir = HERE / "archive"
     write_tree(alpha_dir, ALPHA_FILES)
     write_tree(beta_dir, BETA_FILES)
     write_tree(file_dir, {"artifact.txt": ARTIFACT_TEXT})
+    write_tree(archive_dir / "gamma-src" / "gamma", GAMMA_FILES)
+    archive_path = archive_dir / "gamma.skill.tar.gz"
+    archive = pack_gamma(archive_dir / "gamma-src" / "gamma", archive_path)
 
     alpha_digest = hash_skill_directory(alpha_dir)
     beta_digest = hash_skill_directory(beta_dir)
@@ -841,6 +915,11 @@ def main() -> None:
         "artifact-intoto", leaf, key, payload, at("artifact-intoto")
     )
 
+    # The skill archive, signed as `skillc pack --keyless` would: a message signature over
+    # the archive's bytes, by the same workflow identity as skills/alpha.
+    leaf, key = make_leaf(san=alpha_san, issuer=GITHUB_ISSUER, not_before=TIMES["archive"])
+    events["archive"] = sign_bytes_event("archive", leaf, key, archive, at("archive"))
+
     # Hostile signings of skills/alpha whose certificate is what is wrong.
     leaf, key = make_leaf(
         san=alpha_san, issuer=GITHUB_ISSUER, not_before=TIMES["leaf-is-ca"], ca=True
@@ -886,6 +965,7 @@ def main() -> None:
     write_json(
         file_dir / "artifact.txt.intoto.sigstore.json", log.bundle(events["artifact-intoto"])
     )
+    write_json(archive_dir / "gamma.skill.tar.gz.sigstore.json", log.bundle(events["archive"]))
 
     hostile = {
         name: log.bundle(events[name])
@@ -909,6 +989,7 @@ def main() -> None:
     print(f"alpha directory digest: {alpha_digest.hex()}")
     print(f"beta directory digest:  {beta_digest.hex()}")
     print(f"artifact.txt sha256:    {hashlib.sha256(artifact).hexdigest()}")
+    print(f"gamma.skill.tar.gz sha256: {hashlib.sha256(archive).hexdigest()}")
     print(f"log: {log.size} leaves, root {log.root.hex()}")
     for name, event in events.items():
         print(
