@@ -37,7 +37,12 @@ pub struct KeylessArgs {
     pub keyless: bool,
     /// The OIDC identity token (default: SIGSTORE_ID_TOKEN, else GitHub Actions' token, else
     /// a login on a terminal).
-    #[arg(long, value_name = "TOKEN", requires = "keyless", conflicts_with = "key")]
+    #[arg(
+        long,
+        value_name = "TOKEN",
+        requires = "keyless",
+        conflicts_with = "key"
+    )]
     pub identity_token: Option<String>,
     /// Sign with Sigstore's staging instance (for trying it out; not for releases).
     #[arg(long, requires = "keyless", conflicts_with = "key")]
@@ -297,21 +302,22 @@ impl Keyless {
     /// Verifies the bundle as written, offline, against the token's identity and issuer and
     /// the instance's trusted root; a bundle that does not verify is removed (exit 1).
     pub fn check_written(&self, sha256: [u8; 32], bundle: &Path) -> Result<(), Outcome> {
-        use crate::sign::keyless::{self, Policy, Subject, Trust};
         use crate::sign::keyless::sign::Instance;
+        use crate::sign::keyless::{self, Policy, Subject, Trust};
         let shown = escaped(&bundle.display().to_string());
         let trust = match self.instance {
             Instance::Production => Trust::Production,
             Instance::Staging => Trust::Staging,
         };
-        let verified = crate::input::read_bounded(bundle, sign::MAX_BUNDLE, crate::input::Links::Follow)
-            .map_err(|e| format!("reading `{shown}` back: {e}"))
-            .and_then(|written| {
-                let policy = Policy::exact(&self.token.identity, &self.token.issuer);
-                let root = trust.load().map_err(|e| e.to_string())?;
-                keyless::verify(Subject::Sha256(sha256), &written, &policy, &root)
-                    .map_err(|e| e.to_string())
-            });
+        let verified =
+            crate::input::read_bounded(bundle, sign::MAX_BUNDLE, crate::input::Links::Follow)
+                .map_err(|e| format!("reading `{shown}` back: {e}"))
+                .and_then(|written| {
+                    let policy = Policy::exact(&self.token.identity, &self.token.issuer);
+                    let root = trust.load().map_err(|e| e.to_string())?;
+                    keyless::verify(Subject::Sha256(sha256), &written, &policy, &root)
+                        .map_err(|e| e.to_string())
+                });
         match verified {
             Ok(_) => Ok(()),
             Err(e) => {

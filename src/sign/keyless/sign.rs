@@ -90,7 +90,8 @@ impl Network {
         let set = |name: &str| std::env::var(name).ok().filter(|v| !v.is_empty());
         let url = set("ACTIONS_ID_TOKEN_REQUEST_URL")?;
         let bearer = set("ACTIONS_ID_TOKEN_REQUEST_TOKEN")?;
-        let context = "requesting an identity token from GitHub Actions (ACTIONS_ID_TOKEN_REQUEST_URL)";
+        let context =
+            "requesting an identity token from GitHub Actions (ACTIONS_ID_TOKEN_REQUEST_URL)";
         let mut url = match reqwest::Url::parse(&url) {
             Ok(url) => url,
             Err(e) => return Some(Err(format!("{context}: the URL `{url}` is not valid: {e}"))),
@@ -128,9 +129,7 @@ impl Network {
             serde_json::from_slice::<serde_json::Value>(&body)
                 .ok()
                 .and_then(|v| v.get("value")?.as_str().map(str::to_string))
-                .ok_or_else(|| {
-                    format!("{context}: the answer is not JSON with a string `value`")
-                })
+                .ok_or_else(|| format!("{context}: the answer is not JSON with a string `value`"))
         }))
     }
 
@@ -184,8 +183,12 @@ impl Network {
 /// The instance's services, from its embedded signing config (or, in skillc's tests, from
 /// [`TEST_URLS`]).
 fn services(instance: Instance) -> Result<SigningServices, String> {
-    let embedded = SigningServices::from_embedded(instance.sigstore())
-        .map_err(|e| format!("reading the signing configuration of {}: {e}", instance.name()))?;
+    let embedded = SigningServices::from_embedded(instance.sigstore()).map_err(|e| {
+        format!(
+            "reading the signing configuration of {}: {e}",
+            instance.name()
+        )
+    })?;
     let Some(overrides) = std::env::var(TEST_URLS).ok().filter(|v| !v.is_empty()) else {
         return Ok(embedded);
     };
@@ -230,10 +233,7 @@ fn explain(error: &sigstore_sign::Error, services: &SigningServices, instance: I
             "requesting a timestamp from {}: {e}",
             services.tsa_url().unwrap_or("the timestamp authority")
         ),
-        Error::Config(e) => format!(
-            "the signing configuration of {}: {e}",
-            instance.name()
-        ),
+        Error::Config(e) => format!("the signing configuration of {}: {e}", instance.name()),
         e => format!("signing: {e}"),
     }
 }

@@ -170,7 +170,9 @@ mod tests {
             1000,
         )
         .map_err(|e| e.to_string());
-        let token = token.as_ref().map(|t| (t.identity.as_str(), t.issuer.as_str()));
+        let token = token
+            .as_ref()
+            .map(|t| (t.identity.as_str(), t.issuer.as_str()));
         assert_eq!(
             token,
             Ok((
@@ -188,7 +190,9 @@ mod tests {
             ),
             1000,
         );
-        let token = token.as_ref().map(|t| (t.identity.as_str(), t.issuer.as_str()));
+        let token = token
+            .as_ref()
+            .map(|t| (t.identity.as_str(), t.issuer.as_str()));
         assert_eq!(
             token,
             Ok(("a@example.com", "https://github.com/login/oauth"))
@@ -203,7 +207,9 @@ mod tests {
                 "the identity token is not a JWT: it has 2 part(s) separated by `.`, not 3 (header.payload.signature)",
             ),
             (
-                jwt(r#"{"iss":"https://i","sub":"s","exp":2000,"email":"a@b","email_verified":false}"#),
+                jwt(
+                    r#"{"iss":"https://i","sub":"s","exp":2000,"email":"a@b","email_verified":false}"#,
+                ),
                 "the identity token's e-mail `a@b` is not verified (`email_verified` is false); Fulcio certifies only verified addresses",
             ),
             (
