@@ -3,6 +3,9 @@
 //! malformed one, GitHub Actions' ambient token fetched from a local server, and a failure at
 //! the (unreachable) certificate authority that leaves nothing behind. The services' URLs are
 //! pointed at a closed local port (SKILLC_SIGSTORE_URLS_FOR_TESTS), so no test reaches Sigstore.
+//! A build without the `keyless-sign` feature: tests/keyless_sign_disabled.rs.
+
+#![cfg(feature = "keyless-sign")]
 
 mod common;
 

@@ -2,9 +2,9 @@
 //! short-lived Fulcio certificate for an OIDC identity, a Rekor entry (v1 or v2, as the
 //! instance's signing config says) and a TSA timestamp, in a Sigstore bundle v0.3. The
 //! protocol is sigstore-sign's (the Sigstore project's Rust client); what is ours is where the
-//! identity token comes from ([`ambient_github`], [`interactive`]), the network stack without
-//! aws-lc-rs (rustls over ring, sigstore-crypto over our RustCrypto provider), and errors that
-//! name the service and the step.
+//! identity token comes from ([`Network::ambient_github`], [`Network::interactive`]), the
+//! network stack without aws-lc-rs (rustls over ring, sigstore-crypto over our RustCrypto
+//! provider), and errors that name the service and the step.
 //!
 //! The services are the embedded signing config of the instance (`--staging` or production).
 
