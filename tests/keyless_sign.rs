@@ -537,8 +537,30 @@ fn a_directory_is_signed_only_as_a_skill() {
         (run.code, run.stderr.as_str()),
         (Some(2), "error: path not found: missing\n")
     );
-    // A skill directory gets as far as the certificate authority, and leaves no SKILL.sigstore.
+    // A bundle inside the directory (but SKILL.sigstore) would change the directory's digest.
     skill(temp.path(), "demo");
+    let run = skillc(
+        temp.path(),
+        port,
+        &[
+            "sign",
+            "demo",
+            "--keyless",
+            "--identity-token",
+            &token,
+            "--bundle",
+            "demo/sig.json",
+        ],
+        &[],
+    );
+    assert_eq!(
+        (run.code, run.stderr.as_str()),
+        (
+            Some(2),
+            "error: `demo/sig.json` is inside `demo`, where the directory's digest would cover it; write the bundle outside, or as SKILL.sigstore (the default)\n"
+        )
+    );
+    // A skill directory gets as far as the certificate authority, and leaves no SKILL.sigstore.
     let run = skillc(
         temp.path(),
         port,

@@ -176,6 +176,15 @@ fn sign_keyless(args: &Args) -> Result<(), Outcome> {
         None if directory => args.artifact.join(DIRECTORY_BUNDLE),
         None => default_bundle(&args.artifact),
     };
+    if directory && covered_by_digest(&args.artifact, &bundle) {
+        return Err(fail(
+            Outcome::Usage,
+            format!(
+                "`{}` is inside `{shown}`, where the directory's digest would cover it; write the bundle outside, or as {DIRECTORY_BUNDLE} (the default)",
+                escaped(&bundle.display().to_string())
+            ),
+        ));
+    }
     refuse_overwrite(&bundle, args.force)?;
     let keyless = Keyless::begin(&args.keyless)?;
     let sha256 = if directory {
@@ -205,8 +214,28 @@ fn sign_keyless(args: &Args) -> Result<(), Outcome> {
     Ok(())
 }
 
+/// Whether a bundle written at `bundle` would be one of the files haiku.skills' digest of `dir`
+/// covers (anything directly in it but `SKILL.sigstore` and hidden files), so that the signed
+/// directory would no longer match its digest.
+fn covered_by_digest(dir: &Path, bundle: &Path) -> bool {
+    let Some(name) = bundle.file_name().and_then(|n| n.to_str()) else {
+        return false;
+    };
+    if name == DIRECTORY_BUNDLE || name.starts_with('.') {
+        return false;
+    }
+    let parent = bundle
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    match (parent.canonicalize(), dir.canonicalize()) {
+        (Ok(parent), Ok(dir)) => parent.starts_with(dir),
+        _ => false,
+    }
+}
+
 /// Refuses (exit 2) to replace an existing bundle without `--force`, before any work.
-pub fn refuse_overwrite(bundle: &Path, force: bool) -> Result<(), Outcome> {
+fn refuse_overwrite(bundle: &Path, force: bool) -> Result<(), Outcome> {
     if !force && (bundle.exists() || bundle.is_symlink()) {
         return Err(fail(
             Outcome::Usage,
