@@ -706,6 +706,32 @@ fn zip_archives_verify_and_unpack() {
         "{}",
         run.stderr
     );
+    // The manifest is not signed: asking for a signer cannot be answered with an integrity
+    // check and exit 0.
+    for asked in [
+        &["--key", "me.pub"][..],
+        &[
+            "--certificate-identity",
+            "a@example.com",
+            "--certificate-oidc-issuer",
+            "https://github.com/login/oauth",
+        ],
+        &["--insecure-ignore-identity"],
+    ] {
+        let mut args = vec!["verify", "out/pdf-tools"];
+        args.extend_from_slice(asked);
+        let run = skillc(tmp.path(), &args);
+        assert_eq!(run.code, Some(2), "{asked:?}: {}", run.stderr);
+        assert!(
+            run.stderr.starts_with(
+                "error: `out/pdf-tools` holds no signature to check: no `SKILL.sigstore` \
+                 (pass --bundle PATH for one elsewhere), and an unpacked skill's \
+                 `.skill-manifest.json` is not signed"
+            ),
+            "{}",
+            run.stderr
+        );
+    }
     write(&tmp.path().join("out/pdf-tools/extra.md"), "x");
     let run = skillc(tmp.path(), &["verify", "out/pdf-tools"]);
     assert_eq!(run.code, Some(1));

@@ -455,6 +455,18 @@ pub fn run(args: &Args) -> Outcome {
         if args.bundle.is_some() || std::fs::symlink_metadata(&haiku_bundle).is_ok() {
             return verify_haiku_dir(args, &haiku_bundle, policy.as_ref(), &trust);
         }
+        if args.key.is_some() || policy.is_some() {
+            return fail(
+                Outcome::Usage,
+                format!(
+                    "`{shown}` holds no signature to check: no `{}` (pass --bundle PATH for \
+                     one elsewhere), and an unpacked skill's `{MANIFEST}` is not signed \
+                     (`skillc verify {shown}` checks the files against it, integrity only); \
+                     verify the signed archive instead",
+                    haiku::BUNDLE_FILE
+                ),
+            );
+        }
         return match verify_dir(&args.artifact) {
             Ok(key) => {
                 eprintln!(
