@@ -725,3 +725,41 @@ fn any_change_to_a_haiku_signed_directory_fails() {
         run.stderr
     );
 }
+
+#[test]
+fn what_has_only_a_signature_does_not_offer_an_integrity_check() {
+    // A haiku-signed directory or a bare digest has nothing to check without its signature:
+    // the refusal must not suggest --insecure-skip-signature, least of all when it was given.
+    let digest = format!("sha256:{}", "ab".repeat(32));
+    let bundle = data().join("file/artifact.txt.sigstore.json");
+    for skip in [false, true] {
+        let mut extra = vec![];
+        if skip {
+            extra.push("--insecure-skip-signature");
+        }
+        let run = verify_alpha(|_| {}, &[&["--format", "text"][..], &extra].concat());
+        let mut args = vec!["verify", &digest, "--bundle", bundle.to_str().unwrap()];
+        args.extend_from_slice(&extra);
+        let digest_run = skillc(&data(), &args);
+        for run in [run, digest_run] {
+            assert_eq!(run.code, Some(2), "{}", run.stderr);
+            assert!(
+                run.stderr.starts_with("error: verify needs who signed: "),
+                "{}",
+                run.stderr
+            );
+            assert!(
+                !run.stderr
+                    .contains("--insecure-skip-signature to check integrity only"),
+                "{}",
+                run.stderr
+            );
+            assert!(
+                run.stderr
+                    .contains("has nothing to check but its signature"),
+                "{}",
+                run.stderr
+            );
+        }
+    }
+}

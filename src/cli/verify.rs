@@ -541,7 +541,12 @@ fn verify_haiku_dir(
             Err(e) => return fail(Outcome::Usage, format!("the public key: {e}")),
         },
         (None, Some(policy)) => policy.clone(),
-        (None, None) => return fail(Outcome::Usage, NEEDS_POLICY),
+        (None, None) => {
+            return fail(
+                Outcome::Usage,
+                needs_policy_signed_only("a skill directory signed the haiku.skills way"),
+            );
+        }
     };
     let mut v = Verdict {
         checks: Vec::new(),
@@ -656,6 +661,17 @@ const NEEDS_POLICY: &str = "verify needs who signed: --key PUB for a key-based b
      --certificate-identity ID --certificate-oidc-issuer URL for a keyless one (or \
      --insecure-skip-signature to check integrity only)";
 
+/// What `verify` says when given nothing to check the signature of something that has no
+/// integrity without it (a haiku-signed directory, a digest): no `--insecure-skip-signature`.
+fn needs_policy_signed_only(what: &str) -> String {
+    format!(
+        "verify needs who signed: --key PUB for a key-based bundle, or --certificate-identity \
+         ID --certificate-oidc-issuer URL for a keyless one; {what} has nothing to check but its \
+         signature, so --insecure-skip-signature does not apply (--insecure-ignore-identity \
+         checks the signature without the signer)"
+    )
+}
+
 /// `verify sha256:HEX --bundle PATH`: a keyless (or logged) bundle against a digest.
 fn verify_digest(args: &Args, digest: [u8; 32], policy: Option<&Policy>, trust: &Trust) -> Outcome {
     let named = args.artifact.display().to_string();
@@ -681,7 +697,7 @@ fn verify_digest(args: &Args, digest: [u8; 32], policy: Option<&Policy>, trust: 
             Err(e) => return fail(Outcome::Usage, format!("the public key: {e}")),
         },
         (None, Some(policy)) => policy.clone(),
-        (None, None) => return fail(Outcome::Usage, NEEDS_POLICY),
+        (None, None) => return fail(Outcome::Usage, needs_policy_signed_only("a digest")),
     };
     let mut v = Verdict {
         checks: Vec::new(),
