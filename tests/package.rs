@@ -732,7 +732,26 @@ fn zip_archives_verify_and_unpack() {
             run.stderr
         );
     }
+    // --format json answers in JSON here too, not with an empty stdout.
+    let run = skillc(tmp.path(), &["verify", "out/pdf-tools", "--format", "json"]);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    let doc: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(doc["artifact"], "out/pdf-tools");
+    assert_eq!(doc["ok"], true);
+    assert_eq!(doc["skill"], "pdf-tools");
+    assert_eq!(doc["checks"][0]["name"], "manifest");
     write(&tmp.path().join("out/pdf-tools/extra.md"), "x");
+    let run = skillc(tmp.path(), &["verify", "out/pdf-tools", "--format", "json"]);
+    assert_eq!(run.code, Some(1));
+    let doc: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(doc["ok"], false);
+    assert!(
+        doc["checks"][0]["detail"]
+            .as_str()
+            .unwrap()
+            .contains("`extra.md` is not listed in the manifest"),
+        "{doc}"
+    );
     let run = skillc(tmp.path(), &["verify", "out/pdf-tools"]);
     assert_eq!(run.code, Some(1));
     assert!(

@@ -470,7 +470,28 @@ pub fn run(args: &Args) -> Outcome {
                 ),
             );
         }
-        return match verify_dir(&args.artifact) {
+        let result = verify_dir(&args.artifact);
+        if args.format == VerifyFormat::Json {
+            let (ok, detail, skill) = match &result {
+                Ok(key) => (
+                    true,
+                    "the files match the manifest (no signature checked)".to_string(),
+                    Some(key.clone()),
+                ),
+                Err(e) => (false, e.clone(), None),
+            };
+            let doc = json!({
+                "artifact": args.artifact.display().to_string(),
+                "ok": ok,
+                "checks": [{"name": "manifest", "ok": ok, "detail": detail}],
+                "key_hint": null,
+                "skill": skill,
+            });
+            if let Some(outcome) = super::emit(&(crate::render::json_text(&doc) + "\n")) {
+                return outcome;
+            }
+        }
+        return match result {
             Ok(key) => {
                 eprintln!(
                     "INTEGRITY OK: {shown} (skill {}; files match the manifest; no signature checked)",
