@@ -655,7 +655,8 @@ fn uncovered_note(named: &str, uncovered: &haiku::Uncovered) -> String {
     }
     format!(
         "note: {} under {} {} not covered by the signature (haiku.skills leaves out hidden, \
-         ignored, cache and compiled files, so anyone may have added or changed them): {}",
+         ignored, cache and compiled files, links to directories and special files, so anyone \
+         may have added or changed them): {}",
         plural(count, "file", "files"),
         escaped(named),
         if count == 1 { "is" } else { "are" },
