@@ -735,6 +735,7 @@ fn zip_archives_verify_and_unpack() {
             "https://github.com/login/oauth",
         ],
         &["--insecure-ignore-identity"],
+        &["--staging"],
     ] {
         let mut args = vec!["verify", "out/pdf-tools"];
         args.extend_from_slice(asked);

@@ -458,7 +458,11 @@ pub fn run(args: &Args) -> Outcome {
         if args.bundle.is_some() || std::fs::symlink_metadata(&haiku_bundle).is_ok() {
             return verify_haiku_dir(args, &haiku_bundle, policy.as_ref(), &trust);
         }
-        if args.key.is_some() || policy.is_some() {
+        if args.key.is_some()
+            || policy.is_some()
+            || args.identity.trusted_root.is_some()
+            || args.identity.staging
+        {
             return fail(
                 Outcome::Usage,
                 format!(
