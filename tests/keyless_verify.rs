@@ -574,11 +574,17 @@ fn a_skill_directory_signed_by_haiku_verifies_with_its_signer() {
             "OK: alpha (identity {ALPHA}, issuer {GITHUB}, logged at 2026-03-02T09:14:30Z; 3 files \
              by haiku.skills' directory digest)\n\
              note: 5 files under alpha are not covered by the signature (haiku.skills leaves out \
-             hidden, ignored, cache and compiled files, so anyone may have added or changed \
-             them): .env, .gitignore, debug.log, scripts/__pycache__/run.cpython-311.pyc, \
+             hidden, ignored, cache and compiled files, links to directories and special files, \
+             so anyone may have added or changed them): .env, .gitignore, debug.log, scripts/__pycache__/run.cpython-311.pyc, \
              scripts/run.pyc\n{HAIKU_NOTE}"
         )
     );
+}
+
+/// (Unix: a name with a control character, a symbolic link.)
+#[cfg(unix)]
+#[test]
+fn what_a_haiku_signature_does_not_cover_is_named() {
     // An ignored script, a hidden directory, a name with a control character.
     let run = verify_alpha(
         |dir| {
@@ -587,9 +593,11 @@ fn a_skill_directory_signed_by_haiku_verifies_with_its_signer() {
             std::fs::create_dir_all(dir.join(".hidden/deep")).unwrap();
             std::fs::write(dir.join(".hidden/deep/x.py"), "x").unwrap();
             std::fs::write(dir.join(".\u{1b}[2Jx"), "x").unwrap();
-            for i in 0..10 {
+            for i in 0..9 {
                 std::fs::write(dir.join(format!(".n{i}")), "x").unwrap();
             }
+            // A link to a directory outside: haiku does not descend into it; it is named.
+            std::os::unix::fs::symlink("/", dir.join("zlib")).unwrap();
         },
         &[
             "--certificate-identity",
@@ -604,8 +612,8 @@ fn a_skill_directory_signed_by_haiku_verifies_with_its_signer() {
     assert!(
         run.stderr.contains(
             "note: 14 files under alpha are not covered by the signature (haiku.skills leaves \
-             out hidden, ignored, cache and compiled files, so anyone may have added or changed \
-             them): .\\u{1b}[2Jx, .gitignore, .hidden/deep/x.py, .n0, .n1, .n2, .n3, .n4, .n5, \
+             out hidden, ignored, cache and compiled files, links to directories and special \
+             files, so anyone may have added or changed them): .\\u{1b}[2Jx, .gitignore, .hidden/deep/x.py, .n0, .n1, .n2, .n3, .n4, .n5, \
              .n6, and 4 more\n"
         ),
         "{}",
@@ -615,6 +623,7 @@ fn a_skill_directory_signed_by_haiku_verifies_with_its_signer() {
     let uncovered = doc["not_covered"].as_array().unwrap();
     assert_eq!(uncovered.len(), 14);
     assert!(uncovered.contains(&serde_json::json!("scripts/evil.sh")));
+    assert!(uncovered.contains(&serde_json::json!("zlib")));
     assert!(uncovered.contains(&serde_json::json!(".\u{1b}[2Jx")));
 }
 

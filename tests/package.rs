@@ -694,6 +694,24 @@ fn zip_archives_verify_and_unpack() {
     assert_eq!(run.code, Some(0), "{}", run.stderr);
     let run = skillc(tmp.path(), &["verify", "pdf-tools.zip", "--key", "me.pub"]);
     assert_eq!(run.code, Some(0), "{}", run.stderr);
+    // A bundle or a trust named without a key or a signer to check it against asks for a
+    // verification that would not happen: refused, nothing unpacked.
+    for asked in [
+        &["--bundle", "pdf-tools.zip.sigstore.json"][..],
+        &["--staging"],
+    ] {
+        let mut args = vec!["unpack", "pdf-tools.zip", "-C", "out"];
+        args.extend_from_slice(asked);
+        let run = skillc(tmp.path(), &args);
+        assert_eq!(run.code, Some(2), "{asked:?}: {}", run.stderr);
+        assert!(
+            run.stderr
+                .starts_with("error: nothing would check the signature: "),
+            "{}",
+            run.stderr
+        );
+        assert!(!tmp.path().join("out").exists());
+    }
     let run = skillc(
         tmp.path(),
         &["unpack", "pdf-tools.zip", "--key", "me.pub", "-C", "out"],
@@ -717,6 +735,7 @@ fn zip_archives_verify_and_unpack() {
             "https://github.com/login/oauth",
         ],
         &["--insecure-ignore-identity"],
+        &["--staging"],
     ] {
         let mut args = vec!["verify", "out/pdf-tools"];
         args.extend_from_slice(asked);

@@ -59,6 +59,16 @@ pub fn run(args: &Args) -> Outcome {
         (None, Some(policy)) => Some(Signature::Keyless(policy, &trust)),
         (None, None) => None,
     };
+    if signature.is_none()
+        && (args.bundle.is_some() || args.identity.trusted_root.is_some() || args.identity.staging)
+    {
+        return fail(
+            Outcome::Usage,
+            "nothing would check the signature: --bundle, --trusted-root and --staging need \
+             --key PUB, or --certificate-identity ID --certificate-oidc-issuer URL, to say who \
+             must have signed; nothing was unpacked",
+        );
+    }
     let archive = if let Some(signature) = &signature {
         let bundle = args
             .bundle

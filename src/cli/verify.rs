@@ -458,7 +458,11 @@ pub fn run(args: &Args) -> Outcome {
         if args.bundle.is_some() || std::fs::symlink_metadata(&haiku_bundle).is_ok() {
             return verify_haiku_dir(args, &haiku_bundle, policy.as_ref(), &trust);
         }
-        if args.key.is_some() || policy.is_some() {
+        if args.key.is_some()
+            || policy.is_some()
+            || args.identity.trusted_root.is_some()
+            || args.identity.staging
+        {
             return fail(
                 Outcome::Usage,
                 format!(
@@ -662,7 +666,8 @@ fn uncovered_note(named: &str, uncovered: &haiku::Uncovered) -> String {
     }
     format!(
         "note: {} under {} {} not covered by the signature (haiku.skills leaves out hidden, \
-         ignored, cache and compiled files, so anyone may have added or changed them): {}",
+         ignored, cache and compiled files, links to directories and special files, so anyone \
+         may have added or changed them): {}",
         plural(count, "file", "files"),
         escaped(named),
         if count == 1 { "is" } else { "are" },
