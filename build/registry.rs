@@ -9,6 +9,7 @@
 //! CODE "name" Severity Dialects attribute* "summary";
 //! attribute := unsuppressible | needs(file|frontmatter|fields|collection)
 //!            | stops(frontmatter|fields) | tags(tag*) | fix(safe|unsafe effect? "what it does")
+//!            | off | security(critical|high|medium|low cwe-N+)
 //! ```
 
 use std::collections::BTreeMap;
@@ -37,6 +38,10 @@ struct Declared {
     stops: Option<String>,
     tags: Vec<String>,
     fixes: Vec<(String, Option<String>, String)>,
+    /// On unless a selection names it (`off`: only when selected).
+    default: bool,
+    /// A security rule's severity (`Critical`…) and CWE numbers.
+    security: Option<(String, Vec<u32>)>,
     file: String,
 }
 
@@ -56,6 +61,13 @@ const TAGS: [(&str, &str); 7] = [
     ("follows_links", "FollowsLinks"),
     ("security", "Security"),
     ("tokens", "Tokens"),
+];
+/// Security severities, and the diagnostic severity each is reported at (security.md).
+const SECURITY: [(&str, &str, &str); 4] = [
+    ("critical", "Critical", "Error"),
+    ("high", "High", "Error"),
+    ("medium", "Medium", "Warning"),
+    ("low", "Low", "Info"),
 ];
 const EFFECTS: [(&str, &str); 3] = [
     ("retypes", "Retypes"),
@@ -246,6 +258,8 @@ fn declaration(tokens: &[Token], file: &str) -> Result<Declared, String> {
         stops: None,
         tags: Vec::new(),
         fixes: Vec::new(),
+        default: true,
+        security: None,
         file: file.to_string(),
     };
     let mut rest = attributes;
@@ -276,6 +290,36 @@ fn declaration(tokens: &[Token], file: &str) -> Result<Declared, String> {
         };
         match attribute.as_str() {
             "unsuppressible" if args.is_empty() => rule.suppressible = false,
+            "off" if args.is_empty() => rule.default = false,
+            "security" => {
+                let [level, cwes @ ..] = words.as_slice() else {
+                    return Err(format!("{code}: `security(level cwe-N…)`"));
+                };
+                let Some(&(_, level, severity)) = SECURITY.iter().find(|(w, ..)| w == level) else {
+                    return Err(format!("{code}: no security severity `{level}`"));
+                };
+                if severity != rule.severity {
+                    return Err(format!(
+                        "{code}: a {level} security rule is reported as {severity}, not {}",
+                        rule.severity
+                    ));
+                }
+                let mut numbers = Vec::new();
+                for cwe in cwes {
+                    numbers.push(
+                        cwe.strip_prefix("cwe-")
+                            .and_then(|n| n.parse::<u32>().ok())
+                            .ok_or(format!("{code}: `{cwe}` is not `cwe-N`"))?,
+                    );
+                }
+                if numbers.is_empty() {
+                    return Err(format!("{code}: a security rule names its CWE"));
+                }
+                rule.security = Some((level.to_string(), numbers));
+                if !rule.tags.iter().any(|t| t == "Security") {
+                    rule.tags.push("Security".into());
+                }
+            }
             "needs" => rule.needs = one(&NEEDS)?.into(),
             "stops" => rule.stops = Some(one(&NEEDS)?.into()),
             "tags" => {
@@ -339,8 +383,18 @@ fn item(rule: &Declared) -> String {
         .stops
         .as_ref()
         .map_or("None".to_string(), |s| format!("Some(Needs::{s})"));
+    let security = rule
+        .security
+        .as_ref()
+        .map_or("None".to_string(), |(level, cwes)| {
+            let cwes: Vec<String> = cwes.iter().map(u32::to_string).collect();
+            format!(
+                "Some(&SecurityInfo {{ severity: SecuritySeverity::{level}, cwe: &[{}] }})",
+                cwes.join(", ")
+            )
+        });
     format!(
-        "#[doc = {summary}]\npub static {code}: Rule = Rule {{\n    code: \"{code}\",\n    name: \"{name}\",\n    severity: Severity::{severity},\n    dialects: Dialects::{dialects},\n    summary: {summary},\n    doc: include_str!(concat!(env!(\"CARGO_MANIFEST_DIR\"), \"/src/rules/docs/{code}.md\")),\n    suppressible: {suppressible},\n    needs: Needs::{needs},\n    stops: {stops},\n    tags: &[{tags}],\n    fixes: &[{fixes}],\n    declared_in: \"{file}\",\n}};\n\n",
+        "#[doc = {summary}]\npub static {code}: Rule = Rule {{\n    code: \"{code}\",\n    name: \"{name}\",\n    severity: Severity::{severity},\n    dialects: Dialects::{dialects},\n    summary: {summary},\n    doc: include_str!(concat!(env!(\"CARGO_MANIFEST_DIR\"), \"/src/rules/docs/{code}.md\")),\n    suppressible: {suppressible},\n    needs: Needs::{needs},\n    stops: {stops},\n    tags: &[{tags}],\n    fixes: &[{fixes}],\n    default: {default},\n    security: {security},\n    declared_in: \"{file}\",\n}};\n\n",
         summary = rule.summary,
         code = rule.code,
         name = rule.name,
@@ -350,6 +404,7 @@ fn item(rule: &Declared) -> String {
         needs = rule.needs,
         tags = tags.join(", "),
         fixes = fixes.join(", "),
+        default = rule.default,
         file = rule.file,
     )
 }

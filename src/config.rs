@@ -63,7 +63,72 @@ struct FileConfig {
     rules: Option<RulesTable>,
     per_file_ignores: Option<BTreeMap<Spanned<String>, Vec<Spanned<String>>>>,
     runtime: Option<BTreeMap<Spanned<String>, RuntimeTable>>,
+    security: Option<SecurityTable>,
 }
+
+/// `[security]`: what the security rules trust.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+struct SecurityTable {
+    /// The installer hosts whose scripts may be piped to a shell (replaces the built-in list).
+    allowed_hosts: Option<Vec<String>>,
+    /// Hosts added to the list.
+    extend_allowed_hosts: Option<Vec<String>>,
+}
+
+/// The hosts whose documented installers first-party skills pipe to a shell (`curl -LsSf
+/// https://astral.sh/uv/install.sh | sh`): the security rules do not report downloading and
+/// running code from them. A host matches itself and its subdomains. `[security]
+/// allowed-hosts` replaces the list, `extend-allowed-hosts` adds to it.
+pub const DEFAULT_ALLOWED_HOSTS: &[&str] = &[
+    "astral.sh",
+    "sh.rustup.rs",
+    "static.rust-lang.org",
+    "raw.githubusercontent.com/homebrew",
+    "brew.sh",
+    "raw.githubusercontent.com/nvm-sh",
+    "bun.sh",
+    "deno.land",
+    "get.pnpm.io",
+    "install.python-poetry.org",
+    "pyenv.run",
+    "get.docker.com",
+    "get.helm.sh",
+    "raw.githubusercontent.com/helm",
+    "ollama.com",
+    "claude.ai",
+    "opencode.ai",
+    "starship.rs",
+    "get.volta.sh",
+    "foundry.paradigm.xyz",
+    "get.sdkman.io",
+    "cli.github.com",
+    "deb.nodesource.com",
+    "rpm.nodesource.com",
+    "fly.io",
+    "tailscale.com",
+    "supabase.com",
+    "vercel.com",
+    "cli.doppler.com",
+    "sdk.cloud.google.com",
+    "aka.ms/install-azd.sh",
+    "awscli.amazonaws.com",
+    "get.k3s.io",
+    "raw.githubusercontent.com/rbenv",
+    "mise.run",
+    "mise.jdx.dev",
+    "install.determinate.systems",
+    "nixos.org",
+    "sh.vector.dev",
+    "dotnet.microsoft.com",
+    "dot.net",
+    "get.rvm.io",
+    "cursor.com",
+    "gemini.google.com",
+    "openai.com",
+    "chromium.org",
+    "playwright.dev",
+];
 
 /// `[runtime.NAME]`: a runtime's numbers, where the defaults are only third-party readings.
 #[derive(Debug, Default, Clone, Copy, Deserialize, PartialEq, Eq)]
@@ -77,8 +142,11 @@ pub struct RuntimeTable {
 
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
+#[serde(rename_all = "kebab-case")]
 struct RulesTable {
     select: Option<Vec<Spanned<String>>>,
+    /// Added to `select` (or the defaults): `["security"]`.
+    extend_select: Option<Vec<Spanned<String>>>,
     ignore: Option<Vec<Spanned<String>>>,
     severity: Option<BTreeMap<Spanned<String>, Spanned<String>>>,
     /// The rules whose fixes are applied (default: all).
@@ -125,6 +193,8 @@ pub struct Overrides {
     pub dialect: Option<DialectSetting>,
     pub strict: bool,
     pub select: Vec<String>,
+    /// `--extend-select`: added to the selection.
+    pub extend_select: Vec<String>,
     pub ignore: Vec<String>,
     pub extra_fields: Vec<String>,
     /// `--target NAME[,NAME…]`.
@@ -171,6 +241,9 @@ pub struct Settings {
     fixable: HashSet<&'static str>,
     severity: HashMap<&'static str, Severity>,
     per_file_ignores: Vec<(GlobSet, Vec<&'static Rule>)>,
+    /// `[security]`: the hosts whose installers may be piped to a shell, lower-case, each a
+    /// host (and its subdomains) with an optional path prefix.
+    pub allowed_hosts: Vec<String>,
 }
 
 /// At most this many diagnostics of one rule are shown for one skill; the rest are counted.
@@ -192,10 +265,14 @@ impl Default for Settings {
             tools: None,
             exclude: GlobSet::empty(),
             max_file_size: 1024 * 1024,
-            enabled: rule::RULES.iter().map(|r| r.code).collect(),
+            enabled: rule::defaults().map(|r| r.code).collect(),
             fixable: rule::RULES.iter().map(|r| r.code).collect(),
             severity: HashMap::new(),
             per_file_ignores: Vec::new(),
+            allowed_hosts: DEFAULT_ALLOWED_HOSTS
+                .iter()
+                .map(|h| h.to_string())
+                .collect(),
         }
     }
 }
@@ -334,8 +411,25 @@ impl Settings {
         } else if let Some(select) = &rules_table.select {
             resolve(select, "`rules.select`")?
         } else {
-            rule::RULES.to_vec()
+            rule::defaults().collect()
         };
+        let mut select = select;
+        if let Some(extend) = &rules_table.extend_select {
+            select.extend(resolve(extend, "`rules.extend-select`")?);
+        }
+        select.extend(flag_rules(&overrides.extend_select, "--extend-select")?);
+        if let Some(security) = &file_config.security {
+            if let Some(hosts) = &security.allowed_hosts {
+                settings.allowed_hosts = hosts.iter().map(|h| h.to_ascii_lowercase()).collect();
+            }
+            settings.allowed_hosts.extend(
+                security
+                    .extend_allowed_hosts
+                    .iter()
+                    .flatten()
+                    .map(|h| h.to_ascii_lowercase()),
+            );
+        }
         let mut ignore = match &rules_table.ignore {
             Some(ignore) => resolve(ignore, "`rules.ignore`")?,
             None => Vec::new(),
@@ -499,7 +593,12 @@ impl Settings {
     /// every rule, not only those a run selects).
     pub fn with_every_rule(&self) -> Settings {
         Settings {
-            enabled: rule::RULES.iter().map(|r| r.code).collect(),
+            // The security rules judge the skill's other files, which a fix never changes.
+            enabled: rule::RULES
+                .iter()
+                .filter(|r| !r.has(rule::Tag::Security))
+                .map(|r| r.code)
+                .collect(),
             ..self.clone()
         }
     }

@@ -30,6 +30,7 @@ pub mod files;
 // The skill model, its suppressions, token costs and the reach of its references.
 pub mod catalog;
 pub mod reach;
+pub mod security;
 pub mod skill;
 pub mod suppress;
 pub mod tokens;

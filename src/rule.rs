@@ -98,6 +98,44 @@ impl Tag {
     }
 }
 
+/// How dangerous what a security rule finds is (security.md): critical and high are reported
+/// as errors, medium as warnings, low as infos.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SecuritySeverity {
+    Critical,
+    High,
+    Medium,
+    Low,
+}
+
+impl SecuritySeverity {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SecuritySeverity::Critical => "critical",
+            SecuritySeverity::High => "high",
+            SecuritySeverity::Medium => "medium",
+            SecuritySeverity::Low => "low",
+        }
+    }
+
+    /// The score GitHub code scanning ranks by (`properties.security-severity` in SARIF).
+    pub fn score(self) -> &'static str {
+        match self {
+            SecuritySeverity::Critical => "9.0",
+            SecuritySeverity::High => "7.0",
+            SecuritySeverity::Medium => "5.0",
+            SecuritySeverity::Low => "3.0",
+        }
+    }
+}
+
+/// What a security rule declares beyond the others: its severity and weaknesses (CWE numbers).
+#[derive(Debug)]
+pub struct SecurityInfo {
+    pub severity: SecuritySeverity,
+    pub cwe: &'static [u32],
+}
+
 /// What a fix of a rule changes beyond its own text, for the fixer's checks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum FixEffect {
@@ -141,6 +179,10 @@ pub struct Rule {
     pub tags: &'static [Tag],
     /// The fixes it offers (none: it has no fix).
     pub fixes: &'static [RuleFix],
+    /// Whether it runs when no selection names it (`off` in its declaration: it does not).
+    pub default: bool,
+    /// A security rule's severity and CWE numbers.
+    pub security: Option<&'static SecurityInfo>,
     /// The file that declares and checks it.
     pub declared_in: &'static str,
 }
@@ -178,6 +220,9 @@ impl Eq for Rule {}
 /// - `stops(frontmatter|fields)`: when it reports, that could not be read.
 /// - `tags(collection files form unnecessary follows_links security)`.
 /// - `fix(safe|unsafe [retypes|relinks|sets_key] "what the fix does")`, once per kind of fix.
+/// - `off`: runs only when a selection names it (`--select`, `--extend-select`).
+/// - `security(critical|high|medium|low cwe-N…)`: a security rule (tagged `security`), its
+///   security severity (which fixes its severity) and CWE numbers.
 macro_rules! declare {
     ($($code:ident $name:literal $severity:ident $dialects:ident
         $($attribute:ident $(($($argument:tt)*))?)* $summary:literal;)*) => {
@@ -204,12 +249,26 @@ pub fn find(code_or_name: &str) -> Option<&'static Rule> {
         .find(|rule| rule.code.eq_ignore_ascii_case(code_or_name) || rule.name == code_or_name)
 }
 
-/// The rules a selector names: a code, a code prefix (`SK1`, `SK`), or a name. `None` when the
-/// selector names nothing.
+/// The rules on when no selection is given: all but those declared `off`.
+pub fn defaults() -> impl Iterator<Item = &'static Rule> {
+    RULES.iter().copied().filter(|rule| rule.default)
+}
+
+/// The rules a selector names: a code, a code prefix (`SK1`, `SK`), a name, or `security`
+/// (every security rule). `None` when the selector names nothing.
 pub fn select(selector: &str) -> Option<Vec<&'static Rule>> {
     let selector = selector.trim();
     if let Some(rule) = find(selector) {
         return Some(vec![rule]);
+    }
+    if selector.eq_ignore_ascii_case(Tag::Security.as_str()) {
+        return Some(
+            RULES
+                .iter()
+                .copied()
+                .filter(|rule| rule.has(Tag::Security))
+                .collect(),
+        );
     }
     let upper = selector.to_ascii_uppercase();
     let is_prefix = upper.starts_with("SK") && upper[2..].bytes().all(|b| b.is_ascii_digit());

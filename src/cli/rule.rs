@@ -16,13 +16,14 @@ pub fn run(args: &Args) -> Outcome {
     match rule::find(wanted) {
         Some(rule) => {
             let mut text = format!(
-                "{} {}\nSeverity: {} · Dialects: {} · Fix: {}{}\n\n{}\n\n{}",
+                "{} {}\nSeverity: {} · Dialects: {} · Fix: {}{}{}\n\n{}\n\n{}",
                 rule.code,
                 rule.name,
                 rule.severity.as_str(),
                 rule.dialects.as_str(),
                 fix_of(rule),
                 tags_of(rule),
+                security_of(rule),
                 rule.summary,
                 rule.doc
             );
@@ -67,6 +68,21 @@ fn fix_of(rule: &rule::Rule) -> &'static str {
         (false, true) => "unsafe",
         (true, true) => "safe or unsafe",
     }
+}
+
+/// What a security rule adds, "\nSecurity: critical · CWE-494, CWE-78 · Default: off", or
+/// nothing (and " · Default: off" for another rule that is off by default).
+fn security_of(rule: &rule::Rule) -> String {
+    let default = if rule.default { "" } else { " · Default: off" };
+    let Some(security) = rule.security else {
+        return default.to_string();
+    };
+    let cwes: Vec<String> = security.cwe.iter().map(|n| format!("CWE-{n}")).collect();
+    format!(
+        "\nSecurity: {} · {}{default}",
+        security.severity.as_str(),
+        cwes.join(", ")
+    )
 }
 
 /// " · Tags: collection, tokens", or nothing for a rule without tags.

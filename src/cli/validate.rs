@@ -31,6 +31,10 @@ pub struct Args {
     /// Only these rules: codes, code prefixes or names, comma-separated.
     #[arg(long, value_name = "RULES", value_delimiter = ',')]
     select: Vec<String>,
+    /// These rules too, beside the selection (`--extend-select security`: the security
+    /// rules with the defaults).
+    #[arg(long, value_name = "RULES", value_delimiter = ',')]
+    extend_select: Vec<String>,
     /// Not these rules (added to the config's `ignore`).
     #[arg(long, value_name = "RULES", value_delimiter = ',')]
     ignore: Vec<String>,
@@ -84,6 +88,7 @@ pub fn run(args: Args, color: ColorChoice) -> Outcome {
     let extra = Overrides {
         strict: args.strict,
         select: args.select.clone(),
+        extend_select: args.extend_select.clone(),
         ignore: args.ignore.clone(),
         extra_fields: args.extra_fields.clone(),
         ..Overrides::default()

@@ -191,9 +191,20 @@ pub(super) fn lint_bytes(
         body,
         settings,
     );
+    let (security, security_files) = if rules::security::wanted(settings) {
+        let about = format!(
+            "{} {}",
+            facts.key.as_deref().unwrap_or(""),
+            facts.description.as_deref().unwrap_or("")
+        );
+        rules::security::check(&report.dir, &facts.tree, &file, &about, settings)
+    } else {
+        (Vec::new(), Vec::new())
+    };
     report.suppressions = out.take_suppressions().unwrap_or_default();
     report.diagnostics = out.diagnostics;
     report.diagnostics.extend(bundle.diagnostics);
+    report.diagnostics.extend(security);
     report.extra_mut().tools = bundle.tools;
     report.dialect = facts.dialect;
     report.targets = targets_of(settings, report.placement(), facts.dialect);
@@ -203,6 +214,7 @@ pub(super) fn lint_bytes(
     report.extra_mut().fields = facts.fields;
     let mut others = bundle.files;
     others.extend(facts.other_files);
+    others.extend(security_files);
     Sources {
         file: Some(file),
         others,

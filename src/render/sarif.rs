@@ -81,14 +81,25 @@ pub fn render(reports: &[SkillReport]) -> String {
 }
 
 fn rule_descriptor(rule: &Rule) -> Value {
-    json!({
+    let mut descriptor = json!({
         "id": rule.code,
         "name": rule.name,
         "shortDescription": {"text": rule.summary},
         "fullDescription": {"text": section(rule.doc, "What it checks").unwrap_or(rule.summary)},
         "help": {"text": rule.doc, "markdown": rule.doc},
         "defaultConfiguration": {"level": level(rule.severity)},
-    })
+    });
+    // GitHub code scanning ranks a security rule by `security-severity` and files it under
+    // the `security` tag and its CWEs.
+    if let Some(security) = rule.security {
+        let mut tags = vec!["security".to_string()];
+        tags.extend(security.cwe.iter().map(|n| format!("external/cwe/cwe-{n}")));
+        descriptor["properties"] = json!({
+            "tags": tags,
+            "security-severity": security.severity.score(),
+        });
+    }
+    descriptor
 }
 
 /// The text of one `## heading` section of a rule's documentation.

@@ -9,6 +9,7 @@ pub mod identity;
 pub mod par_fields;
 pub mod references;
 pub mod runtime_fields;
+pub mod security;
 pub mod structure;
 pub mod tools;
 pub mod yaml_syntax;

@@ -1,0 +1,425 @@
+//! Code that runs what it downloads or decodes, reverse shells and miners: SK701, SK702,
+//! SK707, SK708.
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+use super::{Findings, shorten};
+use crate::security::{Context, Scan, Unit, host_allowed, urls};
+
+crate::rule::declare! {
+    SK701 "remote-code-execution" Error Both off security(critical cwe-494 cwe-78)
+        "Downloads code and runs it (`curl … | sh`, `iwr … | iex`, `exec(requests.get(…).text)`)."
+    ;
+    SK702 "obfuscated-payload" Error Both off security(critical cwe-506)
+        "Runs an encoded or rebuilt payload (`base64 -d | bash`, `exec(b64decode(…))`), or hides a dangerous command in one."
+    ;
+    SK707 "reverse-shell" Error Both off security(critical cwe-78)
+        "Opens a shell for a remote host (`/dev/tcp/…`, `nc -e /bin/sh`, a socket wired to a shell)."
+    ;
+    SK708 "crypto-miner" Error Both off security(high cwe-506)
+        "Runs a cryptocurrency miner (`xmrig`, `stratum+tcp://`, a mining pool)."
+    ;
+}
+
+fn re(pattern: &str) -> Regex {
+    Regex::new(pattern).unwrap_or_else(|_| unreachable!())
+}
+
+const SHELLS: &str = r"(?:sudo\s+(?:-\S+\s+)*)?(?:env\s+(?:\S+=\S*\s+)*)?(?:/usr/bin/|/bin/|/usr/local/bin/)?(?:(?:ba|z|k|da|fi|a)?sh|python[0-9.]*|perl|ruby|node|php|pwsh|powershell(?:\.exe)?|iex|invoke-expression)\b";
+
+static PIPE: LazyLock<Regex> = LazyLock::new(|| {
+    re(&format!(
+        r"(?i)\b(?P<tool>curl|wget|fetch|aria2c|http|iwr|irm|invoke-webrequest|invoke-restmethod)\b[^|\n]*[^\\|]\|\s*(?:tee\s+\S+\s*\|\s*)?(?P<shell>{SHELLS})"
+    ))
+});
+static SUBSTITUTED: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r#"(?i)(?:\b(?:ba|z|k)?sh\s+<\(|\b(?:source|\.)\s+<\(|\beval\s+["']?\$\(|\beval\s+["']?`|\b(?:ba|z)?sh\s+-c\s+["']?\$\(|\bpython[0-9.]*\s+-c\s+["']?\$\(|\b(?:perl|ruby|node)\s+-e\s+["']?\$\(|\bexec\s+["']?\$\()\s*(?P<tool>curl|wget|fetch|http)\b"#,
+    )
+});
+static POWERSHELL: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)\b(?:iex|invoke-expression)\b[\s(]*(?:\(?\s*new-object\s+(?:system\.)?net\.webclient\s*\)?\s*\.\s*downloadstring|\(?\s*(?:iwr|irm|invoke-webrequest|invoke-restmethod|curl|wget)\b)|\.downloadstring\s*\([^)]*\)\s*\|\s*(?:iex|invoke-expression)\b|\bstart-process\b[^\n]*\b(?:iwr|irm|invoke-webrequest|downloadfile)\b",
+    )
+});
+static CODE_REMOTE: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)\b(?:exec|eval|execfile|compile|Function|runInThisContext|runInNewContext)\s*\(\s*(?:await\s+)?\(?\s*(?:await\s+)?(?:requests\.get|httpx\.get|urllib\.request\.urlopen|urllib2\.urlopen|urlopen|fetch|axios\.get|got|\$\.get)\s*\(",
+    )
+});
+static THEN_EVAL: LazyLock<Regex> =
+    LazyLock::new(|| re(r"(?i)\bfetch\s*\([^\n]*\.then\s*\(\s*eval\s*\)"));
+/// `x = requests.get(…).text` (the name that holds downloaded code).
+static REMOTE_ASSIGN: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)^\s*(?:const\s+|let\s+|var\s+)?(\w+)\s*=\s*(?:await\s+)?\(?\s*(?:await\s+)?(?:requests\.get|httpx\.get|urllib\.request\.urlopen|urllib2\.urlopen|urlopen|fetch|axios\.get)\s*\(",
+    )
+});
+/// Saved downloads: the name a download is written to.
+static SAVED: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r#"(?i)(?:\b(?:curl|wget)\b[^\n|;&]*?\s(?:-o|-O|--output|--output-document)[\s=]*["']?(?P<a>[^\s"';|&)]+)|-outfile\s+["']?(?P<b>[^\s"';|&)]+)|urlretrieve\s*\([^,]+,\s*["']?(?P<c>[^\s"',)]+)|\.downloadfile\s*\([^,]+,\s*["']?(?P<d>[^\s"',)]+))"#,
+    )
+});
+static WGET_PLAIN: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r#"(?i)\bwget\s+(?:-[^oO\s]\S*\s+)*["']?https?://\S*/(?P<name>[\w.-]+\.(?:sh|py|pl|rb|bin|run|elf|exe|ps1|js))\b"#,
+    )
+});
+static RUNS_FILE: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r#"(?i)(?:^|[\s;&|(])(?:(?:sudo\s+)?(?:ba|z|k|da)?sh|python[0-9.]*|node|perl|ruby|source|\.|start-process|invoke-item|&|chmod\s+(?:[ugoa]*\+x|[0-7]{3,4}))\s+["']?(?P<path>[^\s"';|&)]+)|(?:^|[\s;&|(])(?P<direct>\./[^\s"';|&)]+)|(?:os\.system|subprocess\.\w+|Popen|os\.startfile|execSync|exec|spawn)\s*\(\s*\[?\s*["'](?P<called>[^"']+)"#,
+    )
+});
+
+static DECODE_PIPE: LazyLock<Regex> = LazyLock::new(|| {
+    re(&format!(
+        r"(?i)(?:\b(?:base64|b64|base32|basenc)\s+(?:-\w*[dD]\w*|--decode)\b|\bxxd\s+-r\b|\bopenssl\s+(?:enc\s+)?-?(?:base64|a)\b[^|\n]*-d\b|\bgunzip\b|\bzcat\b|\brev\b|\btr\s+['\x22]?a-z)[^|\n]*\|\s*(?:{SHELLS})"
+    ))
+});
+static EXEC_DECODE: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r#"(?i)\b(?:exec|eval|compile|execfile|os\.system|os\.popen|subprocess\.\w+|Function|execSync|child_process\.exec|runInThisContext)\s*\(\s*(?:[\w.]*\.)?(?:b64decode|b32decode|b85decode|a85decode|b16decode|decodebytes|decodestring|unhexlify|fromhex|decompress|loads|atob|fromCharCode|unescape|Buffer\.from|bytes\s*\(|bytearray\s*\(|codecs\.decode|__import__\s*\(\s*["'](?:base64|zlib|marshal|codecs))"#,
+    )
+});
+static POWERSHELL_ENCODED: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)\b(?:powershell|pwsh)(?:\.exe)?\b[^\n]*\s-(?:e|ec|en|enc|enco|encod|encode|encoded|encodedcommand)\s+[A-Za-z0-9+/=]{16,}|\bfrombase64string\b[^\n]*\b(?:iex|invoke-expression)\b|\b(?:iex|invoke-expression)\b[^\n]*\bfrombase64string\b",
+    )
+});
+/// `x = base64.b64decode(…)` (the name that holds a decoded payload).
+static DECODED_ASSIGN: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)^\s*(?:const\s+|let\s+|var\s+|\$)?(\w+)\s*=\s*[^\n]*\b(?:b64decode|b32decode|b85decode|a85decode|decodebytes|unhexlify|fromhex|decompress|marshal\.loads|atob|frombase64string|fromCharCode)\b",
+    )
+});
+
+static REVERSE_SHELL: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r#"(?i)/dev/(?:tcp|udp)/[^\s/]+/\d+|\b(?:nc|ncat|netcat|nc\.traditional|nc\.openbsd)\b[^|\n]*\s-[a-z]*[ec]\s*["']?(?:/bin/|/usr/bin/)?(?:(?:ba|z|k|da)?sh|cmd(?:\.exe)?|powershell(?:\.exe)?)\b|\bsocat\b[^\n]*\bexec:|\bsocat\b[^\n]*\btcp[46]?(?:-connect)?:[^\s]+[^\n]*\b(?:pty|sh)\b|\bmkfifo\b[^\n]*\|\s*(?:nc|ncat|netcat|telnet|openssl\s+s_client)\b|\b(?:ba|z)?sh\s+-i\s*(?:>&|<&|>\s*&|2>&1\s*[<>])|\bexec\s+\d+<>\s*/dev/|\btelnet\b[^|\n]*\|\s*(?:/bin/)?(?:ba)?sh\b|\bpty\.spawn\s*\(\s*["'](?:/bin/)?(?:ba|z)?sh|\bfsockopen\s*\([^\n]*\b(?:exec|shell_exec|system|passthru|proc_open|popen)\b|\bTCPSocket\.(?:new|open)\b[^\n]*\b(?:exec|spawn|popen|system)\b"#,
+    )
+});
+static MINER: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)\b(?:xmrig|xmr-stak|minerd|cpuminer(?:-opt)?|cgminer|bfgminer|ethminer|nbminer|t-rex|lolminer|phoenixminer|nanominer|srbminer(?:-multi)?|ccminer|gminer|teamredminer|xmrminer)\b|stratum\+(?:tcp|ssl|tls)://\S+|\b(?:pool\.)?(?:supportxmr|minexmr|nanopool|moneroocean|2miners|f2pool|hashvault|herominers|c3pool|xmrpool|unmineable|nicehash|ethermine|antpool|viabtc|dwarfpool|miningpoolhub|monerohash|xmrfast|gulf\.moneroocean)\.(?:com|org|net|io|pro|eu|stream)\b|--donate-level\b|\bcoinhive\b",
+    )
+});
+
+pub fn check(scan: &Scan, out: &mut Findings) {
+    for unit in &scan.units {
+        if unit.documented {
+            continue;
+        }
+        remote(unit, out);
+        obfuscated(unit, out);
+        if let Some(m) = REVERSE_SHELL.find(&unit.text) {
+            out.add(
+                &SK707,
+                unit,
+                Some(m.range()),
+                format!(
+                    "`{}` gives a remote host a shell on this machine",
+                    shorten(m.as_str())
+                ),
+            );
+        }
+        let acts = unit.context != Context::Prose || unit.text.contains('`');
+        if acts && let Some(m) = MINER.find(&unit.text) {
+            out.add(
+                &SK708,
+                unit,
+                Some(m.range()),
+                format!(
+                    "`{}` mines cryptocurrency with this machine's CPU",
+                    shorten(m.as_str())
+                ),
+            );
+        }
+    }
+    for (i, source) in scan.sources.iter().enumerate() {
+        if source.text.is_empty() || !source.lang.is_code() && !source.is_skill_file {
+            continue;
+        }
+        downloads_then_runs(scan, i, out);
+        tainted_exec(scan, i, out);
+        socket_shell(scan, i, out);
+    }
+}
+
+/// SK701 on one unit.
+fn remote(unit: &Unit, out: &mut Findings) {
+    let found = PIPE
+        .captures(&unit.text)
+        .map(|c| {
+            (
+                c.get(0).map(|m| m.range()),
+                c.name("shell").map_or("", |m| m.as_str()).to_string(),
+                "pipes it to",
+            )
+        })
+        .or_else(|| {
+            SUBSTITUTED
+                .captures(&unit.text)
+                .map(|c| (c.get(0).map(|m| m.range()), String::new(), "runs it with"))
+        })
+        .or_else(|| {
+            POWERSHELL
+                .find(&unit.text)
+                .map(|m| (Some(m.range()), "Invoke-Expression".into(), "runs it with"))
+        })
+        .or_else(|| {
+            CODE_REMOTE
+                .find(&unit.text)
+                .or_else(|| THEN_EVAL.find(&unit.text))
+                .map(|m| (Some(m.range()), String::new(), "evaluates it"))
+        });
+    let Some((range, shell, verb)) = found else {
+        return;
+    };
+    let Some(what) = downloaded(unit, out.allowed, range.clone()) else {
+        return;
+    };
+    let how = match (verb, shell.is_empty()) {
+        ("evaluates it", _) => "evaluates it as code".to_string(),
+        (_, true) => "runs it in a shell".to_string(),
+        (verb, false) => format!("{verb} {}", shell.trim()),
+    };
+    out.add(&SK701, unit, range, format!("downloads {what} and {how}"));
+}
+
+/// What a download in `unit` fetches, shown (`https://x.y/s.sh`, or "a URL from a variable"),
+/// or `None` when every URL is on the allowlist, local or a placeholder.
+fn downloaded(
+    unit: &Unit,
+    allowed: &[String],
+    range: Option<std::ops::Range<usize>>,
+) -> Option<String> {
+    // The download's own words: from where the match starts to the end of the command.
+    let text = range
+        .and_then(|r| unit.text.get(r.start..))
+        .unwrap_or(&unit.text);
+    let end = text.find(['\n', ';']).unwrap_or(text.len());
+    let text = text
+        .get(..end)
+        .filter(|t| urls(t).next().is_some())
+        .unwrap_or(text);
+    let found: Vec<_> = urls(text).collect();
+    if found.is_empty() {
+        // A download whose address is a variable or a bare host.
+        let host = text
+            .split_whitespace()
+            .find(|w| w.contains('.') && !w.starts_with('-') && w.contains('/'))
+            .map(|w| w.trim_matches(['"', '\'']).to_string());
+        return Some(host.unwrap_or_else(|| "code from an address not written here".into()));
+    }
+    let risky = found
+        .iter()
+        .find(|u| !host_allowed(u, allowed) && !u.is_local() && !u.is_placeholder())?;
+    Some(risky.text.to_string())
+}
+
+/// SK702 on one unit.
+fn obfuscated(unit: &Unit, out: &mut Findings) {
+    if let Some(m) = DECODE_PIPE.find(&unit.text) {
+        out.add(
+            &SK702,
+            unit,
+            Some(m.range()),
+            format!(
+                "`{}` decodes a payload and runs it, so what runs cannot be read",
+                shorten(m.as_str())
+            ),
+        );
+    } else if let Some(m) = EXEC_DECODE
+        .find(&unit.text)
+        .or_else(|| POWERSHELL_ENCODED.find(&unit.text))
+    {
+        out.add(
+            &SK702,
+            unit,
+            Some(m.range()),
+            format!(
+                "`{}` runs code it decodes first, so what runs cannot be read",
+                shorten(m.as_str())
+            ),
+        );
+    }
+}
+
+/// SK701: a file downloaded to a path that a later line of the same file runs.
+fn downloads_then_runs(scan: &Scan, i: usize, out: &mut Findings) {
+    let units: Vec<&Unit> = scan
+        .units
+        .iter()
+        .filter(|u| u.source == i && u.is_code() && !u.documented)
+        .collect();
+    for (k, unit) in units.iter().enumerate() {
+        let saved = SAVED
+            .captures(&unit.text)
+            .and_then(|c| {
+                ["a", "b", "c", "d"]
+                    .iter()
+                    .find_map(|n| c.name(n))
+                    .map(|m| m.as_str().to_string())
+            })
+            .or_else(|| {
+                WGET_PLAIN
+                    .captures(&unit.text)
+                    .and_then(|c| c.name("name"))
+                    .map(|m| m.as_str().to_string())
+            });
+        let Some(saved) = saved else { continue };
+        let name = saved
+            .rsplit(['/', '\\'])
+            .next()
+            .unwrap_or(&saved)
+            .to_string();
+        if name.len() < 2 || name.starts_with('-') || name == "-" {
+            continue;
+        }
+        let Some(what) = downloaded(unit, out.allowed, None) else {
+            continue;
+        };
+        // The same line (`… && bash x.sh`) or one of the next 30.
+        let later = units[k..].iter().take(31).find(|u| {
+            RUNS_FILE.captures_iter(&u.text).any(|c| {
+                let path = c.name("path").or(c.name("direct")).or(c.name("called"));
+                path.is_some_and(|p| {
+                    let p = p.as_str().trim_matches(['"', '\'']);
+                    p.rsplit(['/', '\\']).next() == Some(name.as_str()) && !p.starts_with("http")
+                })
+            })
+        });
+        if let Some(runner) = later {
+            let at = if runner.line == unit.line {
+                String::new()
+            } else {
+                format!(" (line {})", runner.line)
+            };
+            out.add(
+                &SK701,
+                unit,
+                None,
+                format!("downloads {what} to `{name}` and runs it{at}"),
+            );
+        }
+    }
+}
+
+/// SK701 and SK702: a name that holds downloaded or decoded code, run by a later line.
+fn tainted_exec(scan: &Scan, i: usize, out: &mut Findings) {
+    let source = &scan.sources[i];
+    let text = &source.text;
+    if !(text.contains("exec")
+        || text.contains("eval")
+        || text.contains("system")
+        || text.contains("Function")
+        || text.contains("iex")
+        || text.contains("Invoke-Expression"))
+    {
+        return;
+    }
+    let mut remote: Vec<(String, usize)> = Vec::new();
+    let mut decoded: Vec<(String, usize)> = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        if let Some(c) = REMOTE_ASSIGN.captures(line).and_then(|c| c.get(1)) {
+            remote.push((c.as_str().to_string(), n + 1));
+        }
+        if let Some(c) = DECODED_ASSIGN.captures(line).and_then(|c| c.get(1)) {
+            decoded.push((c.as_str().to_string(), n + 1));
+        }
+        if remote.len() + decoded.len() > 256 {
+            break;
+        }
+    }
+    if remote.is_empty() && decoded.is_empty() {
+        return;
+    }
+    for (n, line) in text.lines().enumerate() {
+        let sink = Regex::new(r"(?i)\b(?:exec|eval|execfile|os\.system|os\.popen|subprocess\.(?:run|call|Popen|check_output|check_call)|Function|execSync|iex|invoke-expression|runInThisContext)\b\s*[\(]?")
+            .ok();
+        let Some(sink) = sink.and_then(|s| s.find(line)) else {
+            continue;
+        };
+        let rest = &line[sink.end()..];
+        let named = |names: &[(String, usize)]| {
+            names
+                .iter()
+                .find(|(name, at)| {
+                    *at <= n + 1
+                        && rest
+                            .split(|c: char| !c.is_alphanumeric() && c != '_' && c != '$')
+                            .any(|w| w.trim_start_matches('$') == name)
+                })
+                .map(|(name, at)| (name.clone(), *at))
+        };
+        if let Some((name, at)) = named(&remote) {
+            out.add_line(
+                &SK701,
+                i,
+                n + 1,
+                format!("runs `{name}`, code downloaded on line {at}"),
+            );
+        } else if let Some((name, at)) = named(&decoded) {
+            out.add_line(
+                &SK702,
+                i,
+                n + 1,
+                format!(
+                    "runs `{name}`, a payload decoded on line {at}, so what runs cannot be read"
+                ),
+            );
+        }
+    }
+}
+
+/// SK707: a socket to a remote host wired to a shell, across the lines of one script.
+fn socket_shell(scan: &Scan, i: usize, out: &mut Findings) {
+    let text = &scan.sources[i].text;
+    let has = |words: &[&str]| words.iter().any(|w| text.contains(w));
+    let python = has(&["socket.socket", "socket("])
+        && has(&[".connect("])
+        && has(&[
+            "dup2(",
+            "pty.spawn(",
+            "stdin=s",
+            "stdin=sock",
+            "stdin=client",
+        ]);
+    let powershell = has(&[
+        "Net.Sockets.TCPClient",
+        "Net.Sockets.TcpClient",
+        "net.sockets.tcpclient",
+    ]) && has(&["GetStream", "getstream"])
+        && has(&[
+            "iex",
+            "Invoke-Expression",
+            "invoke-expression",
+            "Out-String",
+        ]);
+    let node = has(&["net.Socket", "net.connect", "net.createConnection"])
+        && has(&["child_process"])
+        && has(&["/bin/sh", "/bin/bash", "cmd.exe", "powershell"])
+        && has(&[".pipe("]);
+    if !(python || powershell || node) {
+        return;
+    }
+    let line = text
+        .lines()
+        .position(|l| {
+            l.contains(".connect(")
+                || l.contains("TCPClient")
+                || l.contains("TcpClient")
+                || l.contains("net.connect")
+                || l.contains("createConnection")
+        })
+        .map_or(1, |n| n + 1);
+    out.add_line(
+        &SK707,
+        i,
+        line,
+        "connects a socket to a remote host and hands it a shell's input and output".to_string(),
+    );
+}

@@ -1,0 +1,238 @@
+//! Instructions that turn the agent against its user, and text hidden from the person who
+//! reviews a skill: SK709, SK710.
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+use super::{Findings, shorten};
+use crate::security::{Context, Lang, Scan, Unit};
+
+crate::rule::declare! {
+    SK709 "prompt-injection" Error Both off security(high cwe-1427)
+        "Tells the agent to ignore its instructions, hide what it does from the user, or take orders from a fake system message."
+    ;
+    SK710 "hidden-content" Error Both off security(high cwe-1427)
+        "Hides text from a reviewer: Unicode tag characters, bidi overrides, zero-width characters, instructions in HTML comments or invisible HTML."
+    ;
+}
+
+fn re(pattern: &str) -> Regex {
+    Regex::new(pattern).unwrap_or_else(|_| unreachable!())
+}
+
+static INJECTION: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r#"(?i)\b(?:ignore|disregard|forget|override|bypass)\s+(?:all\s+|any\s+|the\s+|your\s+|every\s+|of\s+)*(?:(?:previous|prior|above|earlier|preceding|former|original|existing|system|safety|security|developer|initial|other)\s+)+(?:instructions?|prompts?|rules|directives|guidelines|guardrails|policies|restrictions|constraints|messages|programming|safeguards)\b|\b(?:ignore|disregard|forget)\s+(?:all|everything)\s+(?:instructions?|you\s+(?:were|have\s+been)\s+told|above)\b|\byou\s+are\s+(?:now\s+)?(?:in\s+)?(?:DAN\b|developer\s+mode|god\s+mode|jailbroken|unrestricted|unfiltered|no\s+longer\s+bound|free\s+(?:from|of)\s+(?:all\s+)?(?:rules|restrictions|guidelines))|\b(?:developer|god|jailbreak|DAN|admin|debug|maintenance)\s+mode\s+(?:is\s+)?(?:now\s+)?(?:enabled|activated|on|engaged)\b|\bdo\s+anything\s+now\b|\bnew\s+(?:system\s+)?instructions\s*:|\b(?:the\s+)?(?:above|previous|prior|earlier)\s+(?:instructions|rules|prompt)\s+(?:are|were|is)\s+(?:void|obsolete|cancell?ed|fake|outdated|superseded|no\s+longer)"#,
+    )
+});
+static HIDE: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)\b(?:do\s+not|don't|never|without)\s+(?:ever\s+)?(?:tell(?:ing)?|inform(?:ing)?|notify(?:ing)?|alert(?:ing)?|mention(?:ing)?|reveal(?:ing)?|disclos(?:e|ing)|report(?:ing)?)\s+(?:this\s+|these\s+|it\s+|that\s+|any\s+of\s+(?:this|these|it)\s+|anything\s+|what\s+you\s+(?:did|do|are\s+doing)\s+|about\s+(?:this|it|these)\s+|(?:the\s+|any\s+)?(?:\w+\s+){0,3}(?:step|command|action|request|upload|file|files|data|change|changes)s?\s+)?(?:to\s+)?(?:the\s+)?(?:user|human|operator)\b|\b(?:hide|conceal|keep)\s+(?:this|these|it|that|all\s+of\s+this|the\s+\w+(?:\s+\w+)?)\s+(?:hidden\s+|secret\s+)?from\s+(?:the\s+)?(?:user|human|operator)\b|\bthe\s+(?:user|human)\s+(?:must|should)\s+(?:not|never)\s+(?:know|see|find\s+out|be\s+told|notice|learn)\b|\bwithout\s+(?:the\s+)?(?:user|human)(?:'s)?\s+(?:knowing|knowledge|noticing|awareness)\b|\b(?:secretly|covertly|stealthily|surreptitiously)\s+(?:\w+\s+)?(?:send|upload|exfiltrate|copy|transmit|forward|post|collect|harvest|install|run|execute|download|add|modify|write|append|read|include|save)\b|\bsilently\s+(?:send|upload|exfiltrate|transmit|forward|post|collect|harvest|copy)\b|\b(?:respond|reply|say|tell\s+(?:the\s+)?user)\s+(?:only\s+)?that\s+(?:the\s+)?(?:skill|task|it|you)\s+(?:only|just)\b",
+    )
+});
+static FAKE_SYSTEM: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)^\s*(?:[>*-]\s*)?(?:<\s*/?\s*(?:system|system_prompt|system-prompt|sys)\s*>|\[\s*(?:SYSTEM|ADMIN|INST)\s*\]|<\|im_start\|>\s*system|SYSTEM\s*(?:OVERRIDE|MESSAGE|PROMPT|NOTICE|UPDATE|INSTRUCTION)S?\s*:|(?:ADMIN|DEVELOPER|ANTHROPIC|OPENAI)\s+(?:OVERRIDE|NOTE|MESSAGE|INSTRUCTIONS?)\s*:)",
+    )
+});
+/// An HTML comment that speaks to the agent.
+static TO_AGENT: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)\b(?:AI|assistant|agent|Claude|model|LLM|Copilot|Cursor|GPT|Codex|Gemini)\b[^\n]{0,60}\b(?:must|should|always|never|need\s+to|are\s+required|will\s+now|has\s+to)\b|\bnote\s+to\s+(?:the\s+)?(?:ai|assistant|agent|model|llm)\b|\b(?:when|before|after)\s+(?:you|the\s+agent)\s+(?:run|use|read|load)\b[^\n]{0,80}\b(?:also|first|silently|quietly)\b",
+    )
+});
+static INVISIBLE_HTML: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r#"(?i)<(?:span|div|p|font|section)\b[^>]*(?:style\s*=\s*["'][^"']*(?:display\s*:\s*none|visibility\s*:\s*hidden|font-size\s*:\s*0|opacity\s*:\s*0(?:[;"'\s]|$)|color\s*:\s*(?:white|#fff(?:fff)?)\b)|\bhidden\b)[^>]*>\s*[^<\s][^<]{12,}"#,
+    )
+});
+/// Markdown's comment idiom: `[//]: # (text)`.
+static MARKDOWN_COMMENT: LazyLock<Regex> =
+    LazyLock::new(|| re(r#"^\s*\[(?://|comment|_)\]:\s*(?:#|<>)\s*[("'](.+)[)"']\s*$"#));
+
+pub fn check(scan: &Scan, out: &mut Findings) {
+    for unit in &scan.units {
+        if unit.documented && unit.context != Context::Comment {
+            continue;
+        }
+        let hidden = unit.context == Context::Comment || MARKDOWN_COMMENT.is_match(&unit.text);
+        if hidden && unit.text.contains("skillc:") {
+            continue;
+        }
+        let instruction = INJECTION
+            .find(&unit.text)
+            .or_else(|| HIDE.find(&unit.text))
+            .filter(|m| !quoted(&unit.text, m.start()) || hidden)
+            .map(|m| (m.range(), "tells the agent"))
+            .or_else(|| {
+                let prose = matches!(unit.context, Context::Prose | Context::Comment)
+                    || scan.source(unit).lang == Lang::Data;
+                FAKE_SYSTEM
+                    .find(&unit.text)
+                    .filter(|_| prose)
+                    .map(|m| (m.range(), "poses as a system message"))
+            });
+        if hidden {
+            if let Some((range, _)) = instruction
+                .clone()
+                .or_else(|| TO_AGENT.find(&unit.text).map(|m| (m.range(), "")))
+            {
+                out.add(
+                    &SK710,
+                    unit,
+                    Some(range.clone()),
+                    format!(
+                        "a comment hidden from readers of the rendered page gives the agent instructions: \"{}\"",
+                        shorten(unit.text.get(range).unwrap_or(""))
+                    ),
+                );
+            }
+            continue;
+        }
+        if let Some((range, what)) = instruction {
+            let said = shorten(unit.text.get(range.clone()).unwrap_or(""));
+            out.add(
+                &SK709,
+                unit,
+                Some(range),
+                format!("{what} \"{said}\": instructions that turn the agent against its user"),
+            );
+        } else if let Some(m) = INVISIBLE_HTML.find(&unit.text) {
+            out.add(
+                &SK710,
+                unit,
+                Some(m.range()),
+                format!(
+                    "`{}` is text a reader of the rendered page cannot see",
+                    shorten(m.as_str())
+                ),
+            );
+        }
+    }
+    for (i, source) in scan.sources.iter().enumerate() {
+        hidden_characters(i, &source.text, out);
+    }
+}
+
+/// Whether byte `at` of `line` is inside quotes or a code span (a phrase being quoted, not
+/// said).
+fn quoted(line: &str, at: usize) -> bool {
+    let before = &line[..at];
+    let count = |c: char| before.matches(c).count();
+    count('"') % 2 == 1
+        || count('`') % 2 == 1
+        || count('“') > count('”')
+        || count('«') > count('»')
+        || before.trim_end().ends_with('\'')
+}
+
+/// SK710: characters that do not show — tag characters (decoded), bidi overrides, and
+/// zero-width characters that are not part of an emoji or a script that needs them.
+fn hidden_characters(i: usize, text: &str, out: &mut Findings) {
+    if text.is_ascii() {
+        return;
+    }
+    let mut tags = String::new();
+    let mut tag_line = 0;
+    let mut bidi = (0usize, 0usize);
+    let mut zero = (0usize, 0usize);
+    let mut selectors = (0usize, 0usize);
+    let mut line = 1;
+    let mut prev: Option<char> = None;
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\n' => line += 1,
+            '\u{E0000}'..='\u{E007F}' => {
+                if tags.is_empty() {
+                    tag_line = line;
+                }
+                if let Some(ascii) = char::from_u32(c as u32 - 0xE0000)
+                    .filter(|a| a.is_ascii() && !a.is_ascii_control())
+                {
+                    tags.push(ascii);
+                }
+            }
+            '\u{E0100}'..='\u{E01EF}' => {
+                selectors.0 += 1;
+                if selectors.1 == 0 {
+                    selectors.1 = line;
+                }
+            }
+            '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' => {
+                bidi.0 += 1;
+                if bidi.1 == 0 {
+                    bidi.1 = line;
+                }
+            }
+            '\u{200B}'
+            | '\u{200C}'
+            | '\u{200D}'
+            | '\u{2060}'..='\u{2064}'
+            | '\u{180E}'
+            | '\u{FEFF}' => {
+                let next = chars.peek().copied();
+                let joins_emoji = c == '\u{200D}'
+                    && (prev.is_some_and(pictographic) || next.is_some_and(pictographic));
+                let script = [prev, next]
+                    .iter()
+                    .flatten()
+                    .any(|&ch| !ch.is_ascii() && ch.is_alphabetic());
+                let bom = c == '\u{FEFF}' && prev.is_none();
+                if !joins_emoji && !script && !bom {
+                    zero.0 += 1;
+                    if zero.1 == 0 {
+                        zero.1 = line;
+                    }
+                }
+            }
+            _ => {}
+        }
+        prev = Some(c);
+    }
+    if !tags.is_empty() || selectors.0 >= 4 {
+        let (line, what) = if tags.is_empty() {
+            (
+                selectors.1,
+                format!(
+                    "{} invisible variation selectors carry hidden data",
+                    selectors.0
+                ),
+            )
+        } else {
+            (
+                tag_line,
+                format!(
+                    "invisible Unicode tag characters spell \"{}\"",
+                    shorten(&tags)
+                ),
+            )
+        };
+        out.add_line(&SK710, i, line, what);
+    }
+    if bidi.0 > 0 {
+        out.add_line(&SK710, i, bidi.1, format!("{} bidirectional override characters make the text read differently from how it runs", bidi.0));
+    }
+    if zero.0 >= 3 {
+        out.add_line(
+            &SK710,
+            i,
+            zero.1,
+            format!(
+                "{} zero-width characters hide text or split words so they are not recognised",
+                zero.0
+            ),
+        );
+    }
+}
+
+/// Whether `c` is an emoji or a symbol a zero-width joiner joins.
+fn pictographic(c: char) -> bool {
+    matches!(c as u32, 0x1F000..=0x1FAFF | 0x2600..=0x27BF | 0x2300..=0x23FF | 0x2B00..=0x2BFF | 0xFE0F)
+}
+
+#[allow(dead_code)]
+fn unit_is_prose(unit: &Unit) -> bool {
+    unit.context == Context::Prose
+}

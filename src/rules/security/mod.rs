@@ -1,0 +1,223 @@
+//! The security rules (SK7xx, security.md): what a skill will do when an agent loads it. The
+//! skill's files are read once and cut into units ([`crate::security::Scan`]); each group
+//! below judges them and reports findings here, which become diagnostics in the file and at
+//! the line of their evidence. What a payload decoded or a command rebuilt from pieces does is
+//! reported as the obfuscated payload it was (SK702), naming what it does.
+
+mod execution;
+mod grants;
+mod instructions;
+mod secrets;
+mod supply;
+mod system;
+
+use crate::config::Settings;
+use crate::diagnostic::{Diagnostic, Span};
+use crate::discover::SkillDir;
+use crate::files::SkillTree;
+use crate::rule::{Rule, Tag};
+use crate::security::{Origin, Scan, Unit};
+use crate::skill::Reporter;
+use crate::source::SkillFile;
+
+pub use execution::SK702;
+
+/// One finding: a rule, the unit that holds its evidence (the span of the evidence in the
+/// unit's text, when the unit is the file's own text) and what it says.
+pub struct Finding {
+    pub rule: &'static Rule,
+    pub source: usize,
+    pub line: usize,
+    /// Where in the file the evidence is, when known.
+    pub span: Option<Span>,
+    pub message: String,
+    pub origin: Origin,
+    /// The decoded or rebuilt text, for the message of an obfuscated payload.
+    pub evidence: Option<String>,
+}
+
+/// What the groups report, and what they share.
+pub struct Findings<'a> {
+    pub list: Vec<Finding>,
+    /// The installer hosts whose scripts may be piped to a shell.
+    pub allowed: &'a [String],
+}
+
+impl Findings<'_> {
+    /// Reports `rule` on `unit`; `at`: the evidence's byte range in the unit's text.
+    pub fn add(
+        &mut self,
+        rule: &'static Rule,
+        unit: &Unit,
+        at: Option<std::ops::Range<usize>>,
+        message: String,
+    ) {
+        let span = match (unit.origin, unit.offset, at) {
+            (Origin::Plain, Some(offset), Some(at)) => {
+                Some(Span::new(offset + at.start, offset + at.end))
+            }
+            _ => None,
+        };
+        self.list.push(Finding {
+            rule,
+            source: unit.source,
+            line: unit.line,
+            span,
+            message,
+            origin: unit.origin,
+            evidence: (unit.origin != Origin::Plain).then(|| unit.text.clone()),
+        });
+    }
+
+    /// Reports `rule` at a line of a file (a finding about the file as a whole).
+    pub fn add_line(&mut self, rule: &'static Rule, source: usize, line: usize, message: String) {
+        self.list.push(Finding {
+            rule,
+            source,
+            line,
+            span: None,
+            message,
+            origin: Origin::Plain,
+            evidence: None,
+        });
+    }
+}
+
+/// Whether any security rule is selected (else the skill's other files are not read).
+pub fn wanted(settings: &Settings) -> bool {
+    crate::rule::RULES
+        .iter()
+        .any(|r| r.has(Tag::Security) && settings.enabled(r))
+}
+
+/// The security findings of one skill: its skill file (`file`, `rel` from the skill's root)
+/// and every other file; `about`: its name and description.
+pub fn check(
+    dir: &SkillDir,
+    tree: &SkillTree,
+    file: &SkillFile,
+    about: &str,
+    settings: &Settings,
+) -> (Vec<Diagnostic>, Vec<SkillFile>) {
+    let rel = file
+        .path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let sources = crate::security::read(&dir.real_path(), tree, &rel, &file.text);
+    let scan = Scan::new(sources, about);
+    let mut findings = Findings {
+        list: Vec::new(),
+        allowed: &settings.allowed_hosts,
+    };
+    execution::check(&scan, &mut findings);
+    secrets::check(&scan, &mut findings);
+    system::check(&scan, &mut findings);
+    instructions::check(&scan, &mut findings);
+    grants::check(&scan, &mut findings);
+    supply::check(&scan, &mut findings);
+    report(dir, file, &scan, findings.list)
+}
+
+/// The findings as diagnostics, in the files they point into: what only a payload or a
+/// rebuilt command showed becomes an obfuscated payload (SK702), and one finding per rule
+/// and line is kept.
+fn report(
+    dir: &SkillDir,
+    skill_file: &SkillFile,
+    scan: &Scan,
+    mut list: Vec<Finding>,
+) -> (Vec<Diagnostic>, Vec<SkillFile>) {
+    // What the plain text showed on a line is not shown again as rebuilt.
+    let plain: std::collections::HashSet<(usize, usize, &str)> = list
+        .iter()
+        .filter(|f| f.origin == Origin::Plain)
+        .map(|f| (f.source, f.line, f.rule.code))
+        .collect();
+    list.retain(|f| f.origin == Origin::Plain || !plain.contains(&(f.source, f.line, f.rule.code)));
+    let mut seen = std::collections::HashSet::new();
+    list.retain(|f| {
+        seen.insert((
+            f.source,
+            f.line,
+            if f.origin == Origin::Plain {
+                f.rule.code
+            } else {
+                SK702.code
+            },
+        ))
+    });
+    let mut files: Vec<Option<SkillFile>> = Vec::new();
+    files.resize_with(scan.sources.len(), || None);
+    let mut diagnostics = Vec::new();
+    for finding in list {
+        let source = &scan.sources[finding.source];
+        let slot = &mut files[finding.source];
+        let file = if source.is_skill_file {
+            skill_file
+        } else {
+            slot.get_or_insert_with(|| {
+                SkillFile::new(dir.path_of(&source.rel), source.text.clone())
+            })
+        };
+        let mut out = Reporter::new(Some(file), file.path.clone(), dir.dir.clone());
+        let span = finding
+            .span
+            .unwrap_or_else(|| trimmed_line(file, finding.line));
+        let (rule, message) = match finding.origin {
+            Origin::Plain => (finding.rule, finding.message),
+            Origin::Built => (
+                &SK702,
+                format!(
+                    "builds `{}` from pieces: {}",
+                    shorten(finding.evidence.as_deref().unwrap_or("")),
+                    finding.message
+                ),
+            ),
+            Origin::Decoded(how) => (
+                &SK702,
+                format!(
+                    "a {how} payload decodes to `{}`: {}",
+                    shorten(finding.evidence.as_deref().unwrap_or("")),
+                    finding.message
+                ),
+            ),
+        };
+        let help = help_of(rule);
+        out.emit(rule, Some(span), message).help(help);
+        diagnostics.append(&mut out.diagnostics);
+    }
+    (diagnostics, files.into_iter().flatten().collect())
+}
+
+/// The span of line `n` of `file` without its indentation.
+fn trimmed_line(file: &SkillFile, n: usize) -> Span {
+    let span = file.line_span(n.max(1));
+    let text = file.slice(span);
+    let start = span.start + (text.len() - text.trim_start().len());
+    let end = span.start + text.trim_end().len();
+    Span::new(start, end.max(start))
+}
+
+/// At most 120 characters of `text`, on one line.
+pub fn shorten(text: &str) -> String {
+    let one: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    if one.chars().count() <= 120 {
+        return one;
+    }
+    let cut: String = one.chars().take(117).collect();
+    format!("{cut}…")
+}
+
+/// What to do about a finding of `rule`.
+fn help_of(rule: &Rule) -> String {
+    format!(
+        "do not install this skill until someone has reviewed it; if it is reviewed and safe, add `# skillc: ignore-file[{}]` to its frontmatter (see `skillc rule {}`)",
+        rule.code, rule.code
+    )
+}
+
+/// The file name shown for a source in a message.
+pub fn shown(scan: &Scan, source: usize) -> &str {
+    scan.sources.get(source).map_or("", |s| s.rel.as_str())
+}

@@ -1,0 +1,264 @@
+//! Credentials read and data sent away: SK703, SK704. A source (a credential file, the whole
+//! environment, the conversation) and a sink (the network) are followed inside a line, through
+//! the names and files a script stores them in, and across the skill's files.
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+use super::{Findings, shorten, shown};
+use crate::security::{Context, Scan, Unit, host_allowed, urls};
+
+crate::rule::declare! {
+    SK703 "credential-access" Error Both off security(high cwe-522)
+        "Reads credentials that are not its own: SSH keys, cloud credentials, browser data, keychains, cloud metadata."
+    ;
+    SK704 "data-exfiltration" Error Both off security(critical cwe-200)
+        "Sends secrets, files, the environment or the conversation to a network endpoint (HTTP, DNS, webhooks, paste sites)."
+    ;
+}
+
+fn re(pattern: &str) -> Regex {
+    Regex::new(pattern).unwrap_or_else(|_| unreachable!())
+}
+
+/// Credential stores that are not the skill's own.
+static CREDENTIAL: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r#"(?i)\.ssh/(?:id_[a-z0-9_]+|identity|\*)(?:\.pub)?\b|\.ssh\b/?(?:\s|["']|$|\))|\.aws/credentials|\.aws/config\b|\.config/gcloud|application_default_credentials\.json|\.kube/config|\.docker/config\.json|\.netrc\b|\.git-credentials|\.config/gh/hosts\.yml|\.azure/(?:accesstokens|msal)|\.claude/\.credentials|\.codex/auth\.json|login data\b|cookies\.sqlite|/cookies\b|\bkey[34]\.db\b|\blogins\.json\b|\.mozilla/firefox|google/chrome/|google-chrome/|brave-browser/|login\.keychain|keychains/|security\s+dump-keychain|/etc/shadow\b|wallet\.dat|\.electrum\b|\.bitcoin/|\.ethereum/keystore|metamask|169\.254\.169\.254|metadata\.google\.internal|\.gnupg/|\.password-store|\.npmrc\b|\.pypirc\b|/etc/passwd\b|\.bash_history|\.zsh_history"#,
+    )
+});
+/// Reading or copying what is named on the same line.
+static READS: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r#"(?i)\b(?:cat|less|more|head|tail|cp|scp|rsync|tar|zip|7z|base64|xxd|od|strings|sqlite3|grep|type|get-content|gc|copy-item|open|read_text|read_bytes|readfile(?:sync)?|readlines?|load|file_get_contents|fs\.read\w*|path|glob|walk|listdir|send|upload|post|exfil\w*|collect|harvest|steal|dump-keychain|curl|wget|requests|fetch|urlopen|invoke-webrequest|iwr|read|copy|include|print|output|extract|retrieve|gather)\b|<\s*~|@~|\$\(\s*<"#,
+    )
+});
+/// Uses of a credential that are not reading it.
+static USES: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r#"(?i)\bssh\s+(?:-\S+\s+)*-i\b|ssh-keygen|ssh-add|ssh-copy-id|\bchmod\s+[0-7]{3}|aws\s+configure|gcloud\s+auth|kubectl\s|mkdir|identityfile|\.pub\b|known_hosts|ssh/config|\bexample\b|\bdocker\s+login|--kubeconfig|kubeconfig"#,
+    )
+});
+/// The whole environment, the conversation, the clipboard, the host's identity.
+static DATA: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r#"(?i)(?:^|[\s;&|(`$])(?:printenv|env)\s*(?:$|[|>)`]|\s*\|)|\bos\.environ\b\s*(?:\)|,|\}|;|$|\.copy\(\)|\.items\(\))|\bdict\s*\(\s*os\.environ\s*\)|\bprocess\.env\b\s*(?:\)|,|\}|;|$)|JSON\.stringify\(\s*process\.env\s*\)|get-childitem\s+env:|\bgci\s+env:|\bdir\s+env:|\$\(\s*(?:whoami|hostname|id|uname[^)]*|cat\s[^)]*|env|printenv|ls[^)]*|pwd)\s*\)|\.claude/(?:projects|history)|\bpbpaste\b|\bxclip\s+-o|\bxsel\b|get-clipboard|\bscreencapture\b|(?:cat|open\(|read|load|<|@)\s*["']?\.env\b(?:\s|["')]|$)"#,
+    )
+});
+/// One named secret of the environment (`$GITHUB_TOKEN`): the user's own, which a skill may
+/// send to the service it is for; sent to a capture service or a raw address, it leaks.
+static SECRET_VAR: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r#"\$(?:[A-Z_]*(?:TOKEN|SECRET|KEY|PASSWORD|PASSWD|CREDENTIALS?)[A-Z_]*)\b|\$\{(?:[A-Z_]*(?:TOKEN|SECRET|KEY|PASSWORD)[A-Z_]*)\}|environ(?:\.get\(|\[)["'][A-Z_]*(?:TOKEN|SECRET|KEY|PASSWORD)[A-Z_]*["']|process\.env\.[A-Z_]*(?:TOKEN|SECRET|KEY|PASSWORD)|\$env:[A-Z_]*(?:TOKEN|SECRET|KEY|PASSWORD)"#,
+    )
+});
+/// Sending to the network.
+static SENDS: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r#"(?i)\bcurl\b[^|\n]*?\s(?:-d\b|--data(?:-binary|-raw|-urlencode|-ascii)?\b|-F\b|--form\b|-T\b|--upload-file\b|-X\s*["']?(?:POST|PUT)\b|--request\s+(?:POST|PUT)\b|-H\s*["']?x-)|\bwget\b[^\n]*--post-(?:data|file)|\b(?:nc|ncat|netcat)\s+(?:-\S+\s+)*[\w.-]+\s+\d+\s*<|\|\s*(?:nc|ncat|netcat|telnet)\s+(?:-\S+\s+)*[\w.-]+\s+\d+|\b(?:requests|httpx|session|client|http|aiohttp)\.(?:post|put|patch)\s*\(|\burllib\.request\.Request\s*\([^)]*data\s*=|\burlopen\s*\([^)]*data\s*=|\bsmtplib\.SMTP|\bftplib\.FTP|\.sendall?\s*\(|\bfetch\s*\([^\n]*method\s*:\s*["'](?:POST|PUT)|\baxios\.(?:post|put)\s*\(|\bnavigator\.sendBeacon|\b(?:invoke-webrequest|invoke-restmethod|iwr|irm)\b[^\n]*-(?:method\s+["']?(?:post|put)|body|infile)\b|\.Upload(?:String|File|Data)\s*\(|\b(?:scp|rsync)\b[^\n]*\s[\w.-]+@[\w.-]+:|\bsend-mailmessage\b"#,
+    )
+});
+/// Names built from data and resolved: DNS exfiltration.
+static DNS: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r#"(?i)\b(?:nslookup|dig|drill|resolve-dnsname)\s+[^\n]*(?:\$\(|`[^`]+`|\$\{?\w+\}?\.[\w-]+\.)|\bhost\s+["']?\S*(?:\$\(|\$\{?\w+\}?\.[\w-]+\.)|\b(?:gethostbyname|getaddrinfo|dns\.resolver\.(?:resolve|query)|dns\.(?:lookup|resolve\w*)|resolver\.query)\s*\(\s*(?:f["'][^"']*\{|[^)\n]*\+|[^)\n]*\.format\(|[^)\n]*%\s|`[^`]*\$\{)"#,
+    )
+});
+/// Endpoints that only capture what is sent to them, paste sites and chat bots.
+static DROPS: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)\b(?:webhook\.site|requestbin\.\w+|[\w-]+\.pipedream\.net|[\w-]+\.ngrok(?:-free)?\.(?:io|app|dev)|ngrok\.io|[\w-]+\.burpcollaborator\.net|[\w-]+\.oastify\.com|[\w.-]*interact\.sh|[\w-]+\.oast\.(?:pro|live|site|online|fun|me)|pastebin\.com|paste\.ee|hastebin\.com|ghostbin\.\w+|transfer\.sh|file\.io|0x0\.st|temp\.sh|termbin\.com|discord(?:app)?\.com/api/webhooks|api\.telegram\.org/bot|beeceptor\.com|hookbin\.com|postb\.in|requestcatcher\.com|[\w-]+\.trycloudflare\.com|canarytokens\.com|glot\.io|rentry\.co)",
+    )
+});
+/// Prose that tells the agent to send secrets or the conversation away.
+static TELLS_TO_SEND: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)\b(?:send|upload|post|transmit|forward|exfiltrate|share|submit|email|report|copy|append|include)\b[^.\n]{0,80}\b(?:ssh keys?|private keys?|id_rsa|credentials|api[ _-]?keys?|access tokens?|auth tokens?|secrets|passwords?|\.env\b|environment variables|cookies|(?:whole |entire |full )?conversation|chat history|session history|transcripts?|system prompt|user'?s? (?:files|data|messages))\b[^.\n]{0,100}(?:https?://\S+|webhook|\bendpoint\b|\bserver\b|\bremote\b|\bexternal\b|@[\w-]+\.\w+)",
+    )
+});
+/// How a prose request sends a credential the user expects it to (an API header).
+static AUTH_HEADER: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"(?i)\b(?:header|authori[sz]ation|bearer|x-api-key|oauth|login|authenticate|sign in)\b")
+});
+
+/// A name or file a line stores a source in (`k=$(cat ~/.ssh/id_rsa)`, `> /tmp/k`).
+static STORES: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r#"(?i)^\s*(?:const\s+|let\s+|var\s+|\$)?(?P<name>\w+)\s*=|(?:>>?|\btee\s+(?:-a\s+)?|open\s*\(\s*["'])\s*["']?(?P<file>/tmp/[^\s"')]+|[\w./~-]+\.(?:txt|log|json|dat|tmp|b64|zip|tar|gz))"#,
+    )
+});
+
+pub fn check(scan: &Scan, out: &mut Findings) {
+    // What sources are stored in (names and files), across the skill.
+    let mut stored: Vec<(String, usize, usize)> = Vec::new();
+    let mut first_read: Option<(usize, usize, String)> = None;
+    for unit in scan.units.iter().filter(|u| !u.documented) {
+        let credential = credential(unit);
+        if let Some(what) = &credential {
+            out.add(
+                &SK703,
+                unit,
+                None,
+                format!("reads `{what}`, credentials that are not this skill's"),
+            );
+            if unit.is_code() && first_read.is_none() {
+                first_read = Some((unit.source, unit.line, what.clone()));
+            }
+        }
+        let source = credential
+            .clone()
+            .or_else(|| DATA.find(&unit.text).map(|m| m.as_str().trim().to_string()));
+        if let Some(what) = &source
+            && unit.is_code()
+        {
+            for c in STORES.captures_iter(&unit.text) {
+                if let Some(m) = c.name("name").or(c.name("file")) {
+                    let _ = what;
+                    stored.push((m.as_str().to_string(), unit.source, unit.line));
+                }
+            }
+        }
+        if let Some(m) = DNS.find(&unit.text) {
+            out.add(
+                &SK704,
+                unit,
+                Some(m.range()),
+                format!(
+                    "`{}` sends data in DNS lookups of names built from it",
+                    shorten(m.as_str())
+                ),
+            );
+            continue;
+        }
+        if unit.context == Context::Prose || unit.context == Context::Comment {
+            if let Some(m) = TELLS_TO_SEND.find(&unit.text)
+                && !AUTH_HEADER.is_match(m.as_str())
+            {
+                out.add(
+                    &SK704,
+                    unit,
+                    Some(m.range()),
+                    format!(
+                        "tells the agent to send data away: \"{}\"",
+                        shorten(m.as_str())
+                    ),
+                );
+            }
+            if !unit.text.contains('`') {
+                continue;
+            }
+        }
+        let Some(sink) = SENDS.find(&unit.text) else {
+            continue;
+        };
+        let to = destination(unit, out.allowed);
+        let drop = DROPS.find(&unit.text).map(|m| m.as_str().to_string());
+        let raw_ip = urls(&unit.text).any(|u| u.is_ip() && !u.is_local());
+        let secret = SECRET_VAR
+            .find(&unit.text)
+            .filter(|_| {
+                drop.is_some()
+                    || raw_ip
+                    || matches!(unit.origin, crate::security::Origin::Decoded(_))
+            })
+            .map(|m| m.as_str().to_string());
+        if let Some(what) = source.as_ref().or(secret.as_ref()) {
+            if to.is_some() || drop.is_some() || !urls(&unit.text).any(|_| true) {
+                let dest = drop
+                    .clone()
+                    .or(to.clone())
+                    .unwrap_or_else(|| "the network".into());
+                out.add(
+                    &SK704,
+                    unit,
+                    Some(sink.range()),
+                    format!("sends `{}` to {dest}", shorten(what)),
+                );
+                continue;
+            }
+        }
+        if let Some(drop) = drop {
+            out.add(
+                &SK704,
+                unit,
+                Some(sink.range()),
+                format!("sends data to {drop}, a service that captures what is sent to it"),
+            );
+            continue;
+        }
+        // A name or file that holds a source, sent on this line.
+        if let Some((name, from, line)) =
+            stored.iter().find(|(name, ..)| mentions(&unit.text, name))
+        {
+            let whence = if *from == unit.source {
+                format!("line {line}")
+            } else {
+                format!("{} line {line}", shown(scan, *from))
+            };
+            let dest = to.unwrap_or_else(|| "the network".into());
+            out.add(
+                &SK704,
+                unit,
+                Some(sink.range()),
+                format!("sends `{name}`, which holds data read on {whence}, to {dest}"),
+            );
+            continue;
+        }
+        // Another file of the skill reads credentials; this one sends data away.
+        if let (Some((from, line, what)), Some(dest)) = (&first_read, &to)
+            && *from != unit.source
+            && unit.is_code()
+        {
+            out.add(
+                &SK704,
+                unit,
+                Some(sink.range()),
+                format!(
+                    "sends data to {dest} while {} line {line} reads `{what}`",
+                    shown(scan, *from)
+                ),
+            );
+        }
+    }
+}
+
+/// The credential a unit reads, if any.
+fn credential(unit: &Unit) -> Option<String> {
+    let m = CREDENTIAL.find(&unit.text)?;
+    let text = m
+        .as_str()
+        .trim_matches(|c: char| c.is_whitespace() || c == '"' || c == '\'' || c == ')');
+    if text.ends_with(".pub") || USES.is_match(&unit.text) {
+        return None;
+    }
+    // A path alone is a mention; reading needs a verb, in code or in an instruction.
+    let reads = READS.is_match(&unit.text);
+    let direct = text.contains("169.254.169.254")
+        || text.contains("metadata.google")
+        || text.contains("dump-keychain");
+    (reads || direct).then(|| text.to_string())
+}
+
+/// Where a unit sends to, when it names a host that is not allowed, local or a placeholder.
+fn destination(unit: &Unit, allowed: &[String]) -> Option<String> {
+    urls(&unit.text)
+        .find(|u| !host_allowed(u, allowed) && !u.is_local() && !u.is_placeholder())
+        .map(|u| u.text.to_string())
+}
+
+/// Whether `text` names `name` as a word (or `$name`, or the file path).
+fn mentions(text: &str, name: &str) -> bool {
+    if name.len() < 2 {
+        return false;
+    }
+    if name.contains('/') || name.contains('.') {
+        return text.contains(name);
+    }
+    text.match_indices(name).any(|(at, _)| {
+        let before = text[..at].chars().next_back();
+        let after = text[at + name.len()..].chars().next();
+        !before.is_some_and(|c| c.is_alphanumeric() || c == '_')
+            && !after.is_some_and(|c| c.is_alphanumeric() || c == '_')
+    })
+}

@@ -1,0 +1,354 @@
+//! Where a skill's code comes from: typosquatted packages, installs from untrusted places,
+//! compiled code without its source: SK713, SK714, SK716.
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+use super::{Findings, shorten};
+use crate::security::{Binary, Scan, Unit, urls};
+
+crate::rule::declare! {
+    SK713 "typosquatted-package" Error Both off security(high cwe-829)
+        "Installs a package whose name is one typo from a popular one (`reqeusts`, `lodahs`)."
+    ;
+    SK714 "untrusted-install-source" Error Both off security(high cwe-829)
+        "Installs or downloads code from a raw IP address, a URL shortener or a paste site, or an internal-looking package from an extra index."
+    ;
+    SK716 "opaque-binary" Warning Both off security(medium cwe-506)
+        "Bundles compiled code without its source: `.pyc` without `.py`, executables, shared libraries, Java archives."
+    ;
+}
+
+fn re(pattern: &str) -> Regex {
+    Regex::new(pattern).unwrap_or_else(|_| unreachable!())
+}
+
+/// The packages attackers imitate most, and their real neighbours (names one edit from a
+/// popular one that are themselves real, which must not be reported).
+#[rustfmt::skip]
+const PYPI: &[&str] = &[
+    "requests", "urllib3", "numpy", "pandas", "django", "flask", "colorama", "beautifulsoup4",
+    "setuptools", "cryptography", "python-dateutil", "pyyaml", "boto3", "botocore", "selenium",
+    "matplotlib", "scipy", "tensorflow", "torch", "openai", "anthropic", "pillow", "jinja2",
+    "click", "certifi", "charset-normalizer", "idna", "six", "packaging", "attrs", "pydantic",
+    "fastapi", "uvicorn", "httpx", "aiohttp", "psycopg2", "psycopg2-binary", "sqlalchemy",
+    "pytest", "virtualenv", "pip", "wheel", "tqdm", "rich", "typer", "lxml", "openpyxl",
+    "python-docx", "python-pptx", "pypdf", "pypdf2", "pdfplumber", "reportlab", "markdown",
+    "markdown2", "pymupdf", "playwright", "scikit-learn", "sklearn", "transformers", "datasets",
+    "huggingface-hub", "langchain", "keras", "opencv-python", "pyjwt", "paramiko", "pycryptodome",
+    "redis", "pymongo", "mysqlclient", "docker", "kubernetes", "google-cloud-storage",
+    "azure-storage-blob", "python-dotenv", "dotenv", "termcolor", "tabulate", "toml", "tomli",
+    "protobuf", "grpcio", "websocket-client", "websockets", "beautifulsoup", "bs4", "ujson",
+    "simplejson", "discord", "discord-py", "telethon", "pyautogui", "pynput", "psutil",
+    "pywin32", "twine", "poetry", "black", "ruff", "mypy", "flake8", "pylint", "isort",
+    "coverage", "moviepy", "ffmpeg-python", "pydub", "seaborn", "plotly", "networkx", "sympy",
+    "nltk", "spacy", "gensim", "xgboost", "lightgbm", "statsmodels", "celery", "gunicorn",
+    "werkzeug", "itsdangerous", "markupsafe", "pyaml", "request", "boto", "urllib", "jinja",
+    "pypi", "pip-tools", "pipx", "pyasn1", "rsa", "oauthlib", "httplib2", "chardet", "pyparsing",
+    "wrapt", "decorator", "filelock", "platformdirs", "regex", "dill", "cachetools", "pytz",
+    "tzdata", "arrow", "pendulum", "faker", "mock", "nose", "tox", "pre-commit", "pyopenssl",
+    "bcrypt", "passlib", "scrapy", "tweepy", "slack-sdk", "stripe", "twilio", "sentry-sdk",
+    "mcp", "fastmcp", "streamlit", "gradio", "jupyter", "notebook", "ipython", "matplotlib-inline",
+    "pyarrow", "polars", "duckdb", "imageio", "scikit-image", "pytesseract", "easyocr", "docx",
+    "pptx", "xlsxwriter", "xlrd", "python-magic", "magic", "yt-dlp", "youtube-dl", "pyinstaller",
+];
+#[rustfmt::skip]
+const NPM: &[&str] = &[
+    "lodash", "express", "react", "react-dom", "axios", "chalk", "commander", "moment", "request",
+    "webpack", "typescript", "dotenv", "discord.js", "electron", "jquery", "vue", "angular",
+    "next", "nuxt", "svelte", "vite", "eslint", "prettier", "jest", "mocha", "chai", "babel",
+    "@babel/core", "underscore", "async", "debug", "uuid", "yargs", "minimist", "glob", "rimraf",
+    "mkdirp", "fs-extra", "body-parser", "cors", "mongoose", "mongodb", "mysql", "mysql2", "pg",
+    "redis", "socket.io", "ws", "node-fetch", "cross-env", "crossenv", "colors", "inquirer",
+    "ora", "semver", "bluebird", "classnames", "prop-types", "styled-components", "tailwindcss",
+    "postcss", "autoprefixer", "sass", "less", "nodemon", "ts-node", "tsx", "esbuild", "rollup",
+    "puppeteer", "playwright", "@playwright/test", "cheerio", "jsonwebtoken", "bcrypt", "bcryptjs",
+    "passport", "nodemailer", "sharp", "jimp", "canvas", "pdfkit", "pdf-lib", "docx", "pptxgenjs",
+    "xlsx", "exceljs", "marked", "markdown-it", "highlight.js", "zod", "yup", "joi", "openai",
+    "@anthropic-ai/sdk", "@modelcontextprotocol/sdk", "langchain", "graphql", "apollo-server",
+    "koa", "fastify", "hapi", "nestjs", "@nestjs/core", "rxjs", "immer", "redux", "react-redux",
+    "zustand", "three", "d3", "chart.js", "date-fns", "dayjs", "luxon", "ethers", "web3",
+    "coffee-script", "coffeescript", "event-stream", "left-pad", "ua-parser-js", "node-ipc",
+    "vercel", "netlify-cli", "firebase", "firebase-tools", "aws-sdk", "@aws-sdk/client-s3",
+    "serve", "http-server", "concurrently", "npm", "yarn", "pnpm", "npx", "react-scripts",
+    "create-react-app", "gatsby", "remix", "astro", "expo", "react-native", "ts-jest", "vitest",
+    "husky", "lint-staged", "commitlint", "lerna", "nx", "turbo", "shelljs", "execa", "got",
+    "superagent", "qs", "ms", "nanoid", "tslib", "core-js", "regenerator-runtime", "js-yaml",
+    "yaml", "ini", "dotenv-expand", "cookie", "cookie-parser", "helmet", "morgan", "multer",
+    "remotion", "@remotion/cli", "mermaid", "katex", "gray-matter", "unified", "remark", "rehype",
+];
+/// Names known to have been malicious.
+#[rustfmt::skip]
+const KNOWN_BAD: &[&str] = &[
+    "colourama", "python3-dateutil", "jeilyfish", "python-sqlite", "urlib3", "urllib4", "request-oauthlib",
+    "crossenv", "cross-env.js", "d3.js", "fabric-js", "ffmepg", "gruntcli", "http-proxy.js",
+    "jquery.js", "mariadb", "mongose", "mssql.js", "mssql-node", "mysqljs", "nodecaffe",
+    "nodefabric", "node-fabric", "nodeffmpeg", "nodemailer-js", "nodemailer.js", "nodemssql",
+    "node-opencv", "node-opensl", "node-openssl", "noderequest", "nodesass", "nodesqlite",
+    "node-sqlite", "node-tkinter", "opencv.js", "openssl.js", "proxy.js", "shadowsock",
+    "smb", "sqlite.js", "sqliter", "sqlserver", "tkinter", "discordpydebug", "beautifulsoups",
+];
+
+static INSTALL: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)\b(?P<py>pip[0-9.]*|python[0-9.]*\s+-m\s+pip|uv\s+pip|pipx|poetry|pdm)\s+(?:install|add)\b(?P<pyargs>[^;&|\n]*)|\buv\s+(?:add|tool\s+install)\b(?P<uvargs>[^;&|\n]*)|\b(?P<js>npm|pnpm|yarn|bun|cnpm)\s+(?:install|i|add)\b(?P<jsargs>[^;&|\n]*)|\bnpx\s+(?:-y\s+|--yes\s+)?(?P<npx>[@\w./-]+)",
+    )
+});
+/// A dependency file's line naming a package (`requests==2.31`, `"lodash": "^4"`).
+static REQUIREMENT: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r#"^\s*(?P<py>[A-Za-z0-9][A-Za-z0-9._-]*)\s*(?:\[[^\]]*\])?\s*(?:[=<>!~]=|>|<|;|$)|^\s*"(?P<js>[@A-Za-z0-9][@\w./-]*)"\s*:\s*"[\^~]?\d"#,
+    )
+});
+static SHORTENERS: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)^(?:bit\.ly|tinyurl\.com|t\.co|goo\.gl|is\.gd|ow\.ly|rebrand\.ly|cutt\.ly|shorturl\.at|rb\.gy|tiny\.cc|buff\.ly|t\.ly|v\.gd|s\.id|bl\.ink|short\.io|pastebin\.com|paste\.ee|hastebin\.com|ghostbin\.\w+|transfer\.sh|file\.io|0x0\.st|temp\.sh|termbin\.com|anonfiles\.com|gofile\.io|catbox\.moe|files\.catbox\.moe|litter\.catbox\.moe|dpaste\.\w+|rentry\.co|glot\.io|[\w-]+\.ngrok(?:-free)?\.(?:io|app|dev)|[\w-]+\.trycloudflare\.com|raw\.githack\.com|[\w-]+\.serveo\.net|[\w-]+\.duckdns\.org|[\w-]+\.no-ip\.\w+)$",
+    )
+});
+static FETCHES: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)\b(?:curl|wget|iwr|irm|invoke-webrequest|invoke-restmethod|downloadstring|downloadfile|urlretrieve|urlopen|requests\.get|fetch|pip[0-9.]*\s+install|npm\s+install|git\s+clone|uv\s+pip\s+install|certutil|bitsadmin|start-bitstransfer)\b",
+    )
+});
+static EXTRA_INDEX: LazyLock<Regex> =
+    LazyLock::new(|| re(r"(?i)--extra-index-url[\s=]+(?P<url>\S+)"));
+static INTERNAL: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)(?:^|[-_])(?:internal|corp|private|priv|intranet|inhouse)(?:$|[-_])|^(?:acme|corp|company)[-_]",
+    )
+});
+
+pub fn check(scan: &Scan, out: &mut Findings) {
+    for unit in scan.units.iter().filter(|u| !u.documented) {
+        typosquats(unit, out);
+        untrusted(unit, out);
+    }
+    // Dependency files: requirements*.txt, package.json.
+    for (i, source) in scan.sources.iter().enumerate() {
+        let name = source
+            .rel
+            .rsplit('/')
+            .next()
+            .unwrap_or(&source.rel)
+            .to_ascii_lowercase();
+        let python = name.starts_with("requirements") && name.ends_with(".txt");
+        let node = name == "package.json";
+        if python || node {
+            for (n, line) in source.text.lines().enumerate() {
+                let Some(c) = REQUIREMENT.captures(line) else {
+                    continue;
+                };
+                let (name, list) = match (c.name("py"), c.name("js")) {
+                    (Some(m), _) if python => (m.as_str(), PYPI),
+                    (_, Some(m)) if node => (m.as_str(), NPM),
+                    _ => continue,
+                };
+                if let Some(message) = squat(name, list) {
+                    out.add_line(&SK713, i, n + 1, message);
+                }
+            }
+        }
+        opaque(scan, i, out);
+    }
+}
+
+/// SK713 on the install commands of one unit.
+fn typosquats(unit: &Unit, out: &mut Findings) {
+    for c in INSTALL.captures_iter(&unit.text) {
+        let (args, list) = if let Some(a) = c.name("pyargs").or(c.name("uvargs")) {
+            (a.as_str(), PYPI)
+        } else if let Some(a) = c.name("jsargs") {
+            (a.as_str(), NPM)
+        } else if let Some(a) = c.name("npx") {
+            (a.as_str(), NPM)
+        } else {
+            continue;
+        };
+        let mut skip_next = false;
+        for word in args.split_whitespace() {
+            if skip_next {
+                skip_next = false;
+                continue;
+            }
+            if word.starts_with('-') {
+                skip_next = matches!(
+                    word,
+                    "-r" | "-c"
+                        | "-e"
+                        | "-i"
+                        | "--index-url"
+                        | "--extra-index-url"
+                        | "--registry"
+                        | "-t"
+                        | "--target"
+                        | "--prefix"
+                        | "--python"
+                        | "-p"
+                        | "--find-links"
+                        | "-f"
+                );
+                continue;
+            }
+            let name = package_name(word);
+            if let Some(message) = squat(&name, list) {
+                out.add(&SK713, unit, None, message);
+                return;
+            }
+        }
+    }
+}
+
+/// A package argument without its version, extras and quotes (`requests[socks]==2` →
+/// `requests`, `lodash@4` → `lodash`, `@scope/x@1` → `@scope/x`).
+fn package_name(word: &str) -> String {
+    let word = word.trim_matches(['"', '\'', '`', ',', ')', '(']);
+    let cut = word
+        .find(['=', '<', '>', '!', '~', '[', ';'])
+        .unwrap_or(word.len());
+    let word = &word[..cut];
+    let word = match word.strip_prefix('@') {
+        Some(rest) => rest.find('@').map_or(word, |at| &word[..at + 1]),
+        None => word.split('@').next().unwrap_or(word),
+    };
+    word.to_ascii_lowercase().replace('_', "-")
+}
+
+/// Why `name` looks like a typosquat of a package in `list`, if it does.
+fn squat(name: &str, list: &[&str]) -> Option<String> {
+    let name = name.to_ascii_lowercase().replace('_', "-");
+    if name.contains(['/', ':', '.'])
+        && !name.starts_with('@')
+        && !list.contains(&name.as_str())
+        && name.contains("://")
+    {
+        return None;
+    }
+    if KNOWN_BAD.contains(&name.as_str()) {
+        return Some(format!(
+            "installs `{name}`, a package name known to have carried malware"
+        ));
+    }
+    if name.len() < 5
+        || list.contains(&name.as_str())
+        || name.contains(['/', '\\']) && !name.starts_with('@')
+    {
+        return None;
+    }
+    let near = list.iter().find(|p| {
+        p.len() >= 5
+            && one_edit(&name, p)
+            // A version suffix is a different package, not a typo (`pypdf2`, `boto3`).
+            && !(name.starts_with(*p) && name[p.len()..].bytes().all(|b| b.is_ascii_digit()))
+            && !(p.starts_with(name.as_str()) && p[name.len()..].bytes().all(|b| b.is_ascii_digit()))
+    })?;
+    Some(format!(
+        "installs `{name}`, one typo from the popular package `{near}`: a name attackers register to catch mistakes"
+    ))
+}
+
+/// Whether `a` and `b` differ by one insertion, deletion, substitution or adjacent swap.
+fn one_edit(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a == b || a.len().abs_diff(b.len()) > 1 {
+        return false;
+    }
+    let prefix = a.iter().zip(b).take_while(|(x, y)| x == y).count();
+    let (ra, rb) = (&a[prefix..], &b[prefix..]);
+    match a.len().cmp(&b.len()) {
+        std::cmp::Ordering::Equal => {
+            ra[1..] == rb[1..]
+                || (ra.len() >= 2 && ra[0] == rb[1] && ra[1] == rb[0] && ra[2..] == rb[2..])
+        }
+        std::cmp::Ordering::Greater => ra[1..] == *rb,
+        std::cmp::Ordering::Less => *ra == rb[1..],
+    }
+}
+
+/// SK714 on one unit.
+fn untrusted(unit: &Unit, out: &mut Findings) {
+    if FETCHES.is_match(&unit.text) {
+        if let Some(url) =
+            urls(&unit.text).find(|u| (u.is_ip() && !u.is_local()) || SHORTENERS.is_match(&u.host))
+        {
+            let what = if url.is_ip() {
+                "a raw IP address"
+            } else {
+                "a URL shortener or file-drop site"
+            };
+            out.add(
+                &SK714,
+                unit,
+                None,
+                format!(
+                    "fetches code from {what} (`{}`): no one can tell what it serves",
+                    shorten(url.text)
+                ),
+            );
+            return;
+        }
+    }
+    if let Some(c) = EXTRA_INDEX.captures(&unit.text) {
+        let url = c.name("url").map_or("", |m| m.as_str());
+        let internal = unit
+            .text
+            .split_whitespace()
+            .map(package_name)
+            .find(|w| INTERNAL.is_match(w) && !w.starts_with("--") && !w.contains("://"));
+        if let Some(name) = internal {
+            out.add(&SK714, unit, None, format!("installs the internal-looking `{name}` with `--extra-index-url {url}`: pip takes the higher version from either index, so a public package of that name wins (dependency confusion)"));
+        }
+    }
+}
+
+/// SK716 on a file that is compiled code without its source.
+fn opaque(scan: &Scan, i: usize, out: &mut Findings) {
+    let source = &scan.sources[i];
+    let Some(binary) = source.binary else {
+        return;
+    };
+    let why = match binary {
+        Binary::Bytecode => {
+            let rel = &source.rel;
+            // `x.pyc` beside `x.py`, or `__pycache__/x.cpython-311.pyc` below it.
+            let stem = rel.trim_end_matches(['c', 'o']);
+            let cached = rel
+                .rsplit_once("__pycache__/")
+                .map(|(dir, file)| format!("{dir}{}.py", file.split('.').next().unwrap_or(file)));
+            let has_source = scan
+                .sources
+                .iter()
+                .any(|s| s.rel == stem || Some(&s.rel) == cached.as_ref());
+            if has_source {
+                return;
+            }
+            "compiled Python without its source"
+        }
+        Binary::Executable => "an executable or library",
+        Binary::Java => "compiled Java",
+    };
+    out.add_line(
+        &SK716,
+        i,
+        1,
+        format!("`{}` is {why}: what it does cannot be reviewed", source.rel),
+    );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn typos_of_popular_packages() {
+        assert!(squat("reqeusts", PYPI).is_some());
+        assert!(squat("lodahs", NPM).is_some());
+        assert!(squat("colourama", PYPI).is_some());
+        assert!(squat("requests", PYPI).is_none());
+        assert!(squat("pypdf2", PYPI).is_none());
+        assert!(squat("markdown2", PYPI).is_none());
+        assert!(squat("boto3", PYPI).is_none());
+        assert_eq!(package_name("'requests[socks]>=2'"), "requests");
+        assert_eq!(package_name("@scope/pkg@1.2"), "@scope/pkg");
+    }
+}

@@ -1,0 +1,150 @@
+//! What a skill changes on the machine: persistence, privilege escalation, tampering with
+//! safety settings and evidence: SK705, SK706, SK715.
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+use super::{Findings, shorten};
+use crate::security::{Context, Scan, Unit};
+
+crate::rule::declare! {
+    SK705 "persistence" Error Both off security(high cwe-912)
+        "Makes itself run again later: shell profiles with commands, cron, launch agents, services, Run keys, git hooks, `authorized_keys`, the agent's own settings."
+    ;
+    SK706 "privilege-escalation" Error Both off security(high cwe-269)
+        "Gains privileges it should not need: setuid bits, sudoers, the docker socket, privileged containers, world-writable system paths."
+    ;
+    SK715 "tampering" Error Both off security(high cwe-693)
+        "Disables safety settings or destroys evidence and data: skipped permission prompts, disabled firewalls or antivirus, cleared history, `rm -rf ~`."
+    ;
+}
+
+fn re(pattern: &str) -> Regex {
+    Regex::new(pattern).unwrap_or_else(|_| unreachable!())
+}
+
+/// Writing to a path named on the line.
+static WRITES: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r#"(?i)>>?|\btee\b|\bcp\b|\bmv\b|\bln\s+-s|\binstall\s+-|add-content|set-content|out-file|open\s*\([^)]*,\s*["'](?:a|w|a\+|w\+|ab|wb)["']|write_text|\.write\s*\(|appendfile|writefile|new-item|copy-item|fs\.(?:write|append)|sed\s+-i|\bchmod\b|\bdump\b"#,
+    )
+});
+static PROFILE: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)(?:~|\$HOME|\$\{HOME\}|%USERPROFILE%|/home/\w+|/root|expanduser\s*\(\s*.~|homedir\(\)|Path\.home\(\))[^\s;|&]*?/\.(?:bashrc|bash_profile|bash_login|zshrc|zprofile|zshenv|zlogin|profile|config/fish/config\.fish)\b|/etc/(?:profile|bash\.bashrc|zsh/zshrc|environment)\b|\$PROFILE\b",
+    )
+});
+/// What a profile line written by an attacker runs.
+static PROFILE_PAYLOAD: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)\b(?:curl|wget|nc|ncat|socat|base64|python[0-9.]*\s+-c|perl\s+-e|nohup|iex|invoke-expression)\b|/dev/tcp|alias\s+(?:sudo|ls|cd|git|ssh|cat|rm|cp|ll|python|npm|pip)=|LD_PRELOAD|PROMPT_COMMAND|\btrap\b",
+    )
+});
+static PLACES: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r#"(?i)(?P<cron>\(\s*crontab\s+-l|\|\s*crontab\s+-?\s*(?:$|[;)&|])|/etc/cron\.|/var/spool/cron|@reboot\b|crontab\s+[\w./~-]+\.(?:txt|cron|tmp))|(?P<launch>Library/Launch(?:Agents|Daemons)/[^\s"']*|launchctl\s+(?:load|bootstrap|submit)\b)|(?P<systemd>(?:\.config/systemd/user|/etc/systemd/system|/lib/systemd/system)/[^\s"']+\.(?:service|timer))|(?P<windows>CurrentVersion\\+Run(?:Once)?\b|schtasks(?:\.exe)?\s+/create|Register-ScheduledTask|New-ScheduledTaskTrigger|\\Start Menu\\Programs\\Startup|shell:startup)|(?P<hooks>\.git/hooks/[\w.-]+)|(?P<keys>authorized_keys\b)|(?P<agent>(?:~|\$HOME|\$\{HOME\}|expanduser\s*\(\s*.~|homedir\(\)|Path\.home\(\)|USERPROFILE)[^\s;|&]*?/?\.(?:claude|codex|cursor|gemini|config/opencode|continue|windsurf)/(?:settings(?:\.local)?\.json|CLAUDE\.md|AGENTS\.md|GEMINI\.md|config\.toml|hooks|memory|mcp\.json|rules))"#,
+    )
+});
+
+static PRIVILEGE: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r#"(?i)\bchmod\s+(?:-\w+\s+)*(?:[ugoa]*\+[rwxt]*s[rwxt]*|[2467][0-7]{3})\s|\bchmod\s+(?:-R\s+)?(?:0?777|a\+rwx|o\+w)\s+["']?(?:/(?:\s|$|etc|usr|bin|sbin|var|lib|opt|boot|root)|~/?(?:\s|$)|\$HOME/?(?:\s|$))|/etc/sudoers|\bNOPASSWD\b|\busermod\s+-a?G\s+(?:sudo|wheel|docker|root|admin)\b|\bgpasswd\s+-a\s+\S+\s+(?:sudo|docker|wheel)|/(?:var/)?run/docker\.sock|--privileged\b|\bsetcap\s|\bpkexec\b|\bsudo\s+su\b|\bsudo\s+-s\s*$|\|\s*sudo\s+-S\b|-v\s+["']?/:/|\bnsenter\s[^\n]*-t\s+1\b|\bchown\s+root\b[^\n]*\bchmod\s+[ugoa]*\+s"#,
+    )
+});
+
+static TAMPERING: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r#"(?i)--dangerously-skip-permissions|\bdangerouslySkipPermissions\b|["']?defaultMode["']?\s*[:=]\s*["']?bypassPermissions|--permission-mode\s+bypassPermissions|\bsetenforce\s+0|\bufw\s+disable|\bsystemctl\s+(?:stop|disable|mask)\s+(?:firewalld|apparmor|auditd|ufw|iptables|falcon-sensor|clamav\w*|wazuh\w*|osqueryd)|\biptables\s+-F\b|\bset-mppreference\s+-disable\w+|\badd-mppreference\s+-exclusion\w+|\bspctl\s+--master-disable|\bcsrutil\s+disable|\bhistory\s+-c\b|\bunset\s+HISTFILE|\bHISTFILE=/dev/null|\bHISTSIZE=0\b|\brm\s+(?:-\w+\s+)*[^\n|;&]*\.(?:bash|zsh)_history|\brm\s+-(?:rf|fr|Rf|r\s+-f|f\s+-r)\s+(?:--no-preserve-root\s+)?["']?(?:/|/\*|~|~/|~/\*|\$HOME|\$\{HOME\}|\$HOME/\*|/home|/etc|/usr|/var|/Users)["']?(?:\s|$|;|&|\|)|\bshred\s|>\s*/var/log/|\brm\s+[^\n]*/var/log/|\bwevtutil\s+cl\b|\bclear-eventlog\b|\bchattr\s+\+i\b|\bgit\s+config\s+--global\s+core\.hooksPath"#,
+    )
+});
+static HOSTS_FILE: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)(?:>>?|\btee\b|sed\s+-i|add-content|set-content|open\s*\()[^\n]*(?:/etc/hosts\b|drivers\\+etc\\+hosts)",
+    )
+});
+
+pub fn check(scan: &Scan, out: &mut Findings) {
+    for unit in scan.units.iter().filter(|u| !u.documented) {
+        // Prose describes; commands (code, fences, inline code) act.
+        let acts = unit.is_code() || unit.text.contains('`') || unit.context == Context::Comment;
+        if !acts {
+            continue;
+        }
+        persistence(unit, out);
+        if let Some(m) = PRIVILEGE.find(&unit.text) {
+            out.add(
+                &SK706,
+                unit,
+                Some(m.range()),
+                format!(
+                    "`{}` gains privileges a skill should not need",
+                    shorten(m.as_str())
+                ),
+            );
+        }
+        if let Some(m) = TAMPERING
+            .find(&unit.text)
+            .or_else(|| HOSTS_FILE.find(&unit.text))
+        {
+            out.add(
+                &SK715,
+                unit,
+                Some(m.range()),
+                format!(
+                    "`{}` disables a safeguard or destroys data or evidence",
+                    shorten(m.as_str())
+                ),
+            );
+        }
+    }
+}
+
+/// SK705 on one unit.
+fn persistence(unit: &Unit, out: &mut Findings) {
+    let text = &unit.text;
+    if let Some(m) = PROFILE.find(text)
+        && WRITES.is_match(text)
+        && PROFILE_PAYLOAD.is_match(text)
+    {
+        out.add(
+            &SK705,
+            unit,
+            Some(m.range()),
+            format!(
+                "writes a command into the shell profile `{}`: it runs in every new shell",
+                m.as_str()
+            ),
+        );
+        return;
+    }
+    let Some(c) = PLACES.captures(text) else {
+        return;
+    };
+    let Some((kind, m)) = [
+        "cron", "launch", "systemd", "windows", "hooks", "keys", "agent",
+    ]
+    .iter()
+    .find_map(|k| c.name(k).map(|m| (*k, m))) else {
+        return;
+    };
+    let writes = WRITES.is_match(text);
+    let why = match kind {
+        "cron" => "adds a cron job: it runs again on a schedule",
+        "launch" if writes || text.contains("launchctl") => {
+            "installs a launch agent: it runs at every login"
+        }
+        "systemd" if writes => "installs a service unit: it runs at every boot or login",
+        "windows" => "registers a program to run at logon or on a schedule",
+        "hooks" if writes => "writes a git hook: it runs on every commit or checkout",
+        "keys" if writes => "adds a key to `authorized_keys`: whoever holds it can log in",
+        "agent" if writes => "changes the agent's own settings or memory: it outlives this task",
+        _ => return,
+    };
+    out.add(
+        &SK705,
+        unit,
+        Some(m.range()),
+        format!("`{}` {why}", shorten(m.as_str())),
+    );
+}

@@ -1,0 +1,26 @@
+//! What a skill will do, as text to match: every file of the skill read once under caps
+//! ([`read`]), each cut into the lines the security rules judge ([`Scan`]) — logical lines with
+//! their context (code, prose, a code fence, an HTML comment, documentation of an attack), the
+//! commands rebuilt from literal pieces (`build.rs`) and the payloads decoded (`decode.rs`).
+//! Nothing is executed and nothing leaves the skill's directory.
+
+mod build;
+mod decode;
+mod read;
+mod scan;
+mod url;
+
+pub use read::{Binary, Lang, Source, read};
+pub use scan::{Context, Origin, Scan, Unit};
+pub use url::{Url, host_allowed, urls};
+
+/// At most this many bytes of each file are read (the first bytes of a larger one).
+pub const MAX_READ: u64 = 1 << 20;
+/// At most this many bytes are read per skill.
+pub const MAX_SKILL_BYTES: u64 = 16 << 20;
+/// At most this many files are read per skill.
+pub const MAX_FILES: usize = 2000;
+/// At most this many bytes are decoded per skill, all payloads and depths together.
+pub const MAX_DECODED: usize = 4 << 20;
+/// Payloads inside payloads are decoded this deep.
+pub const MAX_DEPTH: usize = 3;

@@ -1,0 +1,532 @@
+//! A skill's files cut into the units the security rules judge: the logical lines that hold a
+//! word worth matching (a keyword pass over each text finds them), with their context, the
+//! same lines rebuilt from literal pieces, and the payloads the texts decode to.
+
+use std::sync::LazyLock;
+
+use aho_corasick::{AhoCorasick, AhoCorasickBuilder, MatchKind};
+use regex::Regex;
+
+use super::build::{self, Vars};
+use super::decode;
+use super::read::{Lang, Source};
+use super::{MAX_DECODED, MAX_DEPTH};
+
+/// Where a unit's text sits in its file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Context {
+    /// A line of a script (or a string of a data file).
+    Code,
+    /// Markdown prose.
+    Prose,
+    /// A Markdown code fence.
+    Fence,
+    /// A Markdown HTML comment (hidden from a reader of the rendered page).
+    Comment,
+}
+
+/// How a unit's text was obtained.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Origin {
+    /// As written.
+    Plain,
+    /// Rebuilt from literal pieces (variables, concatenation, split quotes).
+    Built,
+    /// Decoded from a payload (`base64`, `hex`…).
+    Decoded(&'static str),
+}
+
+/// One text to match.
+#[derive(Debug)]
+pub struct Unit {
+    /// Index of its file in [`Scan::sources`].
+    pub source: usize,
+    /// Its first line in the file (1-based).
+    pub line: usize,
+    /// Where `text` starts in the file, when it is the file's own text.
+    pub offset: Option<usize>,
+    pub text: String,
+    pub context: Context,
+    pub origin: Origin,
+    /// It documents an attack rather than performing it: a security skill's examples, or a
+    /// line introduced as what to look for.
+    pub documented: bool,
+}
+
+impl Unit {
+    pub fn is_code(&self) -> bool {
+        matches!(self.context, Context::Code | Context::Fence)
+    }
+}
+
+/// A skill's files and the units to match in them.
+#[derive(Debug)]
+pub struct Scan {
+    pub sources: Vec<Source>,
+    pub units: Vec<Unit>,
+    /// The skill is about security (auditing, detecting, reviewing): its prose and examples
+    /// describe attacks.
+    pub themed: bool,
+}
+
+/// Words a unit must hold to be matched at all (case-insensitive): a line with none of them
+/// can fire no security rule.
+#[rustfmt::skip]
+const KEYWORDS: &[&str] = &[
+    // downloads, execution, decoding
+    "curl", "wget", "iwr", "irm", "invoke-", "iex", "webclient", "download", "urlopen",
+    "urlretrieve", "requests.", "httpx", "fetch(", "axios", "http.get", "https.get", "base64",
+    "b64", "atob", "frombase64", "decode", "exec", "eval", "system(", "popen", "subprocess",
+    "spawn", "child_process", "function(", "-enc", "marshal", "fromhex", "unhexlify", "xxd",
+    "bash", "sh -", "| sh", "|sh", "python -c", "python3 -c", "node -e", "perl -e", "source <",
+    // shells, miners
+    "/dev/tcp", "/dev/udp", "nc ", "ncat", "netcat", "socat", "mkfifo", "socket", "pty.",
+    "tcpclient", "fsockopen", "xmrig", "miner", "stratum", "pool", "donate-level", "coinhive",
+    "cryptonight",
+    // credentials and data
+    ".ssh", "id_rsa", "id_ed25519", ".aws", "credentials", ".kube", ".docker", ".netrc",
+    "git-credentials", "npmrc", "pypirc", "keychain", "login data", "cookies", "/etc/shadow",
+    "/etc/passwd", "wallet", "169.254.169.254", "metadata.google", "environ", "process.env",
+    "printenv", "env ", "env|", "env >", "env:", "getenv", "history", ".claude", "gcloud",
+    "azure", "dotenv", ".env", "token", "secret", "password", "api_key", "apikey", "api key",
+    "clipboard", "pbpaste", "conversation", "transcript", "screenshot", "screencapture",
+    // network sinks
+    "nslookup", "dig ", "gethostbyname", "getaddrinfo", "resolve", "dns", "webhook",
+    "pastebin", "telegram", "discord", "ngrok", "requestbin", "pipedream", "interact.sh",
+    "burpcollab", "oast", "transfer.sh", "smtp", "ftp", "scp ", "rsync", "post", "upload",
+    "send", "--data", "-d @", "-f ", "-t ", "exfil",
+    // persistence and tampering
+    "bashrc", "zshrc", "profile", "zshenv", "crontab", "cron", "launchagents", "launchdaemons",
+    "launchctl", "systemd", "systemctl", "currentversion\\run", "schtasks", "startup",
+    "hooks", "authorized_keys", ".codex", ".cursor", ".gemini", "claude.md", "agents.md",
+    "settings.json", "dangerously", "bypasspermissions", "setenforce", "ufw", "firewall",
+    "mppreference", "spctl", "csrutil", "apparmor", "auditd", "histfile", "rm -rf", "rm -fr",
+    "shred", "/etc/hosts", "/var/log", "chattr",
+    // privilege
+    "chmod", "sudo", "sudoers", "nopasswd", "usermod", "docker.sock", "privileged", "setcap",
+    "pkexec", "setuid",
+    // instructions
+    "ignore", "disregard", "forget", "override", "bypass", "jailbreak", "developer mode",
+    "dan ", "do anything now", "the user", "from the user", "<system", "[system", "system:",
+    "system prompt", "<|im_start|>", "[inst]", "secretly", "silently", "covertly", "quietly",
+    "new instructions", "instructions:", "you are now", "unrestricted", "without telling",
+    "without informing", "without notifying", "do not tell", "don't tell", "do not mention",
+    "don't mention", "do not inform", "never tell", "never mention", "hide", "conceal",
+    "<!--", "display:none", "display: none", "font-size:0", "font-size: 0",
+    // supply chain
+    "install", "pip ", "npm ", "npx ", "yarn ", "pnpm ", "gem ", "cargo ", "uv add", "poetry",
+    "--index-url", "--extra-index-url", "--registry", "bit.ly", "tinyurl", "://",
+];
+
+static KEYS: LazyLock<Option<AhoCorasick>> = LazyLock::new(|| {
+    AhoCorasickBuilder::new()
+        .ascii_case_insensitive(true)
+        .match_kind(MatchKind::LeftmostFirst)
+        .build(KEYWORDS)
+        .ok()
+});
+
+/// Whether `text` holds a keyword.
+pub fn has_keyword(text: &str) -> bool {
+    KEYS.as_ref().is_some_and(|keys| keys.is_match(text))
+}
+
+/// What a skill about security says of itself.
+static THEMED: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)\b(?:security|secure|vulnerab\w*|audit\w*|malware|malicious|threat\w*|exploit\w*|pentest\w*|penetration|attack\w*|injection|ctf|forensic\w*|incident|scanner|sast|semgrep|codeql|yara|sigma|red[- ]team\w*|harden\w*|supply[- ]chain|detect\w*|sandbox\w*|static analysis|fuzz\w*|cve)\b")
+        .unwrap_or_else(|_| unreachable!())
+});
+
+/// A heading of the steps a reader performs (setup, installation): its commands are
+/// instructions even in a security skill.
+static SETUP: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)setup|set up|install|prerequisite|requirement|getting started|quick ?start|before (you|using)|first|initiali[sz]|bootstrap|configur|usage|run")
+        .unwrap_or_else(|_| unreachable!())
+});
+
+/// Words that introduce an example of an attack rather than a step to perform.
+static EXAMPLE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)\b(?:e\.g\.|for example|example|examples|such as|look for|looks like|flag(?:s|ged)?|detect\w*|vulnerab\w*|malicious|attacker\w*|attack\w*|exploit\w*|insecure|unsafe|dangerous|red flags?|anti-?pattern|bad|wrong|never do|don't do|avoid|payloads?|suspicious|indicators?|signatures?|patterns?|iocs?|warning signs|risky|injection|poison\w*)\b|❌|⚠|🚫")
+        .unwrap_or_else(|_| unreachable!())
+});
+
+impl Scan {
+    /// Cuts `sources` into units. `about`: the skill's name and description.
+    pub fn new(sources: Vec<Source>, about: &str) -> Scan {
+        let themed = THEMED.is_match(about);
+        let mut scan = Scan {
+            sources,
+            units: Vec::new(),
+            themed,
+        };
+        // Variables first, from every file: a command may use what another file assigns.
+        let mut vars = Vars::default();
+        for source in &scan.sources {
+            if source.lang.is_code() && source.text.contains('=') {
+                for (_, line) in logical_lines(&source.text, source.lang) {
+                    vars.learn(line.trim(), source.lang);
+                }
+            }
+        }
+        let decodes = scan.sources.iter().any(|s| decode_hint(&s.text));
+        let mut decoded_left = MAX_DECODED;
+        for i in 0..scan.sources.len() {
+            let source = &scan.sources[i];
+            let mut units = Vec::new();
+            cut(i, source, themed, &vars, &mut units);
+            if decodes && !source.text.is_empty() {
+                let starts = line_starts(&source.text);
+                decode_into(
+                    i,
+                    &source.text,
+                    None,
+                    &starts,
+                    &vars,
+                    0,
+                    &mut decoded_left,
+                    &mut units,
+                );
+            }
+            scan.units.extend(units);
+        }
+        scan
+    }
+
+    pub fn source(&self, unit: &Unit) -> &Source {
+        &self.sources[unit.source]
+    }
+}
+
+/// Whether a text decodes something (then every file's payloads are looked for: the blob may
+/// sit in another file than its decoder).
+fn decode_hint(text: &str) -> bool {
+    static HINT: LazyLock<Option<AhoCorasick>> = LazyLock::new(|| {
+        AhoCorasickBuilder::new()
+            .ascii_case_insensitive(true)
+            .build([
+                "base64",
+                "b64",
+                "atob",
+                "frombase64",
+                "decode",
+                "-enc",
+                "fromhex",
+                "unhexlify",
+                "xxd -r",
+                "\\x",
+                "chr(",
+                "fromcharcode",
+                "[char]",
+                "85",
+                "base32",
+                "rot13",
+                "[::-1]",
+                "reverse",
+                "decompress",
+                "bytes(",
+                "\\u00",
+            ])
+            .ok()
+    });
+    HINT.as_ref().is_some_and(|h| h.is_match(text))
+}
+
+fn line_starts(text: &str) -> Vec<usize> {
+    std::iter::once(0)
+        .chain(memchr::memchr_iter(b'\n', text.as_bytes()).map(|i| i + 1))
+        .collect()
+}
+
+/// The logical lines of a text (1-based first line, text): shell and PowerShell lines
+/// continued with `\` or `` ` `` joined, Python and JavaScript lines joined while brackets are
+/// open (at most 30 lines).
+fn logical_lines(text: &str, lang: Lang) -> Vec<(usize, &str)> {
+    let mut out = Vec::new();
+    let mut start: Option<(usize, usize)> = None;
+    let mut depth = 0i32;
+    let mut joined = 0;
+    let mut at = 0;
+    for (n, line) in text.split_inclusive('\n').enumerate() {
+        let (first_line, first_byte) = *start.get_or_insert((n + 1, at));
+        at += line.len();
+        let trimmed = line.trim_end();
+        let continues = match lang {
+            Lang::Shell | Lang::Code => trimmed.ends_with('\\'),
+            Lang::PowerShell => trimmed.ends_with('`') || trimmed.ends_with('^'),
+            Lang::Python | Lang::JavaScript => {
+                depth += bracket_balance(trimmed);
+                depth = depth.max(0);
+                depth > 0 || trimmed.ends_with('\\')
+            }
+            Lang::Markdown | Lang::Data => false,
+        };
+        joined += 1;
+        if continues && joined < 30 {
+            continue;
+        }
+        out.push((
+            first_line,
+            text[first_byte..at].trim_end_matches(['\n', '\r']),
+        ));
+        start = None;
+        depth = 0;
+        joined = 0;
+    }
+    out
+}
+
+/// Opened minus closed brackets outside strings and comments on one line.
+fn bracket_balance(line: &str) -> i32 {
+    let mut depth = 0;
+    let mut quote: Option<char> = None;
+    let mut escaped = false;
+    for c in line.chars() {
+        if escaped {
+            escaped = false;
+            continue;
+        }
+        match (quote, c) {
+            (Some(_), '\\') => escaped = true,
+            (Some(q), c) if c == q => quote = None,
+            (Some(_), _) => {}
+            (None, '"' | '\'' | '`') => quote = Some(c),
+            (None, '#') => break,
+            (None, '(' | '[' | '{') => depth += 1,
+            (None, ')' | ']' | '}') => depth -= 1,
+            _ => {}
+        }
+    }
+    depth
+}
+
+/// The units of one file.
+fn cut(i: usize, source: &Source, themed: bool, vars: &Vars, units: &mut Vec<Unit>) {
+    if source.text.is_empty() {
+        return;
+    }
+    match source.lang {
+        Lang::Markdown => cut_markdown(i, source, themed, vars, units),
+        lang => {
+            for (line, text) in logical_lines(&source.text, lang) {
+                let comment = is_comment(text, lang);
+                // A security skill's scripts that only talk about an attack in comments.
+                let documented = themed && comment;
+                push_line(
+                    i,
+                    &source.text,
+                    line,
+                    text,
+                    lang,
+                    Context::Code,
+                    documented,
+                    vars,
+                    units,
+                );
+            }
+        }
+    }
+}
+
+fn is_comment(line: &str, lang: Lang) -> bool {
+    let t = line.trim_start();
+    match lang {
+        Lang::Python | Lang::Shell | Lang::PowerShell | Lang::Code => t.starts_with('#'),
+        Lang::JavaScript => t.starts_with("//") || t.starts_with("/*") || t.starts_with('*'),
+        _ => false,
+    }
+}
+
+/// Adds the unit of a line as written and, when it differs, as rebuilt.
+#[allow(clippy::too_many_arguments)]
+fn push_line(
+    i: usize,
+    base: &str,
+    line: usize,
+    text: &str,
+    lang: Lang,
+    context: Context,
+    documented: bool,
+    vars: &Vars,
+    units: &mut Vec<Unit>,
+) {
+    if has_keyword(text) {
+        // `text` is a slice of `base` (the file's text).
+        let offset = (text.as_ptr() as usize).checked_sub(base.as_ptr() as usize);
+        units.push(Unit {
+            source: i,
+            line,
+            offset: offset.filter(|&o| o + text.len() <= base.len()),
+            text: text.to_string(),
+            context,
+            origin: Origin::Plain,
+            documented,
+        });
+    }
+    let lang = match (lang, context) {
+        (Lang::Markdown, Context::Fence) => Lang::Shell,
+        _ => lang,
+    };
+    if !lang.is_code() || text.len() > 8192 {
+        return;
+    }
+    let expanded = vars.expand(text, lang);
+    let built = build::join(&expanded, lang);
+    if built != text && built != build::join(text, Lang::Markdown) && has_keyword(&built) {
+        units.push(Unit {
+            source: i,
+            line,
+            offset: None,
+            text: built,
+            context,
+            origin: Origin::Built,
+            documented,
+        });
+    }
+}
+
+/// Markdown: prose, fences and HTML comments, each line with whether it documents an attack.
+fn cut_markdown(i: usize, source: &Source, themed: bool, vars: &Vars, units: &mut Vec<Unit>) {
+    let mut fence: Option<(char, usize, bool)> = None; // marker, length, documented
+    let mut comment = false;
+    let mut in_frontmatter = source.is_skill_file && source.text.starts_with("---");
+    let mut setup_heading = false;
+    // The last non-empty prose lines before this one: whether one introduced an example.
+    let mut recent_example = 0usize;
+    for (n, line) in source.text.lines().enumerate() {
+        let number = n + 1;
+        let trimmed = line.trim_start();
+        if in_frontmatter {
+            if n > 0 && (line.trim_end() == "---" || line.trim_end() == "...") {
+                in_frontmatter = false;
+            }
+            // The frontmatter's values (hooks, allowed-tools) are code-like data.
+            push_line(
+                i,
+                &source.text,
+                number,
+                line,
+                Lang::Data,
+                Context::Code,
+                false,
+                vars,
+                units,
+            );
+            continue;
+        }
+        if let Some((marker, len, documented)) = fence {
+            let closes = trimmed.starts_with(&marker.to_string().repeat(len))
+                && trimmed.trim_start_matches(marker).trim().is_empty();
+            if closes {
+                fence = None;
+            } else {
+                push_line(
+                    i,
+                    &source.text,
+                    number,
+                    line,
+                    Lang::Markdown,
+                    Context::Fence,
+                    documented,
+                    vars,
+                    units,
+                );
+            }
+            continue;
+        }
+        if comment || trimmed.contains("<!--") {
+            let ends = line.contains("-->");
+            let opened_here = !comment;
+            comment = !ends || (opened_here && line.rfind("<!--") > line.rfind("-->"));
+            push_line(
+                i,
+                &source.text,
+                number,
+                line,
+                Lang::Markdown,
+                Context::Comment,
+                false,
+                vars,
+                units,
+            );
+            continue;
+        }
+        let marker = trimmed.chars().next();
+        if let Some(m @ ('`' | '~')) = marker {
+            let len = trimmed.chars().take_while(|&c| c == m).count();
+            if len >= 3 {
+                let documented = themed && !setup_heading || recent_example > 0;
+                fence = Some((m, len, documented));
+                continue;
+            }
+        }
+        if trimmed.starts_with('#') {
+            setup_heading = SETUP.is_match(trimmed);
+            recent_example = usize::from(EXAMPLE.is_match(trimmed)) * 40;
+        } else if !trimmed.is_empty() {
+            if EXAMPLE.is_match(trimmed) {
+                recent_example = 3;
+            } else {
+                recent_example = recent_example.saturating_sub(1);
+            }
+        }
+        let documented = themed && !setup_heading || recent_example > 0;
+        push_line(
+            i,
+            &source.text,
+            number,
+            line,
+            Lang::Markdown,
+            Context::Prose,
+            documented,
+            vars,
+            units,
+        );
+    }
+}
+
+/// Adds the units of the payloads `text` decodes to (`origin`: how `text` itself was
+/// obtained), and of theirs, `depth` levels deep.
+#[allow(clippy::too_many_arguments)]
+fn decode_into(
+    i: usize,
+    text: &str,
+    at_line: Option<usize>,
+    starts: &[usize],
+    vars: &Vars,
+    depth: usize,
+    left: &mut usize,
+    units: &mut Vec<Unit>,
+) {
+    if depth >= MAX_DEPTH || *left == 0 {
+        return;
+    }
+    for payload in decode::payloads(text, *left) {
+        *left = left.saturating_sub(payload.text.len());
+        let line = at_line.unwrap_or_else(|| starts.partition_point(|&s| s <= payload.at));
+        for inner in payload.text.lines() {
+            let built = build::join(&vars.expand(inner, Lang::Shell), Lang::Python);
+            let built = build::unquote_shell(&built);
+            if has_keyword(&built) {
+                units.push(Unit {
+                    source: i,
+                    line,
+                    offset: None,
+                    text: built,
+                    context: Context::Code,
+                    origin: Origin::Decoded(payload.how),
+                    documented: false,
+                });
+            }
+        }
+        decode_into(
+            i,
+            &payload.text,
+            Some(line),
+            starts,
+            vars,
+            depth + 1,
+            left,
+            units,
+        );
+    }
+}
