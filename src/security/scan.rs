@@ -67,6 +67,8 @@ pub struct Scan {
     /// The skill is about security (auditing, detecting, reviewing): its prose and examples
     /// describe attacks.
     pub themed: bool,
+    /// Its name and description, lower-case.
+    about: String,
 }
 
 /// Words a unit must hold to be matched at all (case-insensitive): a line with none of them
@@ -140,13 +142,13 @@ static THEMED: LazyLock<Regex> = LazyLock::new(|| {
 /// A heading of the steps a reader performs (setup, installation): its commands are
 /// instructions even in a security skill.
 static SETUP: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)setup|set up|install|prerequisite|requirement|getting started|quick ?start|before (you|using)|first|initiali[sz]|bootstrap|configur|usage|run")
+    Regex::new(r"(?i)\b(?:setup|set up|install\w*|prerequisites?|requirements?|getting started|quick ?start|before (?:you|using)|first|initiali[sz]\w*|bootstrap\w*|configur\w*|usage|run|running)\b")
         .unwrap_or_else(|_| unreachable!())
 });
 
 /// Words that introduce an example of an attack rather than a step to perform.
 static EXAMPLE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)\b(?:e\.g\.|for example|example|examples|such as|look for|looks like|flag(?:s|ged)?|detect\w*|vulnerab\w*|malicious|attacker\w*|attack\w*|exploit\w*|insecure|unsafe|dangerous|red flags?|anti-?pattern|bad|wrong|never do|don't do|avoid|payloads?|suspicious|indicators?|signatures?|patterns?|iocs?|warning signs|risky|injection|poison\w*)\b|❌|⚠|🚫")
+    Regex::new(r"(?i)\b(?:look for|looks like|flag(?:s|ged)?|detect\w*|vulnerab\w*|malicious|attacker\w*|attacks?|exploit\w*|insecure|unsafe|dangerous|red flags?|anti-?pattern|bad (?:example|practice|pattern)|never do|don't do|avoid|payloads?|suspicious|indicators? of|iocs?|warning signs|risky|injection|poison\w*|threats?|compromised?)\b|❌|⚠|🚫")
         .unwrap_or_else(|_| unreachable!())
 });
 
@@ -158,6 +160,7 @@ impl Scan {
             sources,
             units: Vec::new(),
             themed,
+            about: about.to_lowercase(),
         };
         // Variables first, from every file: a command may use what another file assigns.
         let mut vars = Vars::default();
@@ -190,6 +193,25 @@ impl Scan {
             scan.units.extend(units);
         }
         scan
+    }
+
+    /// Whether the skill's name or description names `url`'s service (a label of its host
+    /// other than a generic one: `api.posthog.com` → `posthog`).
+    pub fn about_names(&self, url: &str) -> bool {
+        let host = url
+            .split("://")
+            .nth(1)
+            .unwrap_or(url)
+            .split(['/', ':', '?'])
+            .next()
+            .unwrap_or("")
+            .to_ascii_lowercase();
+        const GENERIC: [&str; 12] = [
+            "www", "api", "com", "org", "net", "app", "dev", "cloud", "io", "co", "cdn", "apis",
+        ];
+        host.split(['.', '-'])
+            .filter(|l| l.len() >= 4 && !GENERIC.contains(l))
+            .any(|l| self.about.contains(l))
     }
 
     pub fn source(&self, unit: &Unit) -> &Source {
@@ -306,24 +328,82 @@ fn cut(i: usize, source: &Source, themed: bool, vars: &Vars, units: &mut Vec<Uni
     }
     match source.lang {
         Lang::Markdown => cut_markdown(i, source, themed, vars, units),
-        lang => {
-            for (line, text) in logical_lines(&source.text, lang) {
-                let comment = is_comment(text, lang);
-                // A security skill's scripts that only talk about an attack in comments.
-                let documented = themed && comment;
-                push_line(
-                    i,
-                    &source.text,
-                    line,
-                    text,
-                    lang,
-                    Context::Code,
-                    documented,
-                    vars,
-                    units,
-                );
-            }
+        lang => cut_code(
+            i,
+            &source.text,
+            0,
+            lang,
+            Context::Code,
+            themed,
+            false,
+            vars,
+            units,
+        ),
+    }
+}
+
+/// The units of code: a script, or a code fence's lines (`first`: the line before them).
+#[allow(clippy::too_many_arguments)]
+fn cut_code(
+    i: usize,
+    text: &str,
+    first: usize,
+    lang: Lang,
+    context: Context,
+    themed: bool,
+    documented: bool,
+    vars: &Vars,
+    units: &mut Vec<Unit>,
+) {
+    for (line, part) in logical_lines(text, lang) {
+        // A security skill's scripts that only talk about an attack in comments, and the
+        // patterns a scanner matches (`re.compile(r"curl.*\|\s*sh")`), describe attacks.
+        let described = (themed && is_comment(part, lang)) || pattern_like(part);
+        push_line(
+            i,
+            text,
+            first + line,
+            part,
+            lang,
+            context,
+            documented || described,
+            vars,
+            units,
+        );
+    }
+}
+
+/// Whether a line of code defines a pattern to match rather than doing what it names.
+fn pattern_like(line: &str) -> bool {
+    line.contains("re.compile(")
+        || line.contains("RegExp(")
+        || line.contains("(?i)")
+        || line.contains("\\.")
+        || line.contains("\\s")
+        || line.contains("\\|")
+        || line.contains("\\b")
+}
+
+/// The language of a code fence's info string (`bash`, `python`…).
+fn fence_lang(info: &str) -> Lang {
+    let word = info
+        .trim()
+        .trim_start_matches('{')
+        .split([' ', ',', '}', '.'])
+        .next()
+        .unwrap_or("")
+        .to_ascii_lowercase();
+    match word.as_str() {
+        "python" | "py" | "python3" | "ipython" | "pycon" => Lang::Python,
+        "js" | "javascript" | "ts" | "typescript" | "node" | "jsx" | "tsx" | "mjs" => {
+            Lang::JavaScript
         }
+        "powershell" | "ps1" | "pwsh" | "ps" | "bat" | "cmd" | "batch" => Lang::PowerShell,
+        "json" | "jsonc" | "yaml" | "yml" | "toml" => Lang::Data,
+        "ruby" | "rb" | "perl" | "php" | "go" | "rust" | "java" | "c" | "cpp" | "lua" => Lang::Code,
+        "markdown" | "md" | "text" | "txt" | "plaintext" | "diff" | "mermaid" | "html" | "xml"
+        | "csv" => Lang::Markdown,
+        _ => Lang::Shell,
     }
 }
 
@@ -386,13 +466,21 @@ fn push_line(
 
 /// Markdown: prose, fences and HTML comments, each line with whether it documents an attack.
 fn cut_markdown(i: usize, source: &Source, themed: bool, vars: &Vars, units: &mut Vec<Unit>) {
-    let mut fence: Option<(char, usize, bool)> = None; // marker, length, documented
+    let text = source.text.as_str();
+    // marker, length, documented, language, the byte and line where its content starts
+    let mut fence: Option<(char, usize, bool, Lang, usize, usize)> = None;
     let mut comment = false;
-    let mut in_frontmatter = source.is_skill_file && source.text.starts_with("---");
+    let mut in_frontmatter = source.is_skill_file && text.starts_with("---");
+    // Under a heading of setup steps in the skill file, commands are steps even in a
+    // security skill.
     let mut setup_heading = false;
     // The last non-empty prose lines before this one: whether one introduced an example.
     let mut recent_example = 0usize;
-    for (n, line) in source.text.lines().enumerate() {
+    let mut at = 0;
+    for (n, raw) in text.split_inclusive('\n').enumerate() {
+        let line_start = at;
+        at += raw.len();
+        let line = raw.trim_end_matches(['\n', '\r']);
         let number = n + 1;
         let trimmed = line.trim_start();
         if in_frontmatter {
@@ -402,7 +490,7 @@ fn cut_markdown(i: usize, source: &Source, themed: bool, vars: &Vars, units: &mu
             // The frontmatter's values (hooks, allowed-tools) are code-like data.
             push_line(
                 i,
-                &source.text,
+                text,
                 number,
                 line,
                 Lang::Data,
@@ -413,23 +501,29 @@ fn cut_markdown(i: usize, source: &Source, themed: bool, vars: &Vars, units: &mu
             );
             continue;
         }
-        if let Some((marker, len, documented)) = fence {
+        if let Some((marker, len, documented, lang, start, first)) = fence {
             let closes = trimmed.starts_with(&marker.to_string().repeat(len))
                 && trimmed.trim_start_matches(marker).trim().is_empty();
             if closes {
                 fence = None;
-            } else {
-                push_line(
-                    i,
-                    &source.text,
-                    number,
-                    line,
-                    Lang::Markdown,
-                    Context::Fence,
-                    documented,
-                    vars,
-                    units,
-                );
+                let block = &text[start..line_start];
+                if lang == Lang::Markdown {
+                    for (k, l) in block.lines().enumerate() {
+                        push_line(
+                            i,
+                            text,
+                            first + k + 1,
+                            l,
+                            Lang::Markdown,
+                            Context::Prose,
+                            documented,
+                            vars,
+                            units,
+                        );
+                    }
+                } else {
+                    cut_fence(i, text, block, first, lang, documented, themed, vars, units);
+                }
             }
             continue;
         }
@@ -439,7 +533,7 @@ fn cut_markdown(i: usize, source: &Source, themed: bool, vars: &Vars, units: &mu
             comment = !ends || (opened_here && line.rfind("<!--") > line.rfind("-->"));
             push_line(
                 i,
-                &source.text,
+                text,
                 number,
                 line,
                 Lang::Markdown,
@@ -450,21 +544,21 @@ fn cut_markdown(i: usize, source: &Source, themed: bool, vars: &Vars, units: &mu
             );
             continue;
         }
-        let marker = trimmed.chars().next();
-        if let Some(m @ ('`' | '~')) = marker {
+        let documented = themed && !setup_heading || recent_example > 0;
+        if let Some(m @ ('`' | '~')) = trimmed.chars().next() {
             let len = trimmed.chars().take_while(|&c| c == m).count();
             if len >= 3 {
-                let documented = themed && !setup_heading || recent_example > 0;
-                fence = Some((m, len, documented));
+                let lang = fence_lang(&trimmed[len..]);
+                fence = Some((m, len, documented, lang, at, number));
                 continue;
             }
         }
         if trimmed.starts_with('#') {
-            setup_heading = SETUP.is_match(trimmed);
+            setup_heading = source.is_skill_file && SETUP.is_match(trimmed);
             recent_example = usize::from(EXAMPLE.is_match(trimmed)) * 40;
         } else if !trimmed.is_empty() {
             if EXAMPLE.is_match(trimmed) {
-                recent_example = 3;
+                recent_example = recent_example.max(3);
             } else {
                 recent_example = recent_example.saturating_sub(1);
             }
@@ -472,7 +566,7 @@ fn cut_markdown(i: usize, source: &Source, themed: bool, vars: &Vars, units: &mu
         let documented = themed && !setup_heading || recent_example > 0;
         push_line(
             i,
-            &source.text,
+            text,
             number,
             line,
             Lang::Markdown,
@@ -481,6 +575,41 @@ fn cut_markdown(i: usize, source: &Source, themed: bool, vars: &Vars, units: &mu
             vars,
             units,
         );
+    }
+}
+
+/// A code fence's content (`block`, a slice of `text` after line `first`), as code of its
+/// language: its logical lines, at their own lines of the file.
+#[allow(clippy::too_many_arguments)]
+fn cut_fence(
+    i: usize,
+    text: &str,
+    block: &str,
+    first: usize,
+    lang: Lang,
+    documented: bool,
+    themed: bool,
+    vars: &Vars,
+    units: &mut Vec<Unit>,
+) {
+    let before = units.len();
+    cut_code(
+        i,
+        block,
+        first,
+        lang,
+        Context::Fence,
+        themed,
+        documented,
+        vars,
+        units,
+    );
+    // Offsets were taken in the block: make them the file's.
+    let shift = block.as_ptr() as usize - text.as_ptr() as usize;
+    for unit in &mut units[before..] {
+        if let Some(offset) = unit.offset.as_mut() {
+            *offset += shift;
+        }
     }
 }
 
@@ -503,6 +632,10 @@ fn decode_into(
     for payload in decode::payloads(text, *left) {
         *left = left.saturating_sub(payload.text.len());
         let line = at_line.unwrap_or_else(|| starts.partition_point(|&s| s <= payload.at));
+        // A payload in an example documents an attack, as its line does.
+        let documented = units
+            .iter()
+            .any(|u| u.line == line && u.documented && u.source == i);
         for inner in payload.text.lines() {
             let built = build::join(&vars.expand(inner, Lang::Shell), Lang::Python);
             let built = build::unquote_shell(&built);
@@ -514,7 +647,7 @@ fn decode_into(
                     text: built,
                     context: Context::Code,
                     origin: Origin::Decoded(payload.how),
-                    documented: false,
+                    documented,
                 });
             }
         }

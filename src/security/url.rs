@@ -37,12 +37,22 @@ impl Url<'_> {
         }
     }
 
+    /// Whether the host says what it is for: a name made of attack words (`exfil.`,
+    /// `evil-`, `c2.`, `attacker`), as attackers' own hosts and synthetic samples are.
+    pub fn is_hostile(&self) -> bool {
+        self.host.split(['.', '-']).any(|label| {
+            HOSTILE
+                .iter()
+                .any(|w| label == *w || label.starts_with(w) && w.len() >= 5)
+        })
+    }
+
     /// Whether the host is a placeholder (`example.com`, `your-domain.com`, `<host>`).
     pub fn is_placeholder(&self) -> bool {
         let host = self.host.as_str();
-        host.ends_with("example.com")
-            || host.ends_with("example.org")
-            || host.ends_with(".example")
+        host == "example.com"
+            || host == "example.org"
+            || host == "www.example.com"
             || host.contains("your")
             || host.contains('<')
             || host.contains('{')
@@ -51,6 +61,16 @@ impl Url<'_> {
             || host.ends_with(".invalid")
     }
 }
+
+/// Labels of a host that say it serves an attack.
+#[rustfmt::skip]
+const HOSTILE: &[&str] = &[
+    "exfil", "exfiltrate", "evil", "attacker", "attack", "malicious", "malware", "backdoor", "c2",
+    "cnc", "payload", "payloads", "loot", "stealer", "steal", "keylog", "keylogger", "sniff",
+    "sniffer", "adversary", "pwn", "pwned", "hacker", "phish", "phishing", "leak", "leaks",
+    "grabber", "spoof", "stealth", "ransom", "botnet", "exploit", "dropper", "implant",
+    "beacon", "harvest", "harvester", "trojan", "rat", "badactor", "hijack",
+];
 
 static URL: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r#"(?i)\b(?:https?|ftp)://([^\s/'"`<>)\]|;,]+)([^\s'"`<>)\]|;]*)"#)

@@ -31,7 +31,7 @@ const SHELLS: &str = r"(?:sudo\s+(?:-\S+\s+)*)?(?:env\s+(?:\S+=\S*\s+)*)?(?:/usr
 
 static PIPE: LazyLock<Regex> = LazyLock::new(|| {
     re(&format!(
-        r"(?i)\b(?P<tool>curl|wget|fetch|aria2c|http|iwr|irm|invoke-webrequest|invoke-restmethod)\b[^|\n]*[^\\|]\|\s*(?:tee\s+\S+\s*\|\s*)?(?P<shell>{SHELLS})"
+        r"(?i)\b(?P<tool>curl|wget|fetch|aria2c|http|iwr|irm|invoke-webrequest|invoke-restmethod)\b[^|\n]*[^\\|]\|\s*(?:tee\s+\S+\s*\|\s*)?(?P<shell>{SHELLS})(?P<after>\s+-\w+)?"
     ))
 });
 static SUBSTITUTED: LazyLock<Regex> = LazyLock::new(|| {
@@ -47,6 +47,17 @@ static POWERSHELL: LazyLock<Regex> = LazyLock::new(|| {
 static CODE_REMOTE: LazyLock<Regex> = LazyLock::new(|| {
     re(
         r"(?i)\b(?:exec|eval|execfile|compile|Function|runInThisContext|runInNewContext)\s*\(\s*(?:await\s+)?\(?\s*(?:await\s+)?(?:requests\.get|httpx\.get|urllib\.request\.urlopen|urllib2\.urlopen|urlopen|fetch|axios\.get|got|\$\.get)\s*\(",
+    )
+});
+/// Code read from a hidden or temporary file and run (`exec(open("/tmp/.x").read())`).
+static HIDDEN_FILE: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r#"(?i)\b(?:exec|eval|execfile|compile)\s*\(\s*(?:compile\s*\(\s*)?open\s*\(\s*["'](?:/tmp/|/var/tmp/|/dev/shm/|~/\.|\./\.|\.[A-Za-z])[^"']*["']|\brunpy\.run_path\s*\(\s*["'](?:/tmp/|/var/tmp/|/dev/shm/)"#,
+    )
+});
+static BIND_SHELL: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)\b(?:nc|ncat|netcat)\b[^|\n]*\s-[a-z]*l[a-z]*\b[^|\n]*\|\s*(?:/bin/|/usr/bin/)?(?:ba|z|k|da)?sh\b",
     )
 });
 static THEN_EVAL: LazyLock<Regex> =
@@ -114,7 +125,21 @@ pub fn check(scan: &Scan, out: &mut Findings) {
         }
         remote(unit, out);
         obfuscated(unit, out);
-        if let Some(m) = REVERSE_SHELL.find(&unit.text) {
+        if let Some(m) = HIDDEN_FILE.find(&unit.text) {
+            out.add(
+                &SK701,
+                unit,
+                Some(m.range()),
+                format!(
+                    "`{}` runs code from a hidden or temporary file that something else wrote",
+                    shorten(m.as_str())
+                ),
+            );
+        }
+        if let Some(m) = REVERSE_SHELL
+            .find(&unit.text)
+            .or_else(|| BIND_SHELL.find(&unit.text))
+        {
             out.add(
                 &SK707,
                 unit,
@@ -150,8 +175,13 @@ pub fn check(scan: &Scan, out: &mut Findings) {
 
 /// SK701 on one unit.
 fn remote(unit: &Unit, out: &mut Findings) {
+    // A Markdown table row's pipes separate cells (a pipe in a cell's code is escaped).
+    if unit.context == Context::Prose && unit.text.trim_start().starts_with('|') {
+        return;
+    }
     let found = PIPE
         .captures(&unit.text)
+        .filter(|c| !reads_stdin_as_data(c))
         .map(|c| {
             (
                 c.get(0).map(|m| m.range()),
@@ -181,6 +211,10 @@ fn remote(unit: &Unit, out: &mut Findings) {
     let Some(what) = downloaded(unit, out.allowed, range.clone()) else {
         return;
     };
+    // Prose that names the pattern without a command or an address describes it.
+    if unit.context == Context::Prose && !unit.text.contains('`') && what.starts_with("code from") {
+        return;
+    }
     let how = match (verb, shell.is_empty()) {
         ("evaluates it", _) => "evaluates it as code".to_string(),
         (_, true) => "runs it in a shell".to_string(),
@@ -214,14 +248,50 @@ fn downloaded(
             .map(|w| w.trim_matches(['"', '\'']).to_string());
         return Some(host.unwrap_or_else(|| "code from an address not written here".into()));
     }
-    let risky = found
-        .iter()
-        .find(|u| !host_allowed(u, allowed) && !u.is_local() && !u.is_placeholder())?;
+    // A release of a named GitHub repository is versioned and reviewable where it is.
+    let released = |u: &crate::security::Url| {
+        u.host == "github.com" && u.path.contains("/releases/") && !u.is_hostile()
+    };
+    let risky = found.iter().find(|u| {
+        !host_allowed(u, allowed) && !u.is_local() && !u.is_placeholder() && !released(u)
+    })?;
     Some(risky.text.to_string())
+}
+
+/// Whether a pipe's interpreter runs a program of its own (`python3 -c "…"`, `node -e`,
+/// `python -m json.tool`, `sh -c`) and reads what was downloaded as data.
+fn reads_stdin_as_data(c: &regex::Captures) -> bool {
+    let shell = c
+        .name("shell")
+        .map_or("", |m| m.as_str())
+        .to_ascii_lowercase();
+    let after = c.name("after").map_or("", |m| m.as_str().trim());
+    let own_program = matches!(
+        after,
+        "-c" | "-m" | "-e" | "-E" | "-p" | "-r" | "-Command" | "-command"
+    );
+    own_program && !shell.contains("iex") && !shell.contains("invoke-expression")
 }
 
 /// SK702 on one unit.
 fn obfuscated(unit: &Unit, out: &mut Findings) {
+    // An address hidden in a payload: the one thing a payload that is only a URL is for.
+    if let crate::security::Origin::Decoded(how) = unit.origin
+        && let Some(url) = urls(&unit.text).next()
+        && unit.text.trim_start().starts_with("http")
+        && !url.is_local()
+    {
+        out.add(
+            &SK702,
+            unit,
+            None,
+            format!(
+                "hides the address `{}` in {how}, so a reader cannot see where it connects",
+                shorten(url.text)
+            ),
+        );
+        return;
+    }
     if let Some(m) = DECODE_PIPE.find(&unit.text) {
         out.add(
             &SK702,
@@ -269,7 +339,8 @@ fn downloads_then_runs(scan: &Scan, i: usize, out: &mut Findings) {
                     .captures(&unit.text)
                     .and_then(|c| c.name("name"))
                     .map(|m| m.as_str().to_string())
-            });
+            })
+            .or_else(|| remote_name(&unit.text));
         let Some(saved) = saved else { continue };
         let name = saved
             .rsplit(['/', '\\'])
@@ -306,6 +377,24 @@ fn downloads_then_runs(scan: &Scan, i: usize, out: &mut Findings) {
             );
         }
     }
+}
+
+/// The file `curl -O URL` (`-sLO`, `--remote-name`) saves: the URL's last segment.
+fn remote_name(text: &str) -> Option<String> {
+    let curl = text.find("curl ")?;
+    let words: Vec<&str> = text[curl..]
+        .split_whitespace()
+        .take_while(|w| !matches!(*w, "|" | "&&" | ";" | "||"))
+        .collect();
+    let remote = words.iter().any(|w| {
+        *w == "--remote-name" || w.starts_with('-') && !w.starts_with("--") && w.contains('O')
+    });
+    if !remote {
+        return None;
+    }
+    let url = urls(&text[curl..]).next()?;
+    let name = url.text.rsplit('/').next()?.split(['?', '#']).next()?;
+    (!name.is_empty()).then(|| name.to_string())
 }
 
 /// SK701 and SK702: a name that holds downloaded or decoded code, run by a later line.

@@ -25,7 +25,7 @@ fn re(pattern: &str) -> Regex {
 /// Credential stores that are not the skill's own.
 static CREDENTIAL: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r#"(?i)\.ssh/(?:id_[a-z0-9_]+|identity|\*)(?:\.pub)?\b|\.ssh\b/?(?:\s|["']|$|\))|\.aws/credentials|\.aws/config\b|\.config/gcloud|application_default_credentials\.json|\.kube/config|\.docker/config\.json|\.netrc\b|\.git-credentials|\.config/gh/hosts\.yml|\.azure/(?:accesstokens|msal)|\.claude/\.credentials|\.codex/auth\.json|login data\b|cookies\.sqlite|/cookies\b|\bkey[34]\.db\b|\blogins\.json\b|\.mozilla/firefox|google/chrome/|google-chrome/|brave-browser/|login\.keychain|keychains/|security\s+dump-keychain|/etc/shadow\b|wallet\.dat|\.electrum\b|\.bitcoin/|\.ethereum/keystore|metamask|169\.254\.169\.254|metadata\.google\.internal|\.gnupg/|\.password-store|\.npmrc\b|\.pypirc\b|/etc/passwd\b|\.bash_history|\.zsh_history"#,
+        r#"(?i)\.ssh/(?:id_[a-z0-9_]+|identity|\*)(?:\.pub)?\b|\.ssh\b/?(?:\s|["']|$|\))|\.aws/credentials|\.aws/config\b|\.config/gcloud|application_default_credentials\.json|\.kube/config|\.docker/config\.json|\.netrc\b|\.git-credentials|\.config/gh/hosts\.yml|\.azure/(?:accesstokens|msal)|\.claude/\.credentials|\.codex/auth\.json|login data\b|cookies\.sqlite|/cookies\b|\bkey[34]\.db\b|\blogins\.json\b|login\.keychain|keychains/|security\s+dump-keychain|/etc/shadow\b|wallet\.dat|\.electrum\b|\.bitcoin/|\.ethereum/keystore|metamask|169\.254\.169\.254|metadata\.google\.internal|\.gnupg/|\.password-store|\.npmrc\b|\.pypirc\b|/etc/passwd\b|\.bash_history|\.zsh_history"#,
     )
 });
 /// Reading or copying what is named on the same line.
@@ -62,7 +62,7 @@ static SENDS: LazyLock<Regex> = LazyLock::new(|| {
 /// Names built from data and resolved: DNS exfiltration.
 static DNS: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r#"(?i)\b(?:nslookup|dig|drill|resolve-dnsname)\s+[^\n]*(?:\$\(|`[^`]+`|\$\{?\w+\}?\.[\w-]+\.)|\bhost\s+["']?\S*(?:\$\(|\$\{?\w+\}?\.[\w-]+\.)|\b(?:gethostbyname|getaddrinfo|dns\.resolver\.(?:resolve|query)|dns\.(?:lookup|resolve\w*)|resolver\.query)\s*\(\s*(?:f["'][^"']*\{|[^)\n]*\+|[^)\n]*\.format\(|[^)\n]*%\s|`[^`]*\$\{)"#,
+        r#"(?i)\b(?:nslookup|dig|drill|resolve-dnsname)\s+[^\n]*(?:\$\(|`[^`]+`|\$\{?\w+\}?\.[\w-]+\.)|(?:^|[`;|&(]\s*|\$\(\s*)host\s+["']?\S*(?:\$\(|\$\{?\w+\}?\.[\w-]+\.)|\b(?:gethostbyname|getaddrinfo|dns\.resolver\.(?:resolve|query)|dns\.(?:lookup|resolve\w*)|resolver\.query)\s*\(\s*(?:f["'][^"']*\{|[^)\n]*\+|[^)\n]*\.format\(|[^)\n]*%\s|`[^`]*\$\{)"#,
     )
 });
 /// Endpoints that only capture what is sent to them, paste sites and chat bots.
@@ -89,11 +89,68 @@ static STORES: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
+/// Named secrets of services, and the hosts that are each service's own: a secret sent to
+/// another host is sent away.
+#[rustfmt::skip]
+const VENDORS: &[(&str, &[&str])] = &[
+    ("ANTHROPIC", &["anthropic"]), ("CLAUDE", &["anthropic", "claude"]), ("OPENAI", &["openai", "azure"]),
+    ("GITHUB", &["github"]), ("GH", &["github"]), ("GITLAB", &["gitlab"]), ("AWS", &["amazonaws", "aws"]),
+    ("NPM", &["npmjs", "npm"]), ("DOCKER", &["docker"]), ("STRIPE", &["stripe"]), ("SLACK", &["slack"]),
+    ("DISCORD", &["discord"]), ("TELEGRAM", &["telegram"]), ("GOOGLE", &["google", "gstatic"]),
+    ("GEMINI", &["google"]), ("GCP", &["google"]), ("AZURE", &["azure", "microsoft", "windows.net"]),
+    ("HF", &["huggingface", "hf.co"]), ("HUGGINGFACE", &["huggingface", "hf.co"]),
+    ("VERCEL", &["vercel"]), ("SUPABASE", &["supabase"]), ("SENTRY", &["sentry"]),
+    ("POSTHOG", &["posthog"]), ("CLOUDFLARE", &["cloudflare"]), ("TWILIO", &["twilio"]),
+    ("SENDGRID", &["sendgrid"]), ("DATADOG", &["datadoghq", "datadog"]), ("PYPI", &["pypi"]),
+    ("LINEAR", &["linear"]), ("NOTION", &["notion"]), ("ATLASSIAN", &["atlassian"]),
+    ("JIRA", &["atlassian", "jira"]), ("FIREBASE", &["firebase", "google"]), ("MONGODB", &["mongodb"]),
+    ("TAVILY", &["tavily"]), ("PERPLEXITY", &["perplexity"]), ("GROQ", &["groq"]),
+    ("MISTRAL", &["mistral"]), ("COHERE", &["cohere"]), ("REPLICATE", &["replicate"]),
+    ("ELEVENLABS", &["elevenlabs"]), ("SHOPIFY", &["shopify"]), ("HEROKU", &["heroku"]),
+    ("NETLIFY", &["netlify"]), ("FIGMA", &["figma"]), ("ZOOM", &["zoom"]), ("ASANA", &["asana"]),
+];
+
+/// The service a named secret belongs to, and whether `host` is one of its own.
+fn foreign_secret(secret: &str, host: &str) -> Option<bool> {
+    let name = secret
+        .trim_start_matches(['$', '{', '('])
+        .trim_start_matches("env:")
+        .rsplit(['"', '\'', '.', '['])
+        .find(|p| {
+            !p.is_empty()
+                && p.chars()
+                    .all(|c| c.is_ascii_uppercase() || c == '_' || c.is_ascii_digit())
+        })?
+        .to_string();
+    let (_, hosts) = VENDORS
+        .iter()
+        .find(|(v, _)| name.starts_with(v) && name[v.len()..].starts_with('_'))?;
+    Some(!hosts.iter().any(|h| host.contains(h)))
+}
+
+/// A line of prose that names a standing order (`after every task`, `always`).
+static STANDING: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)\b(?:after|before)\s+(?:every|each|any|all|completing|finishing)\b|\balways\b|\bwhenever\b|\bevery\s+time\b|\bfor\s+each\s+file\b|\bbackup\b|\bsync(?:ed|hroni[sz]e)?\b|\bmake\s+sure\s+to\b",
+    )
+});
+/// What an instruction uploads: a local file (`-F file=@x`, `--data-binary @x`), or a value
+/// the agent fills in (`<query>`, `$(cat …)`).
+static UPLOADS: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r#"(?i)(?:-F\s*["']?\w*=@|--data-binary\s+["']?@|-d\s+["']?@|--upload-file|-T\s|<[\w_ -]+>|\$\()"#,
+    )
+});
+/// Many named secrets gathered in one statement.
+static NAMED_SECRET: LazyLock<Regex> =
+    LazyLock::new(|| re(r#"\b([A-Z][A-Z0-9]*)_[A-Z0-9_]*(?:TOKEN|SECRET|KEY|PASSWORD|PASSWD)\b"#));
+
 pub fn check(scan: &Scan, out: &mut Findings) {
     // What sources are stored in (names and files), across the skill.
     let mut stored: Vec<(String, usize, usize)> = Vec::new();
     let mut first_read: Option<(usize, usize, String)> = None;
     for unit in scan.units.iter().filter(|u| !u.documented) {
+        let code = unit.is_code() || unit.text.contains('`');
         let credential = credential(unit);
         if let Some(what) = &credential {
             out.add(
@@ -105,21 +162,37 @@ pub fn check(scan: &Scan, out: &mut Findings) {
             if unit.is_code() && first_read.is_none() {
                 first_read = Some((unit.source, unit.line, what.clone()));
             }
+        } else if unit.is_code() {
+            harvest(unit, out);
         }
-        let source = credential
+        let strong = credential
             .clone()
             .or_else(|| DATA.find(&unit.text).map(|m| m.as_str().trim().to_string()));
-        if let Some(what) = &source
-            && unit.is_code()
-        {
+        let secret = SECRET_VAR.find(&unit.text).map(|m| m.as_str().to_string());
+        if unit.is_code() && (strong.is_some() || secret.is_some()) {
             for c in STORES.captures_iter(&unit.text) {
-                if let Some(m) = c.name("name").or(c.name("file")) {
-                    let _ = what;
-                    stored.push((m.as_str().to_string(), unit.source, unit.line));
+                let Some(m) = c.name("name").or(c.name("file")) else {
+                    continue;
+                };
+                // A named secret is held when it is what the name is set to (`data =
+                // os.environ["NPM_TOKEN"]`, encoded or not), not when a command that uses it
+                // is (`CODE=$(curl -H "Bearer $TOKEN" …)`).
+                let weak = strong.is_none();
+                let rhs = unit.text[m.end()..].trim_start_matches([' ', '=', '"', '\'']);
+                if weak && !HELD.is_match(rhs) {
+                    continue;
                 }
+                stored.push((
+                    m.as_str().to_string(),
+                    unit.source,
+                    unit.line * 2 + usize::from(weak),
+                ));
             }
         }
-        if let Some(m) = DNS.find(&unit.text) {
+        let dns = DNS
+            .find(&unit.text)
+            .filter(|m| unit.is_code() || unit.text[..m.start()].ends_with('`'));
+        if code && let Some(m) = dns {
             out.add(
                 &SK704,
                 unit,
@@ -131,40 +204,50 @@ pub fn check(scan: &Scan, out: &mut Findings) {
             );
             continue;
         }
-        if unit.context == Context::Prose || unit.context == Context::Comment {
-            if let Some(m) = TELLS_TO_SEND.find(&unit.text)
-                && !AUTH_HEADER.is_match(m.as_str())
-            {
-                out.add(
-                    &SK704,
-                    unit,
-                    Some(m.range()),
-                    format!(
-                        "tells the agent to send data away: \"{}\"",
-                        shorten(m.as_str())
-                    ),
-                );
-            }
-            if !unit.text.contains('`') {
-                continue;
-            }
+        if matches!(unit.context, Context::Prose | Context::Comment)
+            && let Some(m) = TELLS_TO_SEND.find(&unit.text)
+            && !AUTH_HEADER.is_match(m.as_str())
+            && !YOURS.is_match(m.as_str())
+        {
+            out.add(
+                &SK704,
+                unit,
+                Some(m.range()),
+                format!(
+                    "tells the agent to send data away: \"{}\"",
+                    shorten(m.as_str())
+                ),
+            );
+            continue;
+        }
+        if !code {
+            continue;
         }
         let Some(sink) = SENDS.find(&unit.text) else {
             continue;
         };
         let to = destination(unit, out.allowed);
-        let drop = DROPS.find(&unit.text).map(|m| m.as_str().to_string());
-        let raw_ip = urls(&unit.text).any(|u| u.is_ip() && !u.is_local());
-        let secret = SECRET_VAR
+        let hostile = urls(&unit.text)
+            .find(|u| u.is_hostile())
+            .map(|u| u.host.clone());
+        let drop = DROPS
             .find(&unit.text)
-            .filter(|_| {
-                drop.is_some()
-                    || raw_ip
-                    || matches!(unit.origin, crate::security::Origin::Decoded(_))
-            })
-            .map(|m| m.as_str().to_string());
-        if let Some(what) = source.as_ref().or(secret.as_ref()) {
-            if to.is_some() || drop.is_some() || !urls(&unit.text).any(|_| true) {
+            .map(|m| m.as_str().to_string())
+            .or(hostile);
+        let raw_ip = urls(&unit.text).any(|u| u.is_ip() && !u.is_local());
+        let host = urls(&unit.text).next().map(|u| u.host.clone());
+        // A named secret leaks when it goes to another service's host, a capture service, a
+        // raw address or an address the skill hides.
+        let leaked = secret.as_ref().filter(|s| {
+            drop.is_some()
+                || raw_ip
+                || matches!(unit.origin, crate::security::Origin::Decoded(_))
+                || host
+                    .as_deref()
+                    .is_some_and(|h| foreign_secret(s, h) == Some(true))
+        });
+        if let Some(what) = strong.as_ref().or(leaked) {
+            if to.is_some() || drop.is_some() || urls(&unit.text).next().is_none() {
                 let dest = drop
                     .clone()
                     .or(to.clone())
@@ -187,16 +270,19 @@ pub fn check(scan: &Scan, out: &mut Findings) {
             );
             continue;
         }
-        // A name or file that holds a source, sent on this line.
-        if let Some((name, from, line)) =
-            stored.iter().find(|(name, ..)| mentions(&unit.text, name))
-        {
+        // A name or file that holds a source, sent on this line (a named secret only to an
+        // address the line does not write: one the skill hides or builds).
+        let held = stored.iter().find(|(name, _, at)| {
+            mentions(&unit.text, name) && (at % 2 == 0 || urls(&unit.text).next().is_none())
+        });
+        if let Some((name, from, at)) = held {
+            let line = at / 2;
             let whence = if *from == unit.source {
                 format!("line {line}")
             } else {
                 format!("{} line {line}", shown(scan, *from))
             };
-            let dest = to.unwrap_or_else(|| "the network".into());
+            let dest = to.clone().unwrap_or_else(|| "the network".into());
             out.add(
                 &SK704,
                 unit,
@@ -204,6 +290,18 @@ pub fn check(scan: &Scan, out: &mut Findings) {
                 format!("sends `{name}`, which holds data read on {whence}, to {dest}"),
             );
             continue;
+        }
+        // An instruction to upload local files or values the agent fills in, to a host the
+        // skill is not about, on every task.
+        if !unit.is_code() || unit.context == Context::Fence {
+            if let Some(dest) = &to
+                && UPLOADS.is_match(&unit.text)
+                && (STANDING.is_match(&unit.text) || unit.context != Context::Fence)
+                && !scan.about_names(dest)
+            {
+                out.add(&SK704, unit, Some(sink.range()), format!("tells the agent to send local data to {dest}, a host this skill is not about"));
+                continue;
+            }
         }
         // Another file of the skill reads credentials; this one sends data away.
         if let (Some((from, line, what)), Some(dest)) = (&first_read, &to)
@@ -222,6 +320,57 @@ pub fn check(scan: &Scan, out: &mut Findings) {
         }
     }
 }
+
+/// SK703: a statement that gathers the secrets of several services at once.
+fn harvest(unit: &Unit, out: &mut Findings) {
+    let mut services: Vec<&str> = Vec::new();
+    for c in NAMED_SECRET.captures_iter(&unit.text) {
+        if let Some(m) = c.get(1)
+            && !services.contains(&m.as_str())
+        {
+            services.push(m.as_str());
+        }
+    }
+    // Services whose hosts are known (two names of one service count once).
+    let mut vendors: Vec<&[&str]> = Vec::new();
+    for service in &services {
+        if let Some((_, hosts)) = VENDORS.iter().find(|(v, _)| v == service)
+            && !vendors.contains(hosts)
+        {
+            vendors.push(hosts);
+        }
+    }
+    let gathers = vendors.len() >= 2 || services.len() >= 3;
+    if gathers
+        && (unit.text.contains("environ")
+            || unit.text.contains("process.env")
+            || unit.text.contains("getenv")
+            || unit.text.contains('$'))
+    {
+        out.add(
+            &SK703,
+            unit,
+            None,
+            format!(
+                "gathers the secrets of {} services at once ({})",
+                services.len(),
+                services.join(", ")
+            ),
+        );
+    }
+}
+
+/// A value that is a named secret itself, perhaps encoded.
+static HELD: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r#"^(?:(?:base64\.)?b64encode\(|btoa\(|Buffer\.from\()?\s*(?:os\.environ(?:\.get\(|\[)|os\.getenv\(|process\.env\.|\$\{?[A-Z_]+|\$env:)"#,
+    )
+});
+
+/// Destinations that are the user's own (`your server`).
+static YOURS: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"(?i)\byour\s+(?:own\s+)?(?:server|backend|api|endpoint|app|service|domain)\b")
+});
 
 /// The credential a unit reads, if any.
 fn credential(unit: &Unit) -> Option<String> {

@@ -155,6 +155,10 @@ pub fn check(scan: &Scan, out: &mut Findings) {
 
 /// SK713 on the install commands of one unit.
 fn typosquats(unit: &Unit, out: &mut Findings) {
+    // Prose names packages in passing; commands (code, fences, inline code) install them.
+    if !unit.is_code() && !unit.text.contains('`') {
+        return;
+    }
     for c in INSTALL.captures_iter(&unit.text) {
         let (args, list) = if let Some(a) = c.name("pyargs").or(c.name("uvargs")) {
             (a.as_str(), PYPI)
@@ -166,6 +170,8 @@ fn typosquats(unit: &Unit, out: &mut Findings) {
             continue;
         };
         let mut skip_next = false;
+        // The command ends at a code span's end, a comment or a redirection.
+        let args = args.split(['`', '#', '>', '(', ')']).next().unwrap_or(args);
         for word in args.split_whitespace() {
             if skip_next {
                 skip_next = false;

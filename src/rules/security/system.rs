@@ -27,7 +27,7 @@ fn re(pattern: &str) -> Regex {
 /// Writing to a path named on the line.
 static WRITES: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r#"(?i)>>?|\btee\b|\bcp\b|\bmv\b|\bln\s+-s|\binstall\s+-|add-content|set-content|out-file|open\s*\([^)]*,\s*["'](?:a|w|a\+|w\+|ab|wb)["']|write_text|\.write\s*\(|appendfile|writefile|new-item|copy-item|fs\.(?:write|append)|sed\s+-i|\bchmod\b|\bdump\b"#,
+        r#"(?i)(?:^|[^-=>])>>?\s*["']?[~/$%\w.]|\btee\b|\bcp\b|\bmv\b|\bln\s+-s|\binstall\s+-|add-content|set-content|out-file|open\s*\([^)]*,\s*["'](?:a|w|a\+|w\+|ab|wb)["']|write_text|\.write\s*\(|appendfile|writefile|new-item|copy-item|fs\.(?:write|append)|sed\s+-i|\bchmod\b|\bdump\b"#,
     )
 });
 static PROFILE: LazyLock<Regex> = LazyLock::new(|| {
@@ -43,19 +43,26 @@ static PROFILE_PAYLOAD: LazyLock<Regex> = LazyLock::new(|| {
 });
 static PLACES: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r#"(?i)(?P<cron>\(\s*crontab\s+-l|\|\s*crontab\s+-?\s*(?:$|[;)&|])|/etc/cron\.|/var/spool/cron|@reboot\b|crontab\s+[\w./~-]+\.(?:txt|cron|tmp))|(?P<launch>Library/Launch(?:Agents|Daemons)/[^\s"']*|launchctl\s+(?:load|bootstrap|submit)\b)|(?P<systemd>(?:\.config/systemd/user|/etc/systemd/system|/lib/systemd/system)/[^\s"']+\.(?:service|timer))|(?P<windows>CurrentVersion\\+Run(?:Once)?\b|schtasks(?:\.exe)?\s+/create|Register-ScheduledTask|New-ScheduledTaskTrigger|\\Start Menu\\Programs\\Startup|shell:startup)|(?P<hooks>\.git/hooks/[\w.-]+)|(?P<keys>authorized_keys\b)|(?P<agent>(?:~|\$HOME|\$\{HOME\}|expanduser\s*\(\s*.~|homedir\(\)|Path\.home\(\)|USERPROFILE)[^\s;|&]*?/?\.(?:claude|codex|cursor|gemini|config/opencode|continue|windsurf)/(?:settings(?:\.local)?\.json|CLAUDE\.md|AGENTS\.md|GEMINI\.md|config\.toml|hooks|memory|mcp\.json|rules))"#,
+        r#"(?i)(?P<cron>\(\s*crontab\s+-l|\|\s*crontab\s+-?\s*(?:$|[;)&|])|/etc/cron\.|/var/spool/cron|@reboot\b|crontab\s+[\w./~-]+\.(?:txt|cron|tmp))|(?P<launch>Library/Launch(?:Agents|Daemons)/[^\s"']*|launchctl\s+(?:load|bootstrap|submit)\b)|(?P<systemd>(?:\.config/systemd/user|/etc/systemd/system|/lib/systemd/system)/[^\s"']+\.(?:service|timer))|(?P<windows>CurrentVersion\\+Run(?:Once)?\b|schtasks(?:\.exe)?\s+/create|Register-ScheduledTask|New-ScheduledTaskTrigger|\\Start Menu\\Programs\\Startup|shell:startup)|(?P<hooks>\.git/hooks/[\w.-]+)|(?P<keys>authorized_keys\b)|(?P<agent>(?:~|\$HOME|\$\{HOME\}|expanduser\s*\(\s*.~|homedir\(\)|Path\.home\(\)|USERPROFILE)[^\s;|&]*?/?\.(?:claude|codex|cursor|gemini|config/opencode|continue|windsurf)/(?:settings(?:\.local)?\.json|CLAUDE\.md|AGENTS\.md|GEMINI\.md|hooks|memory))"#,
     )
 });
 
+/// What a write into the agent's own settings changes that matters: hooks, permissions,
+/// standing instructions.
+static AGENT_PAYLOAD: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)\bhooks?\b|permissions|bypass|\ballow\b|defaultMode|\bcurl\b|\bwget\b|always|never|ignore|CLAUDE\.md|AGENTS\.md|memory",
+    )
+});
 static PRIVILEGE: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r#"(?i)\bchmod\s+(?:-\w+\s+)*(?:[ugoa]*\+[rwxt]*s[rwxt]*|[2467][0-7]{3})\s|\bchmod\s+(?:-R\s+)?(?:0?777|a\+rwx|o\+w)\s+["']?(?:/(?:\s|$|etc|usr|bin|sbin|var|lib|opt|boot|root)|~/?(?:\s|$)|\$HOME/?(?:\s|$))|/etc/sudoers|\bNOPASSWD\b|\busermod\s+-a?G\s+(?:sudo|wheel|docker|root|admin)\b|\bgpasswd\s+-a\s+\S+\s+(?:sudo|docker|wheel)|/(?:var/)?run/docker\.sock|--privileged\b|\bsetcap\s|\bpkexec\b|\bsudo\s+su\b|\bsudo\s+-s\s*$|\|\s*sudo\s+-S\b|-v\s+["']?/:/|\bnsenter\s[^\n]*-t\s+1\b|\bchown\s+root\b[^\n]*\bchmod\s+[ugoa]*\+s"#,
+        r#"(?i)\bchmod\s+(?:-\w+\s+)*(?:[ugoa]*\+[rwxt]*s[rwxt]*|[2467][0-7]{3})\s|\bchmod\s+(?:-R\s+)?(?:0?777|a\+rwx|o\+w)\s+["']?(?:/(?:\s|$|etc|usr|bin|sbin|var|lib|opt|boot|root)|~/?(?:\s|$)|\$HOME/?(?:\s|$))|/etc/sudoers|\bNOPASSWD\b|\busermod\s+-a?G\s+(?:\S+,)?(?:sudo|wheel|root|admin)\b|\bgpasswd\s+-a\s+\S+\s+(?:sudo|docker|wheel)|/(?:var/)?run/docker\.sock|--privileged\b[^\n]*(?:-v\s+["']?/:|--pid[= ]host)|\bsetcap\s|\bpkexec\b|\bsudo\s+su\b|\bsudo\s+-s\s*$|\|\s*sudo\s+-S\b|-v\s+["']?/:/|\bnsenter\s[^\n]*-t\s+1\b|\bchown\s+root\b[^\n]*\bchmod\s+[ugoa]*\+s"#,
     )
 });
 
 static TAMPERING: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r#"(?i)--dangerously-skip-permissions|\bdangerouslySkipPermissions\b|["']?defaultMode["']?\s*[:=]\s*["']?bypassPermissions|--permission-mode\s+bypassPermissions|\bsetenforce\s+0|\bufw\s+disable|\bsystemctl\s+(?:stop|disable|mask)\s+(?:firewalld|apparmor|auditd|ufw|iptables|falcon-sensor|clamav\w*|wazuh\w*|osqueryd)|\biptables\s+-F\b|\bset-mppreference\s+-disable\w+|\badd-mppreference\s+-exclusion\w+|\bspctl\s+--master-disable|\bcsrutil\s+disable|\bhistory\s+-c\b|\bunset\s+HISTFILE|\bHISTFILE=/dev/null|\bHISTSIZE=0\b|\brm\s+(?:-\w+\s+)*[^\n|;&]*\.(?:bash|zsh)_history|\brm\s+-(?:rf|fr|Rf|r\s+-f|f\s+-r)\s+(?:--no-preserve-root\s+)?["']?(?:/|/\*|~|~/|~/\*|\$HOME|\$\{HOME\}|\$HOME/\*|/home|/etc|/usr|/var|/Users)["']?(?:\s|$|;|&|\|)|\bshred\s|>\s*/var/log/|\brm\s+[^\n]*/var/log/|\bwevtutil\s+cl\b|\bclear-eventlog\b|\bchattr\s+\+i\b|\bgit\s+config\s+--global\s+core\.hooksPath"#,
+        r#"(?i)\bdangerouslySkipPermissions\b\s*["']?\s*[:=]\s*true|["']?defaultMode["']?\s*[:=]\s*["']?bypassPermissions|--permission-mode\s+bypassPermissions|\bsetenforce\s+0|\bufw\s+disable|\bsystemctl\s+(?:stop|disable|mask)\s+(?:firewalld|apparmor|auditd|ufw|iptables|falcon-sensor|clamav\w*|wazuh\w*|osqueryd)|\biptables\s+-F\b|\bset-mppreference\s+-disable\w+|\badd-mppreference\s+-exclusion\w+|\bspctl\s+--master-disable|\bcsrutil\s+disable|\bhistory\s+-c\b|\bunset\s+HISTFILE|\bHISTFILE=/dev/null|\bHISTSIZE=0\b|\brm\s+(?:-\w+\s+)*[^\n|;&]*\.(?:bash|zsh)_history|\brm\s+-(?:rf|fr|Rf|r\s+-f|f\s+-r)\s+(?:--no-preserve-root\s+)?["']?(?:/|/\*|~|~/|~/\*|\$HOME|\$\{HOME\}|\$HOME/\*|/home|/etc|/usr|/var|/Users)["']?(?:\s|$|;|&|\|)|\bshred\s|>\s*/var/log/|\brm\s+[^\n]*/var/log/|\bwevtutil\s+cl\b|\bclear-eventlog\b|\bchattr\s+\+i\b|\bgit\s+config\s+--global\s+core\.hooksPath"#,
     )
 });
 static HOSTS_FILE: LazyLock<Regex> = LazyLock::new(|| {
@@ -138,7 +145,9 @@ fn persistence(unit: &Unit, out: &mut Findings) {
         "windows" => "registers a program to run at logon or on a schedule",
         "hooks" if writes => "writes a git hook: it runs on every commit or checkout",
         "keys" if writes => "adds a key to `authorized_keys`: whoever holds it can log in",
-        "agent" if writes => "changes the agent's own settings or memory: it outlives this task",
+        "agent" if writes && AGENT_PAYLOAD.is_match(text) => {
+            "changes the agent's own settings or memory: it outlives this task"
+        }
         _ => return,
     };
     out.add(
