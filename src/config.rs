@@ -102,6 +102,7 @@ pub const DEFAULT_ALLOWED_HOSTS: &[&str] = &[
     "get.volta.sh",
     "foundry.paradigm.xyz",
     "get.nextflow.io",
+    "apt.llvm.org",
     "community.chocolatey.org",
     "fnm.vercel.app",
     "install.julialang.org",

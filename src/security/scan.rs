@@ -135,7 +135,7 @@ pub fn has_keyword(text: &str) -> bool {
 
 /// What a skill about security says of itself.
 static THEMED: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)\b(?:security|secure|vulnerab\w*|audit\w*|malware|malicious|threat\w*|exploit\w*|pentest\w*|penetration|attack\w*|injection|ctf|forensic\w*|incident|scanner|sast|semgrep|codeql|yara|sigma|red[- ]team\w*|harden\w*|supply[- ]chain|detect\w*|sandbox\w*|static analysis|fuzz\w*|cve)\b")
+    Regex::new(r"(?i)\b(?:security|vulnerab\w*|malware|malicious|threats?|threat model\w*|exploit\w*|pentest\w*|penetration|attacks?|attacker\w*|injection|ctf|forensic\w*|red[- ]team\w*|cve|yara|sigma|semgrep|codeql|sast)\b")
         .unwrap_or_else(|_| unreachable!())
 });
 
@@ -476,6 +476,7 @@ fn cut_markdown(i: usize, source: &Source, themed: bool, vars: &Vars, units: &mu
     let mut setup_heading = false;
     // The last non-empty prose lines before this one: whether one introduced an example.
     let mut recent_example = 0usize;
+    let mut para: Paragraph = None;
     let mut at = 0;
     for (n, raw) in text.split_inclusive('\n').enumerate() {
         let line_start = at;
@@ -528,6 +529,7 @@ fn cut_markdown(i: usize, source: &Source, themed: bool, vars: &Vars, units: &mu
             continue;
         }
         if comment || trimmed.contains("<!--") {
+            flush(&mut para, i, text, vars, units);
             let ends = line.contains("-->");
             let opened_here = !comment;
             comment = !ends || (opened_here && line.rfind("<!--") > line.rfind("-->"));
@@ -544,10 +546,14 @@ fn cut_markdown(i: usize, source: &Source, themed: bool, vars: &Vars, units: &mu
             );
             continue;
         }
-        let documented = themed && !setup_heading || recent_example > 0;
+        // A security skill's references describe attacks; its skill file's steps are steps
+        // unless a line introduces them as an attack.
+        let themed_here = themed && !source.is_skill_file;
+        let documented = themed_here && !setup_heading || recent_example > 0;
         if let Some(m @ ('`' | '~')) = trimmed.chars().next() {
             let len = trimmed.chars().take_while(|&c| c == m).count();
             if len >= 3 {
+                flush(&mut para, i, text, vars, units);
                 let lang = fence_lang(&trimmed[len..]);
                 fence = Some((m, len, documented, lang, at, number));
                 continue;
@@ -563,18 +569,36 @@ fn cut_markdown(i: usize, source: &Source, themed: bool, vars: &Vars, units: &mu
                 recent_example = recent_example.saturating_sub(1);
             }
         }
-        let documented = themed && !setup_heading || recent_example > 0;
-        push_line(
-            i,
-            text,
-            number,
-            line,
-            Lang::Markdown,
-            Context::Prose,
-            documented,
-            vars,
-            units,
-        );
+        let documented = themed_here && !setup_heading || recent_example > 0;
+        // Prose is matched a paragraph at a time (a sentence wraps across lines); a heading,
+        // a list item, a table row or a quote starts a new one.
+        let starts_block = trimmed.is_empty()
+            || trimmed.starts_with(['#', '|', '>', '-', '*', '+', '<'])
+            || trimmed.split_once(['.', ')']).is_some_and(|(n, _)| !n.is_empty() && n.len() <= 3 && n.bytes().all(|b| b.is_ascii_digit()));
+        if starts_block {
+            flush(&mut para, i, text, vars, units);
+        }
+        if trimmed.is_empty() {
+            continue;
+        }
+        match &mut para {
+            Some((_, _, _, end)) => *end = line_start + line.len(),
+            None => para = Some((line_start, number, documented, line_start + line.len())),
+        }
+        if trimmed.starts_with(['#', '|']) {
+            flush(&mut para, i, text, vars, units);
+        }
+    }
+    flush(&mut para, i, text, vars, units);
+}
+
+/// A paragraph of prose: its first byte and line, whether it documents an attack, its end.
+type Paragraph = Option<(usize, usize, bool, usize)>;
+
+/// Adds the unit of the paragraph gathered so far, if any.
+fn flush(para: &mut Paragraph, i: usize, text: &str, vars: &Vars, units: &mut Vec<Unit>) {
+    if let Some((start, line, documented, end)) = para.take() {
+        push_line(i, text, line, &text[start..end], Lang::Markdown, Context::Prose, documented, vars, units);
     }
 }
 
