@@ -69,7 +69,8 @@ const HOSTILE: &[&str] = &[
     "cnc", "payload", "payloads", "loot", "stealer", "steal", "keylog", "keylogger", "sniff",
     "sniffer", "adversary", "pwn", "pwned", "hacker", "phish", "phishing", "leak", "leaks",
     "grabber", "spoof", "stealth", "ransom", "botnet", "exploit", "dropper", "implant",
-    "beacon", "harvest", "harvester", "trojan", "rat", "badactor", "hijack",
+    "beacon", "harvest", "harvester", "trojan", "rat", "badactor", "hijack", "bad", "rogue",
+    "shadow", "hostile", "sink", "spy", "spyware", "stolen", "creds", "skim", "skimmer", "darkweb",
 ];
 
 static URL: LazyLock<Regex> = LazyLock::new(|| {

@@ -34,6 +34,11 @@ static READS: LazyLock<Regex> = LazyLock::new(|| {
         r#"(?i)\b(?:cat|less|more|head|tail|cp|scp|rsync|tar|zip|7z|base64|xxd|od|strings|sqlite3|grep|type|get-content|gc|copy-item|open|read_text|read_bytes|readfile(?:sync)?|readlines?|load|file_get_contents|fs\.read\w*|path|glob|walk|listdir|send|upload|post|exfil\w*|collect|harvest|steal|dump-keychain|curl|wget|requests|fetch|urlopen|invoke-webrequest|iwr|read|copy|include|print|output|extract|retrieve|gather)\b|<\s*~|@~|\$\(\s*<"#,
     )
 });
+/// An imperative to read or send, at the start of a clause.
+static ORDER: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"(?im)(?:^\s*|[.!?:;]\s+|\d[.)]\s+|[-*]\s+|\b(?:then|and|first|also|please|now|next)\s+)(?:read|cat|open|copy|print|output|show|display|include|collect|gather|extract|retrieve|get|send|upload|list|dump|access|load|attach|paste|quote)\b")
+});
+
 /// Uses of a credential that are not reading it.
 static USES: LazyLock<Regex> = LazyLock::new(|| {
     re(
@@ -50,7 +55,7 @@ static DATA: LazyLock<Regex> = LazyLock::new(|| {
 /// send to the service it is for; sent to a capture service or a raw address, it leaks.
 static SECRET_VAR: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r#"\$(?:[A-Z_]*(?:TOKEN|SECRET|KEY|PASSWORD|PASSWD|CREDENTIALS?)[A-Z_]*)\b|\$\{(?:[A-Z_]*(?:TOKEN|SECRET|KEY|PASSWORD)[A-Z_]*)\}|environ(?:\.get\(|\[)["'][A-Z_]*(?:TOKEN|SECRET|KEY|PASSWORD)[A-Z_]*["']|process\.env\.[A-Z_]*(?:TOKEN|SECRET|KEY|PASSWORD)|\$env:[A-Z_]*(?:TOKEN|SECRET|KEY|PASSWORD)"#,
+        r#"\$\(?(?:[A-Z_]*(?:TOKEN|SECRET|KEY|PASSWORD|PASSWD|CREDENTIALS?)[A-Z_]*)\b|\$\{(?:[A-Z_]*(?:TOKEN|SECRET|KEY|PASSWORD)[A-Z_]*)\}|environ(?:\.get\(|\[)["'][A-Z_]*(?:TOKEN|SECRET|KEY|PASSWORD)[A-Z_]*["']|process\.env\.[A-Z_]*(?:TOKEN|SECRET|KEY|PASSWORD)|\$env:[A-Z_]*(?:TOKEN|SECRET|KEY|PASSWORD)"#,
     )
 });
 /// Sending to the network.
@@ -188,6 +193,19 @@ pub fn check(scan: &Scan, out: &mut Findings) {
                     unit.line * 2 + usize::from(weak),
                 ));
             }
+        } else if unit.is_code()
+            && let Some(c) = STORES.captures(&unit.text)
+            && let Some(m) = c.name("name")
+        {
+            // What holds a source passes it on (`pixel = f"{hidden}@host"`).
+            let rhs = &unit.text[m.end()..];
+            if let Some(&(_, from, at)) = stored.iter().find(|(name, ..)| name != m.as_str() && mentions(rhs, name)) {
+                let _ = from;
+                stored.push((m.as_str().to_string(), unit.source, unit.line * 2 + at % 2));
+            }
+        }
+        if stored.len() > 512 {
+            stored.truncate(512);
         }
         let dns = DNS
             .find(&unit.text)
@@ -218,6 +236,13 @@ pub fn check(scan: &Scan, out: &mut Findings) {
                     shorten(m.as_str())
                 ),
             );
+            continue;
+        }
+        if matches!(unit.context, Context::Prose | Context::Comment)
+            && FORWARD.is_match(&unit.text)
+            && let Some(url) = urls(&unit.text).find(|u| u.is_hostile() || DROPS.is_match(u.text))
+        {
+            out.add(&SK704, unit, None, format!("tells the agent to send data to {}, a host named for an attack or a capture service", url.host));
             continue;
         }
         if !code {
@@ -325,7 +350,7 @@ pub fn check(scan: &Scan, out: &mut Findings) {
 fn harvest(unit: &Unit, out: &mut Findings) {
     let mut services: Vec<&str> = Vec::new();
     for c in NAMED_SECRET.captures_iter(&unit.text) {
-        if let Some(m) = c.get(1)
+        if let Some(m) = c.get(1).or(c.get(2))
             && !services.contains(&m.as_str())
         {
             services.push(m.as_str());
@@ -340,7 +365,26 @@ fn harvest(unit: &Unit, out: &mut Findings) {
             vendors.push(hosts);
         }
     }
-    let gathers = vendors.len() >= 2 || services.len() >= 3;
+    // Secrets copied under their own names (`"OPENAI_API_KEY": os.environ["OPENAI_API_KEY"]`)
+    // or listed by name to be read in a loop: what a harvester does, not a client.
+    let copied = NAMED_SECRET
+        .find_iter(&unit.text)
+        .filter(|m| {
+            unit.text
+                .match_indices(m.as_str())
+                .filter(|(at, _)| {
+                    let before = unit.text[..*at].chars().next_back();
+                    let after = unit.text[at + m.as_str().len()..].chars().next();
+                    !before.is_some_and(|c| c.is_alphanumeric() || c == '_')
+                        && !after.is_some_and(|c| c.is_alphanumeric() || c == '_')
+                })
+                .count()
+                >= 2
+        })
+        .map(|m| m.as_str())
+        .collect::<std::collections::HashSet<_>>()
+        .len();
+    let gathers = vendors.len() >= 2 || services.len() >= 3 || copied >= 2 && services.len() >= 2;
     if gathers
         && (unit.text.contains("environ")
             || unit.text.contains("process.env")
@@ -359,6 +403,11 @@ fn harvest(unit: &Unit, out: &mut Findings) {
         );
     }
 }
+
+/// Prose that sends something somewhere.
+static FORWARD: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"(?i)\b(?:send|forward|upload|post|transmit|report|sync|copy|exfiltrate|submit|stream|beacon|log)\w*\b[^.]{0,120}\b(?:to|at|into)\s+<?https?://")
+});
 
 /// A value that is a named secret itself, perhaps encoded.
 static HELD: LazyLock<Regex> = LazyLock::new(|| {
@@ -381,8 +430,17 @@ fn credential(unit: &Unit) -> Option<String> {
     if text.ends_with(".pub") || USES.is_match(&unit.text) {
         return None;
     }
-    // A path alone is a mention; reading needs a verb, in code or in an instruction.
-    let reads = READS.is_match(&unit.text);
+    // A path alone is a mention; reading needs a verb, in code or in an instruction (in
+    // prose, an imperative: "read ~/.ssh/id_rsa", not "a skill that reads ~/.ssh").
+    let reads = if unit.context == Context::Prose && !unit.text[..m.start()].ends_with(['`', '~']) {
+        let mut from = m.start().saturating_sub(120);
+        while !unit.text.is_char_boundary(from) {
+            from -= 1;
+        }
+        ORDER.is_match(&unit.text[from..m.start()])
+    } else {
+        READS.is_match(&unit.text)
+    };
     let direct = text.contains("169.254.169.254")
         || text.contains("metadata.google")
         || text.contains("dump-keychain");

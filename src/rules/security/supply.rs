@@ -275,10 +275,12 @@ fn one_edit(a: &str, b: &str) -> bool {
 fn untrusted(unit: &Unit, out: &mut Findings) {
     if FETCHES.is_match(&unit.text) {
         if let Some(url) =
-            urls(&unit.text).find(|u| (u.is_ip() && !u.is_local()) || SHORTENERS.is_match(&u.host))
+            urls(&unit.text).find(|u| (u.is_ip() && !u.is_local()) || SHORTENERS.is_match(&u.host) || u.is_hostile())
         {
             let what = if url.is_ip() {
                 "a raw IP address"
+            } else if url.is_hostile() {
+                "a host named for an attack"
             } else {
                 "a URL shortener or file-drop site"
             };
