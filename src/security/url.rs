@@ -70,7 +70,7 @@ const HOSTILE: &[&str] = &[
     "sniffer", "adversary", "pwn", "pwned", "hacker", "phish", "phishing", "leak", "leaks",
     "grabber", "spoof", "stealth", "ransom", "botnet", "exploit", "dropper", "implant",
     "beacon", "harvest", "harvester", "trojan", "rat", "badactor", "hijack", "bad", "rogue",
-    "shadow", "hostile", "sink", "spy", "spyware", "stolen", "creds", "skim", "skimmer", "darkweb",
+    "shadow", "hostile", "sink", "spy", "spyware", "stolen", "creds", "skim", "skimmer", "darkweb", "covert",
 ];
 
 static URL: LazyLock<Regex> = LazyLock::new(|| {

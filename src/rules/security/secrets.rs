@@ -67,7 +67,7 @@ static SENDS: LazyLock<Regex> = LazyLock::new(|| {
 /// Names built from data and resolved: DNS exfiltration.
 static DNS: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r#"(?i)\b(?:nslookup|dig|drill|resolve-dnsname)\s+[^\n]*(?:\$\(|`[^`]+`|\$\{?\w+\}?\.[\w-]+\.)|(?:^|[`;|&(]\s*|\$\(\s*)host\s+["']?\S*(?:\$\(|\$\{?\w+\}?\.[\w-]+\.)|\b(?:gethostbyname|getaddrinfo|dns\.resolver\.(?:resolve|query)|dns\.(?:lookup|resolve\w*)|resolver\.query)\s*\(\s*(?:f["'][^"']*\{|[^)\n]*\+|[^)\n]*\.format\(|[^)\n]*%\s|`[^`]*\$\{)"#,
+        r#"(?i)(?:^|[`;|&(]\s*|\$\(\s*)(?:nslookup|dig|drill|resolve-dnsname)\s+[^\n]*(?:\$\(|`[^`\s]+`\.|\$\{?\w+\}?\.[\w-]+\.)|(?:^|[`;|&(]\s*|\$\(\s*)host\s+["']?\S*(?:\$\(|\$\{?\w+\}?\.[\w-]+\.)|\b(?:gethostbyname|getaddrinfo|dns\.resolver\.(?:resolve|query)|dns\.(?:lookup|resolve\w*)|resolver\.query)\s*\(\s*(?:f["'][^"']*\{|[^)\n]*\+|[^)\n]*\.format\(|[^)\n]*%\s|`[^`]*\$\{)"#,
     )
 });
 /// Endpoints that only capture what is sent to them, paste sites and chat bots.
@@ -148,7 +148,7 @@ static UPLOADS: LazyLock<Regex> = LazyLock::new(|| {
 });
 /// Many named secrets gathered in one statement.
 static NAMED_SECRET: LazyLock<Regex> =
-    LazyLock::new(|| re(r#"\b([A-Z][A-Z0-9]*)_[A-Z0-9_]*(?:TOKEN|SECRET|KEY|PASSWORD|PASSWD)\b"#));
+    LazyLock::new(|| re(r#"\b([A-Z][A-Z0-9]*)_[A-Z0-9_]*(?:TOKEN|SECRET|KEY|PASSWORD|PASSWD|DSN|CONNECTION_STRING|DATABASE_URL)\b|\b(DATABASE)_URL\b"#));
 
 pub fn check(scan: &Scan, out: &mut Findings) {
     // What sources are stored in (names and files), across the skill.
@@ -350,7 +350,13 @@ pub fn check(scan: &Scan, out: &mut Findings) {
 fn harvest(unit: &Unit, out: &mut Findings) {
     let mut services: Vec<&str> = Vec::new();
     for c in NAMED_SECRET.captures_iter(&unit.text) {
+        // Stages of one service (`DEV_`, `TEST_`) and framework prefixes are not services.
+        const STAGES: [&str; 12] = [
+            "DEV", "TEST", "PROD", "PRODUCTION", "STAGING", "LOCAL", "PREVIEW", "CI", "NEXT",
+            "PUBLIC", "VITE", "REACT",
+        ];
         if let Some(m) = c.get(1).or(c.get(2))
+            && !STAGES.contains(&m.as_str())
             && !services.contains(&m.as_str())
         {
             services.push(m.as_str());
