@@ -373,6 +373,22 @@ fn cut_code(
     }
 }
 
+/// Whether a line of code assigns a name (`x = …`, `let x = …`), not compares.
+fn is_assignment(line: &str) -> bool {
+    let t = line.trim_start();
+    let t = t
+        .strip_prefix("const ")
+        .or_else(|| t.strip_prefix("let "))
+        .or_else(|| t.strip_prefix("var "))
+        .or_else(|| t.strip_prefix('$'))
+        .unwrap_or(t);
+    let name = t.bytes().take_while(|b| b.is_ascii_alphanumeric() || *b == b'_').count();
+    name > 0 && {
+        let rest = t[name..].trim_start();
+        rest.starts_with('=') && !rest.starts_with("==")
+    }
+}
+
 /// Whether a line of code defines a pattern to match rather than doing what it names.
 fn pattern_like(line: &str) -> bool {
     line.contains("re.compile(")
@@ -429,7 +445,8 @@ fn push_line(
     vars: &Vars,
     units: &mut Vec<Unit>,
 ) {
-    if has_keyword(text) {
+    // An assignment in code is kept too: what it holds may be a secret passed on.
+    if has_keyword(text) || lang.is_code() && is_assignment(text) {
         // `text` is a slice of `base` (the file's text).
         let offset = (text.as_ptr() as usize).checked_sub(base.as_ptr() as usize);
         units.push(Unit {

@@ -78,6 +78,43 @@ const NPM: &[&str] = &[
     "yaml", "ini", "dotenv-expand", "cookie", "cookie-parser", "helmet", "morgan", "multer",
     "remotion", "@remotion/cli", "mermaid", "katex", "gray-matter", "unified", "remark", "rehype",
 ];
+/// Well-known skills whose names a look-alike imitates.
+#[rustfmt::skip]
+const KNOWN_SKILLS: &[&str] = &[
+    "algorithmic-art", "brand-guidelines", "canvas-design", "doc-coauthoring", "frontend-design",
+    "internal-comms", "mcp-builder", "skill-creator", "slack-gif-creator", "theme-factory",
+    "web-artifacts-builder", "webapp-testing", "brainstorming", "writing-plans", "executing-plans",
+    "test-driven-development", "systematic-debugging", "verification-before-completion",
+    "using-git-worktrees", "requesting-code-review", "receiving-code-review",
+    "subagent-driven-development", "dispatching-parallel-agents", "finishing-a-development-branch",
+    "writing-skills", "using-superpowers", "code-review", "git-workflow", "pdf-tools",
+];
+/// Words skill names are made of: a part one typo from one of them is a misspelling.
+#[rustfmt::skip]
+const WORDS: &[&str] = &[
+    "config", "configure", "validator", "validate", "parser", "formatter", "format", "converter",
+    "convert", "helper", "generator", "generate", "analyzer", "analyze", "checker", "manager",
+    "builder", "runner", "tester", "testing", "reporter", "report", "scanner", "tracker", "monitor",
+    "viewer", "linter", "merger", "splitter", "counter", "cleaner", "reader", "writer", "exporter",
+    "importer", "diagnostics", "diagnostic", "review", "reviewer", "deploy", "deployment",
+    "github", "gitlab", "docker", "kubernetes", "python", "javascript", "typescript", "markdown",
+    "document", "documents", "spreadsheet", "presentation", "database", "schema", "client",
+    "server", "service", "workflow", "pipeline", "release", "changelog", "commit", "branch",
+    "debug", "debugger", "logging", "metrics", "security", "audit", "auditor", "license",
+    "version", "update", "updater", "upgrade", "install", "installer", "setup", "cleanup",
+    "backup", "restore", "search", "summary", "summarizer", "translator", "planner", "research",
+    "assistant", "skills", "tools", "utils", "utility", "utilities", "image", "images", "video",
+    "audio", "email", "calendar", "notion", "design", "frontend", "backend", "webapp", "browser",
+    "playwright", "selenium", "scraper", "crawler", "fetcher", "downloader", "uploader",
+    "notifier", "scheduler", "optimizer", "refactor", "migration", "migrate", "template",
+    "templates", "creator", "editor", "dashboard", "analytics", "insights", "explorer",
+    "inspector", "profiler", "benchmark", "coverage", "resolver", "extractor", "normalizer",
+    "deduper", "rotator", "sorter", "filter", "mapper", "router", "proxy", "worker", "daemon",
+    "bridge", "adapter", "connector", "integration", "watcher", "logger", "tracer", "collector",
+    "secrets", "credentials", "network", "system", "process", "memory", "storage", "upload",
+    "download", "sync", "stream", "payment", "invoice", "testing", "testcase", "fixture",
+];
+
 /// Names known to have been malicious.
 #[rustfmt::skip]
 const KNOWN_BAD: &[&str] = &[
@@ -115,15 +152,28 @@ static EXTRA_INDEX: LazyLock<Regex> =
     LazyLock::new(|| re(r"(?i)--extra-index-url[\s=]+(?P<url>\S+)"));
 static INTERNAL: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)(?:^|[-_])(?:internal|corp|private|priv|intranet|inhouse)(?:$|[-_])|^(?:acme|corp|company)[-_]",
+        r"(?i)(?:^|[-_])(?:internal|corp|private|priv|intranet|inhouse)(?:$|[-_])|^(?:acme|corp|company|my(?:corp|company|org))[-_]",
     )
+});
+/// Prose that says a package comes from an internal registry.
+static SAYS_INTERNAL: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"(?i)\b(?:internal|private|corporate|company)\s+(?:npm\s+|pypi\s+|package\s+)?(?:registry|index|package|feed|mirror|artifactory|repository)\b")
+});
+/// A Python or JavaScript import of a module by name.
+static IMPORT: LazyLock<Regex> = LazyLock::new(|| {
+    re(r#"^\s*(?:from\s+([A-Za-z_][\w.]*)\s+import\b|import\s+([A-Za-z_][\w.]*)|.*\brequire\s*\(\s*["']([@\w./-]+)["']\s*\)|.*\bfrom\s+["']([@\w./-]+)["'])"#)
 });
 
 pub fn check(scan: &Scan, out: &mut Findings) {
+    let says_internal = scan.units.iter().any(|u| !u.is_code() && SAYS_INTERNAL.is_match(&u.text));
     for unit in scan.units.iter().filter(|u| !u.documented) {
         typosquats(unit, out);
         untrusted(unit, out);
+        if unit.is_code() {
+            confusion(scan, unit, says_internal, out);
+        }
     }
+    skill_name(scan, out);
     // Dependency files: requirements*.txt, package.json.
     for (i, source) in scan.sources.iter().enumerate() {
         let name = source
@@ -307,6 +357,90 @@ fn untrusted(unit: &Unit, out: &mut Findings) {
             out.add(&SK714, unit, None, format!("installs the internal-looking `{name}` with `--extra-index-url {url}`: pip takes the higher version from either index, so a public package of that name wins (dependency confusion)"));
         }
     }
+}
+
+/// SK714: an internal-looking module imported but not in the skill, or a package installed
+/// from the public registry that the skill says comes from an internal one.
+fn confusion(scan: &Scan, unit: &Unit, says_internal: bool, out: &mut Findings) {
+    if let Some(c) = IMPORT.captures(&unit.text)
+        && let Some(m) = c.get(1).or(c.get(2)).or(c.get(3)).or(c.get(4))
+    {
+        let module = m.as_str().split('.').next().unwrap_or("");
+        let local = scan.sources.iter().any(|s| {
+            let stem = s.rel.rsplit('/').next().unwrap_or(&s.rel);
+            stem.split('.').next() == Some(module) || s.rel.split('/').any(|d| d == module)
+        });
+        if INTERNAL.is_match(module) && !local {
+            out.add(&SK714, unit, None, format!("imports `{module}`, an internal-looking package that is not in the skill: installed from a public index, it is whatever someone published under that name (dependency confusion)"));
+            return;
+        }
+    }
+    if says_internal
+        && !unit.text.contains("--registry")
+        && !unit.text.contains("index-url")
+        && let Some(c) = INSTALL.captures(&unit.text)
+    {
+        let args = c.name("pyargs").or(c.name("uvargs")).or(c.name("jsargs")).or(c.name("npx")).map_or("", |m| m.as_str());
+        let name = args.split_whitespace().find(|w| !w.starts_with('-')).map(package_name);
+        if let Some(name) = name.filter(|n| !n.is_empty() && !PYPI.contains(&n.as_str()) && !NPM.contains(&n.as_str())) {
+            out.add(&SK714, unit, None, format!("installs `{name}` from the public registry although the skill says it comes from an internal one: anyone can publish that name there (dependency confusion)"));
+        }
+    }
+}
+
+/// SK713: a skill named one typo from a well-known skill, a popular package or a word.
+fn skill_name(scan: &Scan, out: &mut Findings) {
+    let Some(skill) = scan.sources.iter().position(|s| s.is_skill_file) else {
+        return;
+    };
+    let text = &scan.sources[skill].text;
+    let Some((line, name)) = text.lines().enumerate().take(40).find_map(|(n, l)| {
+        l.strip_prefix("name:").map(|v| (n + 1, v.trim().trim_matches(['"', '\'']).to_ascii_lowercase()))
+    }) else {
+        return;
+    };
+    if let Some(known) = KNOWN_SKILLS.iter().find(|k| one_edit(&name, k)) {
+        out.add_line(&SK713, skill, line, format!("the skill's name `{name}` is one typo from the well-known skill `{known}`: a look-alike that catches installs meant for it"));
+        return;
+    }
+    for part in name.split(['-', '_']) {
+        if part.len() < 5 || WORDS.contains(&part) || PYPI.contains(&part) || NPM.contains(&part) {
+            continue;
+        }
+        let near = WORDS.iter().chain(PYPI).chain(NPM).find(|w| {
+            w.len() >= 5 && misspells(part, w)
+        });
+        if let Some(word) = near {
+            out.add_line(&SK713, skill, line, format!("the skill's name `{name}` misspells `{word}` as `{part}`: a look-alike of a skill or package with the right name"));
+            return;
+        }
+    }
+}
+
+/// Whether `part` is a typo of `word`: two letters swapped, one letter dropped (a word of six
+/// letters or more), or one vowel for another; not a plural, and not another word.
+fn misspells(part: &str, word: &str) -> bool {
+    if part.len() + 1 == word.len() && word.ends_with('s') && word.starts_with(part)
+        || word.len() + 1 == part.len() && part.ends_with('s') && part.starts_with(word)
+    {
+        return false;
+    }
+    let (a, b) = (part.as_bytes(), word.as_bytes());
+    let vowel = |c: u8| b"aeiou".contains(&c);
+    if a.len() == b.len() {
+        let diff: Vec<usize> = (0..a.len()).filter(|&i| a[i] != b[i]).collect();
+        return match diff.as_slice() {
+            [i, j] => *j == i + 1 && a[*i] == b[*j] && a[*j] == b[*i],
+            [i] => b.len() >= 6 && vowel(a[*i]) && vowel(b[*i]),
+            _ => false,
+        };
+    }
+    // One letter dropped from the middle (`confg`): dropping the first or last letter makes
+    // another word too often (`write`, `explore`, `query`).
+    b.len() >= 6
+        && a.len() + 1 == b.len()
+        && !word.contains('-')
+        && (1..b.len() - 1).any(|i| b[..i] == a[..i] && b[i + 1..] == a[i..])
 }
 
 /// SK716 on a file that is compiled code without its source.
