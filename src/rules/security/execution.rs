@@ -81,7 +81,7 @@ static WGET_PLAIN: LazyLock<Regex> = LazyLock::new(|| {
 });
 static RUNS_FILE: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r#"(?i)(?:^|[\s;&|(])(?:(?:sudo\s+)?(?:ba|z|k|da)?sh|python[0-9.]*|node|perl|ruby|source|\.|start-process|invoke-item|&|chmod\s+(?:[ugoa]*\+x|[0-7]{3,4}))\s+["']?(?P<path>[^\s"';|&)]+)|(?:^|[\s;&|(])(?P<direct>\./[^\s"';|&)]+)|(?:os\.system|subprocess\.\w+|Popen|os\.startfile|execSync|exec|spawn)\s*\(\s*\[?\s*["'](?P<called>[^"']+)"#,
+        r#"(?i)(?:^|[\s;&|(])(?:(?:sudo\s+)?(?:ba|z|k|da)?sh|python[0-9.]*|node|perl|ruby|source|\.|start-process|invoke-item|chmod\s+(?:[ugoa]*\+x|[0-7]{3,4}))\s+["']?(?P<path>[^\s"';|&)]+)|(?:^|[\s;&|(])(?P<direct>\./[^\s"';|&)]+)|(?:os\.system|subprocess\.\w+|Popen|os\.startfile|execSync|exec|spawn)\s*\(\s*\[?\s*["'](?P<called>[^"']+)"#,
     )
 });
 

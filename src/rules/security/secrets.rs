@@ -133,12 +133,6 @@ fn foreign_secret(secret: &str, host: &str) -> Option<bool> {
     Some(!hosts.iter().any(|h| host.contains(h)))
 }
 
-/// A line of prose that names a standing order (`after every task`, `always`).
-static STANDING: LazyLock<Regex> = LazyLock::new(|| {
-    re(
-        r"(?i)\b(?:after|before)\s+(?:every|each|any|all|completing|finishing)\b|\balways\b|\bwhenever\b|\bevery\s+time\b|\bfor\s+each\s+file\b|\bbackup\b|\bsync(?:ed|hroni[sz]e)?\b|\bmake\s+sure\s+to\b",
-    )
-});
 /// What an instruction uploads: a local file (`-F file=@x`, `--data-binary @x`), or a value
 /// the agent fills in (`<query>`, `$(cat …)`).
 static UPLOADS: LazyLock<Regex> = LazyLock::new(|| {
@@ -317,11 +311,10 @@ pub fn check(scan: &Scan, out: &mut Findings) {
             continue;
         }
         // An instruction to upload local files or values the agent fills in, to a host the
-        // skill is not about, on every task.
+        // skill is not about.
         if !unit.is_code() || unit.context == Context::Fence {
             if let Some(dest) = &to
                 && UPLOADS.is_match(&unit.text)
-                && (STANDING.is_match(&unit.text) || unit.context != Context::Fence)
                 && !scan.about_names(dest)
             {
                 out.add(&SK704, unit, Some(sink.range()), format!("tells the agent to send local data to {dest}, a host this skill is not about"));
