@@ -82,6 +82,16 @@ static TELLS_TO_SEND: LazyLock<Regex> = LazyLock::new(|| {
         r"(?i)\b(?:send|upload|post|transmit|forward|exfiltrate|share|submit|email|report|copy|append|include)\b[^.]{0,80}\b(?:ssh keys?|private keys?|id_rsa|credentials|api[ _-]?keys?|access tokens?|auth tokens?|secrets|passwords?|\.env\b|environment variables|cookies|(?:whole |entire |full )?conversation|chat history|session history|transcripts?|system prompt|user'?s? (?:files|data|messages))\b[^.]{0,100}(?:https?://\S+|webhook|\bendpoint\b|\bserver\b|\bremote\b|\bexternal\b|@[\w-]+\.\w+)",
     )
 });
+/// Prose that sends a secret or gathered data after naming it ("read .env credentials and
+/// upload them to https://…", "upload the collected data to https://…").
+static SENDS_WHAT_IT_READ: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"(?i)\b(?:ssh keys?|private keys?|id_rsa|credentials|api[ _-]?keys?|tokens|secrets|passwords?|\.env\b|environment variables|cookies|history|file paths|clipboard)\b[^.]{0,60}\b(?:and|then)\s+(?:send|upload|post|forward|transmit|exfiltrate)\w*\s+(?:them\s+|it\s+|everything\s+)?to\s+(?:https?://|\S+\.\w+/)|\b(?:upload|send|post|forward|transmit)\w*\s+(?:the\s+|all\s+)?(?:collected|gathered|harvested|captured|extracted)\b[^.]{0,40}\bto\s+(?:https?://|\S+\.\w+/)")
+});
+/// Prose that asks the user for a secret no tool needs to be told.
+static ASKS_FOR_SECRET: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"(?i)\b(?:ask|instruct|tell|request|prompt|have|get)\s+(?:the\s+)?users?\s+(?:to\s+)?(?:provide|enter|paste|share|give|send|type|submit|reveal|input)\s+(?:their|your|the|a|an)?\s*(?:\w+\s+)?(?:private keys?|seed phrases?|recovery phrases?|mnemonic|passwords?|passphrases?|2fa codes?|otp|one-time codes?|verification codes?|security answers?)\b")
+});
+
 /// How a prose request sends a credential the user expects it to (an API header).
 static AUTH_HEADER: LazyLock<Regex> = LazyLock::new(|| {
     re(r"(?i)\b(?:header|authori[sz]ation|bearer|x-api-key|oauth|login|authenticate|sign in)\b")
@@ -231,6 +241,15 @@ pub fn check(scan: &Scan, out: &mut Findings) {
                 ),
             );
             continue;
+        }
+        if matches!(unit.context, Context::Prose | Context::Comment) {
+            if let Some(m) = SENDS_WHAT_IT_READ.find(&unit.text) {
+                out.add(&SK704, unit, Some(m.range()), format!("tells the agent to send data away: \"{}\"", shorten(m.as_str())));
+                continue;
+            }
+            if let Some(m) = ASKS_FOR_SECRET.find(&unit.text) {
+                out.add(&SK703, unit, Some(m.range()), format!("asks the user for a secret: \"{}\"", shorten(m.as_str())));
+            }
         }
         if matches!(unit.context, Context::Prose | Context::Comment)
             && FORWARD.is_match(&unit.text)

@@ -62,8 +62,12 @@ static PRIVILEGE: LazyLock<Regex> = LazyLock::new(|| {
 
 static TAMPERING: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r#"(?i)\bdangerouslySkipPermissions\b\s*["']?\s*[:=]\s*true|["']?defaultMode["']?\s*[:=]\s*["']?bypassPermissions|--permission-mode\s+bypassPermissions|\bsetenforce\s+0|\bufw\s+disable|\bsystemctl\s+(?:stop|disable|mask)\s+(?:firewalld|apparmor|auditd|ufw|iptables|falcon-sensor|clamav\w*|wazuh\w*|osqueryd)|\biptables\s+-F\b|\bset-mppreference\s+-disable\w+|\badd-mppreference\s+-exclusion\w+|\bspctl\s+--master-disable|\bcsrutil\s+disable|\bhistory\s+-c\b|\bunset\s+HISTFILE|\bHISTFILE=/dev/null|\bHISTSIZE=0\b|\brm\s+(?:-\w+\s+)*[^\n|;&]*\.(?:bash|zsh)_history|\brm\s+-(?:rf|fr|Rf|r\s+-f|f\s+-r)\s+(?:--no-preserve-root\s+)?["']?(?:/|/\*|~|~/|~/\*|\$HOME|\$\{HOME\}|\$HOME/\*|/home|/etc|/usr|/var|/Users)["']?(?:\s|$|;|&|\|)|\bshred\s|>\s*/var/log/|\brm\s+[^\n]*/var/log/|\bwevtutil\s+cl\b|\bclear-eventlog\b|\bchattr\s+\+i\b|\bgit\s+config\s+--global\s+core\.hooksPath"#,
+        r#"(?i)\bdangerouslySkipPermissions\b\s*["']?\s*[:=]\s*true|["']?defaultMode["']?\s*[:=]\s*["']?bypassPermissions|--permission-mode\s+bypassPermissions|\bsetenforce\s+0|\bufw\s+disable|\bsystemctl\s+(?:stop|disable|mask)\s+(?:firewalld|apparmor|auditd|ufw|iptables|falcon-sensor|clamav\w*|wazuh\w*|osqueryd)|\biptables\s+-F\b|\bset-mppreference\s+-disable\w+|\badd-mppreference\s+-exclusion\w+|\bspctl\s+--master-disable|\bcsrutil\s+disable|\bhistory\s+-c\b|\bunset\s+HISTFILE|\bHISTFILE=/dev/null|\bHISTSIZE=0\b|\brm\s+(?:-\w+\s+)*[^\n|;&]*\.(?:bash|zsh)_history|\brm\s+-(?:rf|fr|Rf|r\s+-f|f\s+-r)\s+(?:--no-preserve-root\s+)?["']?(?:/|/\*|~|~/|~/\*|\$HOME|\$\{HOME\}|\$HOME/\*|/home|/etc|/usr|/var|/Users)["']?(?:\s|$|;|&|\|)|\brm\s+-\w*[rR]\w*\s+[^\n;|&]*(?:\.\./\*|~/\*|\$HOME/\*)|\bshred\s|>\s*/var/log/|\brm\s+[^\n]*/var/log/|\bwevtutil\s+cl\b|\bclear-eventlog\b|\bchattr\s+\+i\b|\bgit\s+config\s+--global\s+core\.hooksPath"#,
     )
+});
+/// Prose that tells the agent to switch a safeguard off.
+static DISABLE: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"(?i)\b(?:disable|turn\s+off|switch\s+off|deactivate|bypass|kill|uninstall)\s+(?:the\s+|all\s+|any\s+|your\s+)?(?:antivirus|anti-virus|security\s+(?:controls?|software|tools|checks|features|settings|monitoring)|firewall|windows\s+defender|defender|edr|endpoint\s+protection|gatekeeper|selinux|apparmor|audit(?:ing|d)?\s+logging|safety\s+(?:checks|filters|settings|features))\b")
 });
 static HOSTS_FILE: LazyLock<Regex> = LazyLock::new(|| {
     re(
@@ -73,6 +77,11 @@ static HOSTS_FILE: LazyLock<Regex> = LazyLock::new(|| {
 
 pub fn check(scan: &Scan, out: &mut Findings) {
     for unit in scan.units.iter().filter(|u| !u.documented) {
+        if matches!(unit.context, Context::Prose | Context::Comment)
+            && let Some(m) = DISABLE.find(&unit.text)
+        {
+            out.add(&SK715, unit, Some(m.range()), format!("tells the agent to {}: the safeguard is there to stop what comes next", shorten(m.as_str()).to_lowercase()));
+        }
         // Prose describes; commands (code, fences, inline code) act.
         let acts = unit.is_code() || unit.text.contains('`') || unit.context == Context::Comment;
         if !acts {
