@@ -12,7 +12,7 @@ mod url;
 
 pub use read::{Binary, Lang, Source, read};
 pub use scan::{Context, Origin, Scan, Unit};
-pub use url::{Url, host_allowed, urls};
+pub use url::{Url, host_allowed, named_for_attack, urls};
 
 /// At most this many bytes of each file are read (the first bytes of a larger one).
 pub const MAX_READ: u64 = 1 << 20;

@@ -382,7 +382,10 @@ fn is_assignment(line: &str) -> bool {
         .or_else(|| t.strip_prefix("var "))
         .or_else(|| t.strip_prefix('$'))
         .unwrap_or(t);
-    let name = t.bytes().take_while(|b| b.is_ascii_alphanumeric() || *b == b'_').count();
+    let name = t
+        .bytes()
+        .take_while(|b| b.is_ascii_alphanumeric() || *b == b'_')
+        .count();
     name > 0 && {
         let rest = t[name..].trim_start();
         rest.starts_with('=') && !rest.starts_with("==")
@@ -591,7 +594,9 @@ fn cut_markdown(i: usize, source: &Source, themed: bool, vars: &Vars, units: &mu
         // a list item, a table row or a quote starts a new one.
         let starts_block = trimmed.is_empty()
             || trimmed.starts_with(['#', '|', '>', '-', '*', '+', '<'])
-            || trimmed.split_once(['.', ')']).is_some_and(|(n, _)| !n.is_empty() && n.len() <= 3 && n.bytes().all(|b| b.is_ascii_digit()));
+            || trimmed.split_once(['.', ')']).is_some_and(|(n, _)| {
+                !n.is_empty() && n.len() <= 3 && n.bytes().all(|b| b.is_ascii_digit())
+            });
         if starts_block {
             flush(&mut para, i, text, vars, units);
         }
@@ -615,7 +620,17 @@ type Paragraph = Option<(usize, usize, bool, usize)>;
 /// Adds the unit of the paragraph gathered so far, if any.
 fn flush(para: &mut Paragraph, i: usize, text: &str, vars: &Vars, units: &mut Vec<Unit>) {
     if let Some((start, line, documented, end)) = para.take() {
-        push_line(i, text, line, &text[start..end], Lang::Markdown, Context::Prose, documented, vars, units);
+        push_line(
+            i,
+            text,
+            line,
+            &text[start..end],
+            Lang::Markdown,
+            Context::Prose,
+            documented,
+            vars,
+            units,
+        );
     }
 }
 

@@ -47,6 +47,12 @@ impl Url<'_> {
         })
     }
 
+    /// Whether the host is named for nothing but an attack (`exfil.`, `attacker.`, `c2.`):
+    /// the strict part of [`Url::is_hostile`], for a host that is only mentioned.
+    pub fn is_named_for_attack(&self) -> bool {
+        named_for_attack(&self.host)
+    }
+
     /// Whether the host is a placeholder (`example.com`, `your-domain.com`, `<host>`).
     pub fn is_placeholder(&self) -> bool {
         let host = self.host.as_str();
@@ -73,8 +79,43 @@ const HOSTILE: &[&str] = &[
     "shadow", "hostile", "sink", "spy", "spyware", "stolen", "creds", "skim", "skimmer", "darkweb", "covert",
 ];
 
+/// Labels no honest host uses.
+const ATTACK_LABELS: &[&str] = &[
+    "exfil",
+    "exfiltrate",
+    "exfiltration",
+    "evil",
+    "attacker",
+    "malicious",
+    "malware",
+    "backdoor",
+    "c2",
+    "cnc",
+    "stealer",
+    "keylogger",
+    "keylog",
+    "phish",
+    "phishing",
+    "botnet",
+    "trojan",
+    "ransomware",
+    "dropper",
+    "implant",
+    "pwned",
+];
+
+/// Whether a host name (`data.exfil.example`) has a label named for an attack.
+pub fn named_for_attack(host: &str) -> bool {
+    // A bare word (`http://evil` in a test) names no host.
+    host.contains('.')
+        && host
+            .to_ascii_lowercase()
+            .split(['.', '-'])
+            .any(|label| ATTACK_LABELS.contains(&label))
+}
+
 static URL: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r#"(?i)\b(?:https?|ftp)://([^\s/'"`<>)\]|;,]+)([^\s'"`<>)\]|;]*)"#)
+    Regex::new(r#"(?i)\b(?:https?|ftp|sftp|smtps?|ssh|wss?|tcp|udp)://([^\s/'"`<>)\]|;,]+)([^\s'"`<>)\]|;]*)"#)
         .unwrap_or_else(|_| unreachable!())
 });
 

@@ -36,7 +36,9 @@ static READS: LazyLock<Regex> = LazyLock::new(|| {
 });
 /// An imperative to read or send, at the start of a clause.
 static ORDER: LazyLock<Regex> = LazyLock::new(|| {
-    re(r"(?im)(?:^\s*|[.!?:;]\s+|\d[.)]\s+|[-*]\s+|\b(?:then|and|first|also|please|now|next)\s+)(?:read|cat|open|copy|print|output|show|display|include|collect|gather|extract|retrieve|get|send|upload|list|dump|access|load|attach|paste|quote)\b")
+    re(
+        r"(?im)(?:^\s*|[.!?:;]\s+|\d[.)]\s+|[-*]\s+|\b(?:then|and|first|also|please|now|next)\s+)(?:read|cat|open|copy|print|output|show|display|include|collect|gather|extract|retrieve|get|send|upload|list|dump|access|load|attach|paste|quote)\b",
+    )
 });
 
 /// Uses of a credential that are not reading it.
@@ -85,11 +87,15 @@ static TELLS_TO_SEND: LazyLock<Regex> = LazyLock::new(|| {
 /// Prose that sends a secret or gathered data after naming it ("read .env credentials and
 /// upload them to https://…", "upload the collected data to https://…").
 static SENDS_WHAT_IT_READ: LazyLock<Regex> = LazyLock::new(|| {
-    re(r"(?i)\b(?:ssh keys?|private keys?|id_rsa|credentials|api[ _-]?keys?|tokens|secrets|passwords?|\.env\b|environment variables|cookies|history|file paths|clipboard)\b[^.]{0,60}\b(?:and|then)\s+(?:send|upload|post|forward|transmit|exfiltrate)\w*\s+(?:them\s+|it\s+|everything\s+)?to\s+(?:https?://|\S+\.\w+/)|\b(?:upload|send|post|forward|transmit)\w*\s+(?:the\s+|all\s+)?(?:collected|gathered|harvested|captured|extracted)\b[^.]{0,40}\bto\s+(?:https?://|\S+\.\w+/)")
+    re(
+        r"(?i)\b(?:ssh keys?|private keys?|id_rsa|credentials|api[ _-]?keys?|tokens|secrets|passwords?|\.env\b|environment variables|cookies|history|file paths|clipboard)\b[^.]{0,60}\b(?:and|then)\s+(?:send|upload|post|forward|transmit|exfiltrate)\w*\s+(?:them\s+|it\s+|everything\s+)?to\s+(?:https?://|\S+\.\w+/)|\b(?:upload|send|post|forward|transmit)\w*\s+(?:the\s+|all\s+)?(?:collected|gathered|harvested|captured|extracted)\b[^.]{0,40}\bto\s+(?:https?://|\S+\.\w+/)",
+    )
 });
 /// Prose that asks the user for a secret no tool needs to be told.
 static ASKS_FOR_SECRET: LazyLock<Regex> = LazyLock::new(|| {
-    re(r"(?i)\b(?:ask|instruct|tell|request|prompt|have|get)\s+(?:the\s+)?users?\s+(?:to\s+)?(?:provide|enter|paste|share|give|send|type|submit|reveal|input)\s+(?:their|your|the|a|an)?\s*(?:\w+\s+)?(?:private keys?|seed phrases?|recovery phrases?|mnemonic|passwords?|passphrases?|2fa codes?|otp|one-time codes?|verification codes?|security answers?)\b")
+    re(
+        r"(?i)\b(?:ask|instruct|tell|request|prompt|have|get)\s+(?:the\s+)?users?\s+(?:to\s+)?(?:provide|enter|paste|share|give|send|type|submit|reveal|input)\s+(?:their|your|the|a|an)?\s*(?:\w+\s+)?(?:private keys?|seed phrases?|recovery phrases?|mnemonic|passwords?|passphrases?|2fa codes?|otp|one-time codes?|verification codes?|security answers?)\b",
+    )
 });
 
 /// How a prose request sends a credential the user expects it to (an API header).
@@ -151,8 +157,11 @@ static UPLOADS: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 /// Many named secrets gathered in one statement.
-static NAMED_SECRET: LazyLock<Regex> =
-    LazyLock::new(|| re(r#"\b([A-Z][A-Z0-9]*)_[A-Z0-9_]*(?:TOKEN|SECRET|KEY|PASSWORD|PASSWD|DSN|CONNECTION_STRING|DATABASE_URL)\b|\b(DATABASE)_URL\b"#));
+static NAMED_SECRET: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r#"\b([A-Z][A-Z0-9]*)_[A-Z0-9_]*(?:TOKEN|SECRET|KEY|PASSWORD|PASSWD|DSN|CONNECTION_STRING|DATABASE_URL)\b|\b(DATABASE)_URL\b"#,
+    )
+});
 
 pub fn check(scan: &Scan, out: &mut Findings) {
     // What sources are stored in (names and files), across the skill.
@@ -203,7 +212,10 @@ pub fn check(scan: &Scan, out: &mut Findings) {
         {
             // What holds a source passes it on (`pixel = f"{hidden}@host"`).
             let rhs = &unit.text[m.end()..];
-            if let Some(&(_, from, at)) = stored.iter().find(|(name, ..)| name != m.as_str() && mentions(rhs, name)) {
+            if let Some(&(_, from, at)) = stored
+                .iter()
+                .find(|(name, ..)| name != m.as_str() && mentions(rhs, name))
+            {
                 let _ = from;
                 stored.push((m.as_str().to_string(), unit.source, unit.line * 2 + at % 2));
             }
@@ -244,11 +256,24 @@ pub fn check(scan: &Scan, out: &mut Findings) {
         }
         if matches!(unit.context, Context::Prose | Context::Comment) {
             if let Some(m) = SENDS_WHAT_IT_READ.find(&unit.text) {
-                out.add(&SK704, unit, Some(m.range()), format!("tells the agent to send data away: \"{}\"", shorten(m.as_str())));
+                out.add(
+                    &SK704,
+                    unit,
+                    Some(m.range()),
+                    format!(
+                        "tells the agent to send data away: \"{}\"",
+                        shorten(m.as_str())
+                    ),
+                );
                 continue;
             }
             if let Some(m) = ASKS_FOR_SECRET.find(&unit.text) {
-                out.add(&SK703, unit, Some(m.range()), format!("asks the user for a secret: \"{}\"", shorten(m.as_str())));
+                out.add(
+                    &SK703,
+                    unit,
+                    Some(m.range()),
+                    format!("asks the user for a secret: \"{}\"", shorten(m.as_str())),
+                );
             }
         }
         if matches!(unit.context, Context::Prose | Context::Comment)
@@ -364,8 +389,18 @@ fn harvest(unit: &Unit, out: &mut Findings) {
     for c in NAMED_SECRET.captures_iter(&unit.text) {
         // Stages of one service (`DEV_`, `TEST_`) and framework prefixes are not services.
         const STAGES: [&str; 12] = [
-            "DEV", "TEST", "PROD", "PRODUCTION", "STAGING", "LOCAL", "PREVIEW", "CI", "NEXT",
-            "PUBLIC", "VITE", "REACT",
+            "DEV",
+            "TEST",
+            "PROD",
+            "PRODUCTION",
+            "STAGING",
+            "LOCAL",
+            "PREVIEW",
+            "CI",
+            "NEXT",
+            "PUBLIC",
+            "VITE",
+            "REACT",
         ];
         if let Some(m) = c.get(1).or(c.get(2))
             && !STAGES.contains(&m.as_str())
@@ -424,7 +459,9 @@ fn harvest(unit: &Unit, out: &mut Findings) {
 
 /// Prose that sends something somewhere.
 static FORWARD: LazyLock<Regex> = LazyLock::new(|| {
-    re(r"(?i)\b(?:send|forward|upload|post|transmit|report|sync|copy|exfiltrate|submit|stream|beacon|log)\w*\b[^.]{0,120}\b(?:to|at|into)\s+<?https?://")
+    re(
+        r"(?i)\b(?:send|forward|upload|post|transmit|report|sync|copy|exfiltrate|submit|stream|beacon|log)\w*\b[^.]{0,120}\b(?:to|at|into)\s+<?https?://",
+    )
 });
 
 /// A value that is a named secret itself, perhaps encoded.

@@ -6,7 +6,7 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use super::{Findings, shorten};
-use crate::security::{Binary, Scan, Unit, urls};
+use crate::security::{Binary, Scan, Unit, named_for_attack, urls};
 
 crate::rule::declare! {
     SK713 "typosquatted-package" Error Both off security(high cwe-829)
@@ -157,15 +157,22 @@ static INTERNAL: LazyLock<Regex> = LazyLock::new(|| {
 });
 /// Prose that says a package comes from an internal registry.
 static SAYS_INTERNAL: LazyLock<Regex> = LazyLock::new(|| {
-    re(r"(?i)\b(?:internal|private|corporate|company)\s+(?:npm\s+|pypi\s+|package\s+)?(?:registry|index|package|feed|mirror|artifactory|repository)\b")
+    re(
+        r"(?i)\b(?:internal|private|corporate|company)\s+(?:npm\s+|pypi\s+|package\s+)?(?:registry|index|package|feed|mirror|artifactory|repository)\b",
+    )
 });
 /// A Python or JavaScript import of a module by name.
 static IMPORT: LazyLock<Regex> = LazyLock::new(|| {
-    re(r#"^\s*(?:from\s+([A-Za-z_][\w.]*)\s+import\b|import\s+([A-Za-z_][\w.]*)|.*\brequire\s*\(\s*["']([@\w./-]+)["']\s*\)|.*\bfrom\s+["']([@\w./-]+)["'])"#)
+    re(
+        r#"^\s*(?:from\s+([A-Za-z_][\w.]*)\s+import\b|import\s+([A-Za-z_][\w.]*)|.*\brequire\s*\(\s*["']([@\w./-]+)["']\s*\)|.*\bfrom\s+["']([@\w./-]+)["'])"#,
+    )
 });
 
 pub fn check(scan: &Scan, out: &mut Findings) {
-    let says_internal = scan.units.iter().any(|u| !u.is_code() && SAYS_INTERNAL.is_match(&u.text));
+    let says_internal = scan
+        .units
+        .iter()
+        .any(|u| !u.is_code() && SAYS_INTERNAL.is_match(&u.text));
     for unit in scan.units.iter().filter(|u| !u.documented) {
         typosquats(unit, out);
         untrusted(unit, out);
@@ -201,6 +208,38 @@ pub fn check(scan: &Scan, out: &mut Findings) {
         }
         opaque(scan, i, out);
     }
+}
+
+/// A network command or sending verb.
+static NETWORK_WORDS: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)\b(?:curl|wget|nslookup|dig|host|ping|scp|rsync|ssh|nc|ncat|telnet|ftp|smtp|git\s+clone|fetch|requests|urlopen|iwr|irm|invoke-webrequest|invoke-restmethod|send|upload|post|transfer|copy|connect|download|report|forward)\b",
+    )
+});
+static SENDS_WORDS: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)\b(?:send|upload|post|transfer|copy|forward|report|exfiltrate|scp|smtp|nslookup|dig|rsync)\b|\s-d\s|--data|-F\s",
+    )
+});
+static BARE_HOST: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)\b(?:[a-z0-9-]+\.)+(?:com|net|org|io|example|xyz|site|top|ru|cn|info|biz|app|dev|cc|tk|online|live)\b",
+    )
+});
+
+/// A host named for an attack, in a URL or after a network command.
+fn attack_host(unit: &Unit) -> Option<String> {
+    if let Some(url) = urls(&unit.text).find(|u| u.is_named_for_attack()) {
+        return Some(url.host);
+    }
+    if !NETWORK_WORDS.is_match(&unit.text) {
+        return None;
+    }
+    BARE_HOST
+        .find_iter(&unit.text)
+        .map(|m| m.as_str())
+        .find(|h| named_for_attack(h))
+        .map(str::to_string)
 }
 
 /// SK713 on the install commands of one unit.
@@ -323,10 +362,27 @@ fn one_edit(a: &str, b: &str) -> bool {
 
 /// SK714 on one unit.
 fn untrusted(unit: &Unit, out: &mut Findings) {
+    if let Some(host) = attack_host(unit) {
+        let sends = SENDS_WORDS.is_match(&unit.text);
+        let (rule, what) = if sends {
+            (&super::secrets::SK704, "sends data to")
+        } else {
+            (&SK714, "reaches")
+        };
+        out.add(
+            rule,
+            unit,
+            None,
+            format!(
+                "{what} `{host}`, a host named for an attack (exfiltration or command and control)"
+            ),
+        );
+        return;
+    }
     if FETCHES.is_match(&unit.text) {
-        if let Some(url) =
-            urls(&unit.text).find(|u| (u.is_ip() && !u.is_local()) || SHORTENERS.is_match(&u.host) || u.is_hostile())
-        {
+        if let Some(url) = urls(&unit.text).find(|u| {
+            (u.is_ip() && !u.is_local()) || SHORTENERS.is_match(&u.host) || u.is_hostile()
+        }) {
             let what = if url.is_ip() {
                 "a raw IP address"
             } else if url.is_hostile() {
@@ -380,9 +436,19 @@ fn confusion(scan: &Scan, unit: &Unit, says_internal: bool, out: &mut Findings) 
         && !unit.text.contains("index-url")
         && let Some(c) = INSTALL.captures(&unit.text)
     {
-        let args = c.name("pyargs").or(c.name("uvargs")).or(c.name("jsargs")).or(c.name("npx")).map_or("", |m| m.as_str());
-        let name = args.split_whitespace().find(|w| !w.starts_with('-')).map(package_name);
-        if let Some(name) = name.filter(|n| !n.is_empty() && !PYPI.contains(&n.as_str()) && !NPM.contains(&n.as_str())) {
+        let args = c
+            .name("pyargs")
+            .or(c.name("uvargs"))
+            .or(c.name("jsargs"))
+            .or(c.name("npx"))
+            .map_or("", |m| m.as_str());
+        let name = args
+            .split_whitespace()
+            .find(|w| !w.starts_with('-'))
+            .map(package_name);
+        if let Some(name) = name
+            .filter(|n| !n.is_empty() && !PYPI.contains(&n.as_str()) && !NPM.contains(&n.as_str()))
+        {
             out.add(&SK714, unit, None, format!("installs `{name}` from the public registry although the skill says it comes from an internal one: anyone can publish that name there (dependency confusion)"));
         }
     }
@@ -395,7 +461,12 @@ fn skill_name(scan: &Scan, out: &mut Findings) {
     };
     let text = &scan.sources[skill].text;
     let Some((line, name)) = text.lines().enumerate().take(40).find_map(|(n, l)| {
-        l.strip_prefix("name:").map(|v| (n + 1, v.trim().trim_matches(['"', '\'']).to_ascii_lowercase()))
+        l.strip_prefix("name:").map(|v| {
+            (
+                n + 1,
+                v.trim().trim_matches(['"', '\'']).to_ascii_lowercase(),
+            )
+        })
     }) else {
         return;
     };
@@ -407,9 +478,11 @@ fn skill_name(scan: &Scan, out: &mut Findings) {
         if part.len() < 5 || WORDS.contains(&part) || PYPI.contains(&part) || NPM.contains(&part) {
             continue;
         }
-        let near = WORDS.iter().chain(PYPI).chain(NPM).find(|w| {
-            w.len() >= 5 && misspells(part, w)
-        });
+        let near = WORDS
+            .iter()
+            .chain(PYPI)
+            .chain(NPM)
+            .find(|w| w.len() >= 5 && misspells(part, w));
         if let Some(word) = near {
             out.add_line(&SK713, skill, line, format!("the skill's name `{name}` misspells `{word}` as `{part}`: a look-alike of a skill or package with the right name"));
             return;

@@ -67,7 +67,9 @@ static TAMPERING: LazyLock<Regex> = LazyLock::new(|| {
 });
 /// Prose that tells the agent to switch a safeguard off.
 static DISABLE: LazyLock<Regex> = LazyLock::new(|| {
-    re(r"(?i)\b(?:disable|turn\s+off|switch\s+off|deactivate|bypass|kill|uninstall)\s+(?:the\s+|all\s+|any\s+|your\s+)?(?:antivirus|anti-virus|security\s+(?:controls?|software|tools|checks|features|settings|monitoring)|firewall|windows\s+defender|defender|edr|endpoint\s+protection|gatekeeper|selinux|apparmor|audit(?:ing|d)?\s+logging|safety\s+(?:checks|filters|settings|features))\b")
+    re(
+        r"(?im)(?:^\s*|[.!?:;]\s+|\d[.)]\s+|[-*]\s+|\b(?:then|and|first|also|please|now|next|must|should)\s+)(?:disable|turn\s+off|switch\s+off|deactivate|kill|uninstall)\s+(?:the\s+|all\s+|any\s+|your\s+)?(?:antivirus|anti-virus|security(?:\s+(?:controls?|software|tools|checks|features|settings|monitoring))?|firewall|windows\s+defender|defender|edr|endpoint\s+protection|gatekeeper|selinux|apparmor|audit(?:ing|d)?\s+logging|safety\s+(?:checks|filters|settings|features))\b",
+    )
 });
 static HOSTS_FILE: LazyLock<Regex> = LazyLock::new(|| {
     re(
@@ -80,7 +82,15 @@ pub fn check(scan: &Scan, out: &mut Findings) {
         if matches!(unit.context, Context::Prose | Context::Comment)
             && let Some(m) = DISABLE.find(&unit.text)
         {
-            out.add(&SK715, unit, Some(m.range()), format!("tells the agent to {}: the safeguard is there to stop what comes next", shorten(m.as_str()).to_lowercase()));
+            out.add(
+                &SK715,
+                unit,
+                Some(m.range()),
+                format!(
+                    "tells the agent to {}: the safeguard is there to stop what comes next",
+                    shorten(m.as_str()).to_lowercase()
+                ),
+            );
         }
         // Prose describes; commands (code, fences, inline code) act.
         let acts = unit.is_code() || unit.text.contains('`') || unit.context == Context::Comment;
