@@ -33,7 +33,7 @@ static STANDARD: LazyLock<base64::engine::GeneralPurpose> =
 static URL_SAFE: LazyLock<base64::engine::GeneralPurpose> =
     LazyLock::new(|| engine(&base64::alphabet::URL_SAFE));
 
-static BASE64: LazyLock<Regex> = LazyLock::new(|| re(r"[A-Za-z0-9+/_-]{24,}={0,2}"));
+static BASE64: LazyLock<Regex> = LazyLock::new(|| re(r"[A-Za-z0-9+/_-]{16,}={0,2}"));
 static HEX: LazyLock<Regex> = LazyLock::new(|| re(r"\b(?:[0-9a-fA-F]{2}){16,}\b"));
 static ESCAPES: LazyLock<Regex> =
     LazyLock::new(|| re(r"(?:\\x[0-9a-fA-F]{2}|\\u00[0-9a-fA-F]{2}|\\[0-3][0-7]{2}){6,}"));

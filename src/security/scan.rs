@@ -167,7 +167,14 @@ impl Scan {
         for source in &scan.sources {
             if source.lang.is_code() && source.text.contains('=') {
                 for (_, line) in logical_lines(&source.text, source.lang) {
-                    vars.learn(line.trim(), source.lang);
+                    // `a="cu"; b="rl"`: each shell statement on its own.
+                    if source.lang == Lang::Shell && line.contains(';') {
+                        for part in line.split(';') {
+                            vars.learn(part.trim(), source.lang);
+                        }
+                    } else {
+                        vars.learn(line.trim(), source.lang);
+                    }
                 }
             }
         }

@@ -486,8 +486,12 @@ fn credential(unit: &Unit) -> Option<String> {
         return None;
     }
     // A path alone is a mention; reading needs a verb, in code or in an instruction (in
-    // prose, an imperative: "read ~/.ssh/id_rsa", not "a skill that reads ~/.ssh").
-    let reads = if unit.context == Context::Prose && !unit.text[..m.start()].ends_with(['`', '~']) {
+    // prose, an imperative: "read ~/.ssh/id_rsa", not "a skill that reads ~/.ssh"). A path
+    // that only appears decoded or joined from pieces was hidden on purpose.
+    let hidden = unit.origin != crate::security::Origin::Plain;
+    let reads = if hidden {
+        true
+    } else if unit.context == Context::Prose && !unit.text[..m.start()].ends_with(['`', '~']) {
         let mut from = m.start().saturating_sub(120);
         while !unit.text.is_char_boundary(from) {
             from -= 1;

@@ -191,6 +191,9 @@ pub fn check(scan: &Scan, out: &mut Findings) {
             .to_ascii_lowercase();
         let python = name.starts_with("requirements") && name.ends_with(".txt");
         let node = name == "package.json";
+        if python {
+            requirements(i, &source.text, out);
+        }
         if python || node {
             for (n, line) in source.text.lines().enumerate() {
                 let Some(c) = REQUIREMENT.captures(line) else {
@@ -240,6 +243,28 @@ fn attack_host(unit: &Unit) -> Option<String> {
         .map(|m| m.as_str())
         .find(|h| named_for_attack(h))
         .map(str::to_string)
+}
+
+/// SK714 in a requirements file: an index at a raw address or a shortener, and internal-looking
+/// packages it installs beside an extra index (dependency confusion).
+fn requirements(i: usize, text: &str, out: &mut Findings) {
+    let extra = text.lines().position(|l| l.trim_start().starts_with("--extra-index-url"));
+    for (n, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.starts_with("--extra-index-url") || line.starts_with("--index-url") || line.starts_with("-i ") {
+            if let Some(url) = urls(line).find(|u| (u.is_ip() && !u.is_local()) || SHORTENERS.is_match(&u.host)) {
+                out.add_line(&SK714, i, n + 1, format!("installs packages from an index at `{}`: no one can tell what it serves", shorten(url.text)));
+            }
+            continue;
+        }
+        if let Some(at) = extra
+            && let Some(c) = REQUIREMENT.captures(line)
+            && let Some(name) = c.name("py")
+            && INTERNAL.is_match(name.as_str())
+        {
+            out.add_line(&SK714, i, n + 1, format!("installs the internal-looking `{}` with an extra index (line {}): pip takes the higher version from either index, so a public package of that name wins (dependency confusion)", name.as_str(), at + 1));
+        }
+    }
 }
 
 /// SK713 on the install commands of one unit.
