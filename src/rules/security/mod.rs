@@ -177,7 +177,7 @@ fn report(
             Origin::Decoded(how) => (
                 &SK702,
                 format!(
-                    "a {how} payload decodes to `{}`: {}",
+                    "hides `{}` in {how}: {}",
                     shorten(finding.evidence.as_deref().unwrap_or("")),
                     finding.message
                 ),

@@ -1,0 +1,134 @@
+//! The security fixtures' scoreboard: each skill of `fixtures/err/security-*` is labelled in
+//! `fixtures/err/security-labels.tsv` (malicious or benign, and its behaviour); a skill is
+//! flagged when `--select security` reports an error in it. The README's table of recall and
+//! false alarms per behaviour is this test's output (`SKILLC_BLESS=1` rewrites it), and every
+//! benign look-alike must stay unflagged.
+
+mod common;
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+
+use common::skillc;
+
+const START: &str = "<!-- security-fixtures:start -->";
+const END: &str = "<!-- security-fixtures:end -->";
+
+#[test]
+fn security_fixtures_scoreboard_matches_the_readme() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/err");
+    let labels = std::fs::read_to_string(root.join("security-labels.tsv")).unwrap();
+    let mut flagged: BTreeSet<String> = BTreeSet::new();
+    let cases: BTreeSet<&str> = labels
+        .lines()
+        .filter_map(|l| l.split('/').next())
+        .filter(|c| !c.is_empty())
+        .collect();
+    for case in &cases {
+        let run = skillc(
+            &root.join(case),
+            &["validate", "--select", "security", "--format", "json", "."],
+        );
+        let doc: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+        for d in doc["diagnostics"].as_array().unwrap() {
+            if d["severity"] == "error" {
+                let skill = d["skill"].as_str().unwrap();
+                flagged.insert(format!("{case}/{skill}"));
+            }
+        }
+    }
+    // Per behaviour: malicious flagged, malicious, benign flagged, benign.
+    let mut table: BTreeMap<&str, [usize; 4]> = BTreeMap::new();
+    let mut false_alarms = Vec::new();
+    for line in labels.lines().filter(|l| !l.trim().is_empty()) {
+        let cols: Vec<&str> = line.split('\t').collect();
+        let (path, label) = (cols[0], cols[1]);
+        let behaviour = cols[0].split('/').next().unwrap().trim_start_matches("security-");
+        let row = table.entry(behaviour).or_default();
+        let hit = flagged.contains(path);
+        if label == "malicious" {
+            row[0] += usize::from(hit);
+            row[1] += 1;
+        } else {
+            row[2] += usize::from(hit);
+            row[3] += 1;
+            if hit {
+                false_alarms.push(path.to_string());
+            }
+        }
+    }
+    assert!(
+        false_alarms.is_empty(),
+        "benign look-alikes flagged: {false_alarms:?}"
+    );
+    let mut expected = format!(
+        "{START}\n| behaviour | malicious flagged | benign flagged |\n|---|---|---|\n"
+    );
+    let mut total = [0; 4];
+    for (behaviour, row) in &table {
+        expected += &format!(
+            "| {behaviour} | {} of {} | {} of {} |\n",
+            row[0], row[1], row[2], row[3]
+        );
+        for (t, r) in total.iter_mut().zip(row) {
+            *t += r;
+        }
+    }
+    expected += &format!(
+        "| **all** | **{} of {}** | **{} of {}** |\n{END}",
+        total[0], total[1], total[2], total[3]
+    );
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md");
+    let readme = std::fs::read_to_string(&path).unwrap();
+    let start = readme.find(START).unwrap();
+    let end = readme.find(END).unwrap() + END.len();
+    if std::env::var_os("SKILLC_BLESS").is_some() {
+        let text = format!("{}{expected}{}", &readme[..start], &readme[end..]);
+        std::fs::write(&path, text).unwrap();
+        return;
+    }
+    assert_eq!(
+        &readme[start..end],
+        expected,
+        "README's security fixtures table is out of date (SKILLC_BLESS=1 rewrites it)"
+    );
+}
+
+const RULES_START: &str = "<!-- security-rules:start -->";
+const RULES_END: &str = "<!-- security-rules:end -->";
+
+#[test]
+fn readme_security_rule_table_matches_the_registry() {
+    let mut expected = format!(
+        "{RULES_START}\n| code | name | security severity | CWE | finds |\n|---|---|---|---|---|\n"
+    );
+    for rule in skillc::rule::RULES {
+        let Some(security) = rule.security else {
+            continue;
+        };
+        let cwes: Vec<String> = security.cwe.iter().map(|n| format!("CWE-{n}")).collect();
+        expected += &format!(
+            "| {} | {} | {} | {} | {} |\n",
+            rule.code,
+            rule.name,
+            security.severity.as_str(),
+            cwes.join(", "),
+            rule.summary.replace('|', "\\|")
+        );
+    }
+    expected += RULES_END;
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md");
+    let readme = std::fs::read_to_string(&path).unwrap();
+    let start = readme.find(RULES_START).unwrap();
+    let end = readme.find(RULES_END).unwrap() + RULES_END.len();
+    if std::env::var_os("SKILLC_BLESS").is_some() {
+        let text = format!("{}{expected}{}", &readme[..start], &readme[end..]);
+        std::fs::write(&path, text).unwrap();
+        return;
+    }
+    assert_eq!(
+        &readme[start..end],
+        expected,
+        "README's security rule table is out of date (SKILLC_BLESS=1 rewrites it)"
+    );
+}
