@@ -43,7 +43,11 @@ fn security_fixtures_scoreboard_matches_the_readme() {
     for line in labels.lines().filter(|l| !l.trim().is_empty()) {
         let cols: Vec<&str> = line.split('\t').collect();
         let (path, label) = (cols[0], cols[1]);
-        let behaviour = cols[0].split('/').next().unwrap().trim_start_matches("security-");
+        let behaviour = cols[0]
+            .split('/')
+            .next()
+            .unwrap()
+            .trim_start_matches("security-");
         let row = table.entry(behaviour).or_default();
         let hit = flagged.contains(path);
         if label == "malicious" {
@@ -61,9 +65,8 @@ fn security_fixtures_scoreboard_matches_the_readme() {
         false_alarms.is_empty(),
         "benign look-alikes flagged: {false_alarms:?}"
     );
-    let mut expected = format!(
-        "{START}\n| behaviour | malicious flagged | benign flagged |\n|---|---|---|\n"
-    );
+    let mut expected =
+        format!("{START}\n| behaviour | malicious flagged | benign flagged |\n|---|---|---|\n");
     let mut total = [0; 4];
     for (behaviour, row) in &table {
         expected += &format!(

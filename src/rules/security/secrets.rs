@@ -34,6 +34,22 @@ static READS: LazyLock<Regex> = LazyLock::new(|| {
         r#"(?i)\b(?:cat|less|more|head|tail|cp|scp|rsync|tar|zip|7z|base64|xxd|od|strings|sqlite3|grep|type|get-content|gc|copy-item|open|read_text|read_bytes|readfile(?:sync)?|readlines?|load|file_get_contents|fs\.read\w*|path|glob|walk|listdir|send|upload|post|exfil\w*|collect|harvest|steal|dump-keychain|curl|wget|requests|fetch|urlopen|invoke-webrequest|iwr|read|copy|include|print|output|extract|retrieve|gather)\b|<\s*~|@~|\$\(\s*<"#,
     )
 });
+/// Two or more credential stores listed in one statement: a harvest list.
+fn listed(unit: &Unit) -> Option<String> {
+    if !unit.is_code() {
+        return None;
+    }
+    let found: Vec<&str> = CREDENTIAL
+        .find_iter(&unit.text)
+        .map(|m| {
+            m.as_str()
+                .trim_matches(|c: char| c.is_whitespace() || c == '"' || c == '\'' || c == ')')
+        })
+        .filter(|p| !p.ends_with(".pub"))
+        .collect();
+    (found.len() >= 2 && !USES.is_match(&unit.text)).then(|| found.join("`, `"))
+}
+
 /// An imperative to read or send, at the start of a clause.
 static ORDER: LazyLock<Regex> = LazyLock::new(|| {
     re(
@@ -169,7 +185,7 @@ pub fn check(scan: &Scan, out: &mut Findings) {
     let mut first_read: Option<(usize, usize, String)> = None;
     for unit in scan.units.iter().filter(|u| !u.documented) {
         let code = unit.is_code() || unit.text.contains('`');
-        let credential = credential(unit);
+        let credential = credential(unit).or_else(|| listed(unit));
         if let Some(what) = &credential {
             out.add(
                 &SK703,
@@ -489,9 +505,13 @@ fn credential(unit: &Unit) -> Option<String> {
     // prose, an imperative: "read ~/.ssh/id_rsa", not "a skill that reads ~/.ssh"). A path
     // that only appears decoded or joined from pieces was hidden on purpose.
     let hidden = unit.origin != crate::security::Origin::Plain;
+    let in_code_span = unit.text[..m.start()].matches('`').count() % 2 == 1;
     let reads = if hidden {
         true
-    } else if unit.context == Context::Prose && !unit.text[..m.start()].ends_with(['`', '~']) {
+    } else if unit.context == Context::Prose
+        && !in_code_span
+        && !unit.text[..m.start()].ends_with(['`', '~'])
+    {
         let mut from = m.start().saturating_sub(120);
         while !unit.text.is_char_boundary(from) {
             from -= 1;

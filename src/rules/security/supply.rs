@@ -248,12 +248,27 @@ fn attack_host(unit: &Unit) -> Option<String> {
 /// SK714 in a requirements file: an index at a raw address or a shortener, and internal-looking
 /// packages it installs beside an extra index (dependency confusion).
 fn requirements(i: usize, text: &str, out: &mut Findings) {
-    let extra = text.lines().position(|l| l.trim_start().starts_with("--extra-index-url"));
+    let extra = text
+        .lines()
+        .position(|l| l.trim_start().starts_with("--extra-index-url"));
     for (n, line) in text.lines().enumerate() {
         let line = line.trim();
-        if line.starts_with("--extra-index-url") || line.starts_with("--index-url") || line.starts_with("-i ") {
-            if let Some(url) = urls(line).find(|u| (u.is_ip() && !u.is_local()) || SHORTENERS.is_match(&u.host)) {
-                out.add_line(&SK714, i, n + 1, format!("installs packages from an index at `{}`: no one can tell what it serves", shorten(url.text)));
+        if line.starts_with("--extra-index-url")
+            || line.starts_with("--index-url")
+            || line.starts_with("-i ")
+        {
+            if let Some(url) =
+                urls(line).find(|u| (u.is_ip() && !u.is_local()) || SHORTENERS.is_match(&u.host))
+            {
+                out.add_line(
+                    &SK714,
+                    i,
+                    n + 1,
+                    format!(
+                        "installs packages from an index at `{}`: no one can tell what it serves",
+                        shorten(url.text)
+                    ),
+                );
             }
             continue;
         }
