@@ -10,7 +10,7 @@ seconds=${1:-60}
 shift || true
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
-  targets=(skill_file config tool_schema archive signing server fix)
+  targets=(skill_file config tool_schema archive signing server fix security)
 fi
 # Safe Rust needs no AddressSanitizer; debug assertions make integer overflow a crash.
 flags=(--sanitizer none --debug-assertions)

@@ -22,7 +22,63 @@ pub const TARGETS: &[(&str, Target)] = &[
     ("signing", signing),
     ("server", server),
     ("fix", fix),
+    ("security", security),
 ];
+
+/// The security rules: the bytes as a skill file (the whole pipeline, every renderer), then as a
+/// file of each language the rules read (scripts, Markdown, JSON) beside a skill file that
+/// decodes things, so that every decoder and rebuilder runs on them.
+pub fn security(data: &[u8]) {
+    let overrides = Overrides {
+        select: vec!["security".into()],
+        ..Overrides::default()
+    };
+    let Ok(settings) = Settings::from_text(None, None, Path::new("/"), &overrides) else {
+        return;
+    };
+    let keep = crate::skill::Keep {
+        details: true,
+        lines: true,
+        costs: false,
+        fields: false,
+    };
+    let report = crate::lint::lint_buffer(
+        phantom_skill(),
+        data.to_vec(),
+        &settings,
+        Path::new("/"),
+        keep,
+    );
+    render_all(std::slice::from_ref(&report));
+    let text = String::from_utf8_lossy(data).into_owned();
+    for (rel, lang) in [
+        ("scripts/x.sh", crate::security::Lang::Shell),
+        ("scripts/x.py", crate::security::Lang::Python),
+        ("scripts/x.js", crate::security::Lang::JavaScript),
+        ("scripts/x.ps1", crate::security::Lang::PowerShell),
+        ("hooks/hooks.json", crate::security::Lang::Data),
+        ("references/x.md", crate::security::Lang::Markdown),
+    ] {
+        let sources = vec![
+            crate::security::Source {
+                rel: "SKILL.md".into(),
+                lang: crate::security::Lang::Markdown,
+                text: "---\nname: fuzz\ndescription: base64 decode [::-1] b85decode rot13\n---\n"
+                    .into(),
+                binary: None,
+                is_skill_file: true,
+            },
+            crate::security::Source {
+                rel: rel.into(),
+                lang,
+                text: text.clone(),
+                binary: None,
+                is_skill_file: false,
+            },
+        ];
+        let _ = crate::rules::security::judge_sources(sources, "fuzz");
+    }
+}
 
 /// A skill directory that does not exist on disk: the skill file's bytes are all there is.
 fn phantom_skill() -> SkillDir {

@@ -106,17 +106,40 @@ pub fn check(
         .unwrap_or_default();
     let sources = crate::security::read(&dir.real_path(), tree, &rel, &file.text);
     let scan = Scan::new(sources, about);
+    let list = judge(&scan, &settings.allowed_hosts);
+    report(dir, file, &scan, list)
+}
+
+/// Every group's findings on a scan; `allowed`: the installer allowlist.
+fn judge(scan: &Scan, allowed: &[String]) -> Vec<Finding> {
     let mut findings = Findings {
         list: Vec::new(),
-        allowed: &settings.allowed_hosts,
+        allowed,
     };
-    execution::check(&scan, &mut findings);
-    secrets::check(&scan, &mut findings);
-    system::check(&scan, &mut findings);
-    instructions::check(&scan, &mut findings);
-    grants::check(&scan, &mut findings);
-    supply::check(&scan, &mut findings);
-    report(dir, file, &scan, findings.list)
+    execution::check(scan, &mut findings);
+    secrets::check(scan, &mut findings);
+    system::check(scan, &mut findings);
+    instructions::check(scan, &mut findings);
+    grants::check(scan, &mut findings);
+    supply::check(scan, &mut findings);
+    findings.list
+}
+
+/// The findings on files already in memory, as `(code, line, message)` (the fuzz target's
+/// way in: no directory to read).
+pub fn judge_sources(
+    sources: Vec<crate::security::Source>,
+    about: &str,
+) -> Vec<(&'static str, usize, String)> {
+    let scan = Scan::new(sources, about);
+    let allowed: Vec<String> = crate::config::DEFAULT_ALLOWED_HOSTS
+        .iter()
+        .map(|h| h.to_string())
+        .collect();
+    judge(&scan, &allowed)
+        .into_iter()
+        .map(|f| (f.rule.code, f.line, f.message))
+        .collect()
 }
 
 /// The findings as diagnostics, in the files they point into: what only a payload or a
