@@ -197,7 +197,15 @@ pub(super) fn lint_bytes(
             facts.key.as_deref().unwrap_or(""),
             facts.description.as_deref().unwrap_or("")
         );
-        rules::security::check(&report.dir, &facts.tree, &file, &about, settings)
+        let read_before: Vec<&SkillFile> = bundle.files.iter().chain(&facts.other_files).collect();
+        rules::security::check(
+            &report.dir,
+            &facts.tree,
+            &file,
+            &read_before,
+            &about,
+            settings,
+        )
     } else {
         (Vec::new(), Vec::new())
     };

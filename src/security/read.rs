@@ -127,8 +127,16 @@ fn binary_of(rel: &str, head: &[u8]) -> Option<Binary> {
 
 /// Reads the skill at `root` (its real directory) whose files are `tree`: the skill file
 /// (`skill_rel`, already read: `skill_text`) and every other file outside the skills nested in
-/// it, each at most once and within the caps. Links are read only when they stay inside.
-pub fn read(root: &Path, tree: &SkillTree, skill_rel: &str, skill_text: &str) -> Vec<Source> {
+/// it, each at most once and within the caps. `read_before`: files other rules read already
+/// (by path from the root, with their text), taken rather than read again. Links are read only
+/// when they stay inside.
+pub fn read(
+    root: &Path,
+    tree: &SkillTree,
+    skill_rel: &str,
+    skill_text: &str,
+    read_before: &[(&str, &str)],
+) -> Vec<Source> {
     let mut sources = vec![Source {
         rel: skill_rel.to_string(),
         lang: Lang::Markdown,
@@ -165,6 +173,20 @@ pub fn read(root: &Path, tree: &SkillTree, skill_rel: &str, skill_text: &str) ->
         let lower = rel.to_ascii_lowercase();
         let ext = lower.rsplit_once('.').map_or("", |(_, e)| e);
         if SKIPPED.contains(&ext) && size > 0 {
+            continue;
+        }
+        if let Some((_, text)) = read_before.iter().find(|(r, _)| *r == rel) {
+            let text: String = text.chars().take(MAX_READ as usize).collect();
+            budget = budget.saturating_sub(text.len() as u64);
+            if let Some(lang) = lang_of(rel, text.as_bytes()) {
+                sources.push(Source {
+                    rel: rel.to_string(),
+                    lang,
+                    text,
+                    binary: None,
+                    is_skill_file: false,
+                });
+            }
             continue;
         }
         let want = size.min(MAX_READ).min(budget);

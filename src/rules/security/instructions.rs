@@ -91,14 +91,14 @@ pub fn check(scan: &Scan, out: &mut Findings) {
                     Some(range.clone()),
                     format!(
                         "a comment hidden from readers of the rendered page gives the agent instructions: \"{}\"",
-                        shorten(unit.text.get(range).unwrap_or(""))
+                        shorten(clause(unit.text.get(range).unwrap_or("")))
                     ),
                 );
             }
             continue;
         }
         if let Some((range, what)) = instruction {
-            let said = shorten(unit.text.get(range.clone()).unwrap_or(""));
+            let said = shorten(clause(unit.text.get(range.clone()).unwrap_or("")));
             out.add(
                 &SK709,
                 unit,
@@ -120,6 +120,11 @@ pub fn check(scan: &Scan, out: &mut Findings) {
     for (i, source) in scan.sources.iter().enumerate() {
         hidden_characters(i, &source.text, out);
     }
+}
+
+/// A matched phrase without the punctuation that opened its clause.
+fn clause(text: &str) -> &str {
+    text.trim_start_matches(|c: char| c.is_whitespace() || ".,;:!?>*-".contains(c))
 }
 
 /// Whether byte `at` of `line` is inside quotes or a code span (a phrase being quoted, not

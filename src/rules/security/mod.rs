@@ -96,6 +96,7 @@ pub fn check(
     dir: &SkillDir,
     tree: &SkillTree,
     file: &SkillFile,
+    read_before: &[&SkillFile],
     about: &str,
     settings: &Settings,
 ) -> (Vec<Diagnostic>, Vec<SkillFile>) {
@@ -104,7 +105,17 @@ pub fn check(
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
-    let sources = crate::security::read(&dir.real_path(), tree, &rel, &file.text);
+    // What other rules read already (tool schemas, linked Markdown) is not read again.
+    let shown_root = dir.dir.as_ref();
+    let before: Vec<(String, &str)> = read_before
+        .iter()
+        .filter_map(|f| {
+            let rel = f.path.strip_prefix(shown_root).ok()?;
+            Some((rel.to_string_lossy().replace('\\', "/"), f.text.as_str()))
+        })
+        .collect();
+    let before: Vec<(&str, &str)> = before.iter().map(|(r, t)| (r.as_str(), *t)).collect();
+    let sources = crate::security::read(&dir.real_path(), tree, &rel, &file.text, &before);
     let scan = Scan::new(sources, about);
     let list = judge(&scan, &settings.allowed_hosts);
     report(dir, file, &scan, list)
