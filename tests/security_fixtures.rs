@@ -135,3 +135,95 @@ fn readme_security_rule_table_matches_the_registry() {
         "README's security rule table is out of date (SKILLC_BLESS=1 rewrites it)"
     );
 }
+
+/// Each security rule's documented attack fires it, and its benign example does not: the
+/// first `Fails:` and `Passes:` code blocks of `skillc rule CODE`'s page, written into a skill
+/// (Markdown as the skill file's body, a frontmatter block as its frontmatter, code as the
+/// script its first comment names or `scripts/example.<ext>`). SK716's examples are directory
+/// trees; SK710's attack is characters a page cannot show, so only its comment example is used.
+#[test]
+fn each_security_rule_fires_on_its_documented_attack_and_not_its_benign_example() {
+    let tmp = tempfile::tempdir().unwrap();
+    for rule in skillc::rule::RULES.iter().filter(|r| r.security.is_some()) {
+        if rule.code == "SK716" {
+            continue;
+        }
+        let example = rule.doc.split("## Example").nth(1).unwrap();
+        let example = example.split("## Fix").next().unwrap();
+        let (fails, passes) = example.split_once("Passes:").unwrap();
+        for (part, should_fire) in [(fails, true), (passes, false)] {
+            let dir = tmp
+                .path()
+                .join(format!("{}-{should_fire}", rule.code.to_lowercase()));
+            write_example(&dir, part);
+            let run = skillc(
+                &dir,
+                &[
+                    "validate", "--select", rule.code, "--format", "concise", ".",
+                ],
+            );
+            let fired = run.stdout.contains(&format!("[{}]", rule.code));
+            assert_eq!(
+                fired,
+                should_fire,
+                "{} on its {} example:\n{}",
+                rule.code,
+                if should_fire { "attack" } else { "benign" },
+                run.stdout
+            );
+        }
+    }
+}
+
+/// Writes a page's code blocks as a skill in `dir`.
+fn write_example(dir: &Path, part: &str) {
+    let mut body = String::from(
+        "---\nname: example\ndescription: Converts files. Use when asked.\n---\n# Example\n",
+    );
+    let mut blocks = part.split("```").skip(1).step_by(2);
+    let mut n = 0;
+    while let Some(block) = blocks.next() {
+        let (lang, code) = block.split_once('\n').unwrap_or((block, ""));
+        let first = code.lines().next().unwrap_or("");
+        let named = first
+            .strip_prefix("# ")
+            .or_else(|| first.strip_prefix("// "))
+            .filter(|n| n.contains('.') && !n.contains(' '));
+        match (lang.trim(), named) {
+            ("text", _) => {}
+            ("markdown" | "md" | "", _) if code.starts_with("---") => body = code.to_string(),
+            ("markdown" | "md" | "", _) => body += code,
+            ("yaml", _) if code.starts_with("---") => {
+                body = format!("{code}# Example\n");
+            }
+            ("yaml", _) if code.starts_with("hooks:") || code.starts_with("allowed-tools:") => {
+                body = format!(
+                    "---\nname: example\ndescription: Converts files. Use when asked.\n{code}---\n# Example\n"
+                );
+            }
+            (_, Some(name)) => common::write(&dir.join(name), code),
+            ("json", None) => {
+                let name = if code.contains("\"hooks\"") {
+                    "hooks/hooks.json"
+                } else {
+                    "tools.json"
+                };
+                common::write(&dir.join(name), code);
+            }
+            (lang, None) => {
+                n += 1;
+                let ext = match lang {
+                    "python" | "py" => "py",
+                    "javascript" | "js" => "js",
+                    "typescript" | "ts" => "ts",
+                    "powershell" | "ps1" => "ps1",
+                    "yaml" | "yml" => "yml",
+                    "toml" => "toml",
+                    _ => "sh",
+                };
+                common::write(&dir.join(format!("scripts/example{n}.{ext}")), code);
+            }
+        }
+    }
+    common::write(&dir.join("SKILL.md"), body);
+}
