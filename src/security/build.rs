@@ -15,9 +15,7 @@ const MAX_BUILT: usize = 8192;
 /// At most this many variables are remembered per skill.
 const MAX_VARS: usize = 4096;
 
-fn re(pattern: &str) -> Regex {
-    Regex::new(pattern).unwrap_or_else(|_| unreachable!())
-}
+use super::regex as re;
 
 static SHELL_ASSIGN: LazyLock<Regex> = LazyLock::new(|| {
     re(r"^\s*(?:export\s+|local\s+|readonly\s+|declare\s+(?:-\w+\s+)?)?([A-Za-z_]\w*)=(\S.*)$")

@@ -17,9 +17,7 @@ pub struct Decoded {
     pub text: String,
 }
 
-fn re(pattern: &str) -> Regex {
-    Regex::new(pattern).unwrap_or_else(|_| unreachable!())
-}
+use super::regex as re;
 
 /// Base64 engines that take what droppers write: with or without padding, any trailing bits.
 fn engine(alphabet: &base64::alphabet::Alphabet) -> base64::engine::GeneralPurpose {

@@ -11,7 +11,7 @@ mod scan;
 mod url;
 
 pub use read::{Binary, Lang, Source, read};
-pub use scan::{Context, Origin, Scan, Unit};
+pub use scan::{Context, Origin, Scan, Unit, family};
 pub use url::{Url, host_allowed, named_for_attack, urls};
 
 /// At most this many bytes of each file are read (the first bytes of a larger one).
@@ -24,3 +24,31 @@ pub const MAX_FILES: usize = 2000;
 pub const MAX_DECODED: usize = 4 << 20;
 /// Payloads inside payloads are decoded this deep.
 pub const MAX_DEPTH: usize = 3;
+
+/// Compiles one of the security rules' patterns (all written in the source, tested by the
+/// rules' tests, so compiling them cannot fail). Word boundaries are ASCII (`(?-u:\b)`): a
+/// Unicode `\b` sends the regex engine off its fast path on any non-ASCII text, and the words
+/// matched are ASCII.
+pub fn regex(pattern: &str) -> regex::Regex {
+    let mut ascii = String::with_capacity(pattern.len() + 16);
+    let mut chars = pattern.chars();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            ascii.push(c);
+            continue;
+        }
+        match chars.next() {
+            Some('b') => ascii.push_str("(?-u:\\b)"),
+            Some('B') => ascii.push_str("(?-u:\\B)"),
+            Some(next) => {
+                ascii.push(c);
+                ascii.push(next);
+            }
+            None => ascii.push(c),
+        }
+    }
+    regex::RegexBuilder::new(&ascii)
+        .dfa_size_limit(8 << 20)
+        .build()
+        .unwrap_or_else(|_| unreachable!())
+}

@@ -51,9 +51,16 @@ pub struct Unit {
     /// It documents an attack rather than performing it: a security skill's examples, or a
     /// line introduced as what to look for.
     pub documented: bool,
+    /// The families of words it holds ([`family`]).
+    pub families: u16,
 }
 
 impl Unit {
+    /// Whether it holds a word of any of `families`.
+    pub fn has(&self, families: u16) -> bool {
+        self.families & families != 0
+    }
+
     pub fn is_code(&self) -> bool {
         matches!(self.context, Context::Code | Context::Fence)
     }
@@ -71,85 +78,200 @@ pub struct Scan {
     about: String,
 }
 
-/// Words a unit must hold to be matched at all (case-insensitive): a line with none of them
-/// can fire no security rule.
+/// The families of words the rules look for: a unit records which it holds (one automaton
+/// pass), and each rule runs its patterns only on units that hold its family's words. The
+/// words are chosen to be rare in honest text: a family that fires on every paragraph saves
+/// nothing.
+pub mod family {
+    /// Downloading and running code.
+    pub const FETCH: u16 = 1;
+    /// Decoding payloads.
+    pub const DECODE: u16 = 1 << 1;
+    /// Sockets and shells for another host.
+    pub const SHELL: u16 = 1 << 2;
+    /// Mining.
+    pub const MINER: u16 = 1 << 3;
+    /// Credentials and private data.
+    pub const SECRET: u16 = 1 << 4;
+    /// Sending to the network.
+    pub const SEND: u16 = 1 << 5;
+    /// Persistence, privileges, safeguards.
+    pub const SYSTEM: u16 = 1 << 6;
+    /// Words of an injection, hidden text or a fake message.
+    pub const INJECT: u16 = 1 << 7;
+    /// A negation or concealment (`do not`, `hide`).
+    pub const NEGATION: u16 = 1 << 8;
+    /// The user (whom an injection hides things from).
+    pub const WHO: u16 = 1 << 9;
+    /// Installing packages, internal packages.
+    pub const SUPPLY: u16 = 1 << 10;
+    /// A URL.
+    pub const URL: u16 = 1 << 11;
+}
+
+use family::{
+    DECODE, FETCH, INJECT, MINER, NEGATION, SECRET, SEND, SHELL, SUPPLY, SYSTEM, URL, WHO,
+};
+
+/// Words a unit must hold to be matched at all (case-insensitive), each with its family: a
+/// line with none of them can fire no security rule.
 #[rustfmt::skip]
-const KEYWORDS: &[&str] = &[
-    // downloads, execution, decoding
-    "curl", "wget", "iwr", "irm", "invoke-", "iex", "webclient", "download", "urlopen",
-    "urlretrieve", "requests.", "httpx", "fetch(", "axios", "http.get", "https.get", "base64",
-    "b64", "atob", "frombase64", "decode", "exec", "eval", "system(", "popen", "subprocess",
-    "spawn", "child_process", "function(", "-enc", "marshal", "fromhex", "unhexlify", "xxd",
-    "bash", "sh -", "| sh", "|sh", "python -c", "python3 -c", "node -e", "perl -e", "source <",
-    // shells, miners
-    "/dev/tcp", "/dev/udp", "nc ", "ncat", "netcat", "socat", "mkfifo", "socket", "pty.",
-    "tcpclient", "fsockopen", "xmrig", "miner", "stratum", "pool", "donate-level", "coinhive",
-    "cryptonight",
-    // credentials and data
-    ".ssh", "id_rsa", "id_ed25519", ".aws", "credentials", ".kube", ".docker", ".netrc",
-    "git-credentials", "npmrc", "pypirc", "keychain", "login data", "cookies", "/etc/shadow",
-    "/etc/passwd", "wallet", "169.254.169.254", "metadata.google", "environ", "process.env",
-    "printenv", "env ", "env|", "env >", "env:", "getenv", "history", ".claude", "gcloud",
-    "azure", "dotenv", ".env", "token", "secret", "password", "api_key", "apikey", "api key",
-    "clipboard", "pbpaste", "conversation", "transcript", "screenshot", "screencapture",
-    // network sinks
-    "nslookup", "dig ", "gethostbyname", "getaddrinfo", "resolve", "dns", "webhook",
-    "pastebin", "telegram", "discord", "ngrok", "requestbin", "pipedream", "interact.sh",
-    "burpcollab", "oast", "transfer.sh", "smtp", "ftp", "scp ", "rsync", "post", "upload",
-    "send", "--data", "-d @", "-f ", "-t ", "exfil",
-    // persistence and tampering
-    "bashrc", "zshrc", "profile", "zshenv", "crontab", "cron", "launchagents", "launchdaemons",
-    "launchctl", "systemd", "systemctl", "currentversion\\run", "schtasks", "startup",
-    "hooks", "authorized_keys", ".codex", ".cursor", ".gemini", "claude.md", "agents.md",
-    "settings.json", "dangerously", "bypasspermissions", "setenforce", "ufw", "firewall",
-    "mppreference", "spctl", "csrutil", "apparmor", "auditd", "histfile", "rm -rf", "rm -fr",
-    "shred", "/etc/hosts", "/var/log", "chattr",
-    // privilege
-    "chmod", "sudo", "sudoers", "nopasswd", "usermod", "docker.sock", "privileged", "setcap",
-    "pkexec", "setuid",
-    // instructions
-    "ignore", "disregard", "forget", "override", "bypass", "jailbreak", "developer mode",
-    "dan ", "do anything now", "the user", "from the user", "<system", "[system", "system:",
-    "system prompt", "<|im_start|>", "[inst]", "secretly", "silently", "covertly", "quietly",
-    "new instructions", "instructions:", "you are now", "unrestricted", "without telling",
-    "without informing", "without notifying", "do not tell", "don't tell", "do not mention",
-    "don't mention", "do not inform", "never tell", "never mention", "hide", "conceal",
-    "<!--", "display:none", "display: none", "font-size:0", "font-size: 0",
-    // supply chain
-    "install", "pip ", "npm ", "npx ", "yarn ", "pnpm ", "gem ", "cargo ", "uv add", "poetry",
-    "--index-url", "--extra-index-url", "--registry", "bit.ly", "tinyurl", "://",
+const KEYWORDS: &[(&str, u16)] = &[
+    ("curl", FETCH | SEND), ("wget", FETCH | SEND), ("iwr", FETCH | SEND), ("irm", FETCH | SEND),
+    ("invoke-webrequest", FETCH | SEND), ("invoke-restmethod", FETCH | SEND),
+    ("invoke-expression", FETCH), ("iex", FETCH), ("webclient", FETCH | SEND),
+    ("downloadstring", FETCH), ("downloadfile", FETCH), ("urlopen", FETCH | SEND),
+    ("urlretrieve", FETCH), ("requests.", FETCH | SEND), ("httpx", FETCH | SEND),
+    ("fetch(", FETCH | SEND), ("axios", FETCH | SEND), ("http.get", FETCH), ("https.get", FETCH),
+    ("http.request", SEND), ("https.request", SEND), ("exec(", FETCH | DECODE),
+    ("exec (", FETCH | DECODE), ("eval(", FETCH | DECODE), ("eval ", FETCH | DECODE),
+    ("execsync", FETCH | DECODE), ("system(", FETCH | DECODE), ("popen", FETCH | DECODE),
+    ("subprocess", FETCH | DECODE), ("compile(", FETCH), ("function(", FETCH),
+    ("runinthiscontext", FETCH), ("runpy", FETCH), ("<(", FETCH), ("start-process", FETCH),
+    ("certutil", FETCH), ("bitsadmin", FETCH), ("git clone", FETCH), ("-outfile", FETCH),
+    ("| sh", FETCH), ("|sh", FETCH), ("| bash", FETCH), ("|bash", FETCH), ("| sudo", FETCH),
+    ("| python", FETCH), ("|python", FETCH), ("| node", FETCH), ("| perl", FETCH),
+    ("| ruby", FETCH), ("| php", FETCH), ("| pwsh", FETCH), ("| powershell", FETCH),
+    ("| zsh", FETCH), ("/tmp/", FETCH),
+    ("base64", DECODE), ("b64", DECODE), ("atob", DECODE), ("frombase64", DECODE),
+    ("-enc", DECODE), ("-ec ", DECODE), ("marshal", DECODE), ("fromhex", DECODE),
+    ("unhexlify", DECODE), ("xxd", DECODE), ("decompress", DECODE), ("fromcharcode", DECODE),
+    ("bytes(", DECODE), ("bytearray(", DECODE), ("base32", DECODE), ("b85", DECODE),
+    ("a85", DECODE), ("basenc", DECODE), ("gunzip", DECODE), ("zcat", DECODE),
+    ("| rev", DECODE), ("openssl", DECODE), ("codecs", DECODE), ("chr(", DECODE),
+    ("\\x", DECODE), ("[::-1]", DECODE), ("buffer.from", DECODE), ("unescape(", DECODE),
+    ("/dev/tcp", SHELL), ("/dev/udp", SHELL), ("nc ", SHELL | SEND), ("ncat", SHELL | SEND),
+    ("netcat", SHELL | SEND), ("socat", SHELL), ("mkfifo", SHELL), ("socket", SHELL | SEND),
+    ("pty.", SHELL), ("tcpclient", SHELL), ("fsockopen", SHELL), ("tcpsocket", SHELL),
+    ("telnet", SHELL | SEND), ("sh -i", SHELL), ("<>", SHELL),
+    ("xmrig", MINER), ("miner", MINER), ("stratum", MINER), ("donate-level", MINER),
+    ("coinhive", MINER), ("cryptonight", MINER), ("xmr", MINER), ("nanopool", MINER),
+    ("2miners", MINER), ("f2pool", MINER), ("hashvault", MINER), ("c3pool", MINER),
+    ("nicehash", MINER), ("ethermine", MINER), ("antpool", MINER), ("viabtc", MINER),
+    (".ssh", SECRET), ("id_rsa", SECRET), ("id_ed25519", SECRET), ("id_ecdsa", SECRET),
+    (".aws", SECRET), ("credentials", SECRET), (".kube", SECRET), (".docker/", SECRET),
+    (".netrc", SECRET), ("git-credentials", SECRET), ("npmrc", SECRET), ("pypirc", SECRET),
+    ("keychain", SECRET), ("login data", SECRET), ("cookies", SECRET), ("/etc/shadow", SECRET),
+    ("/etc/passwd", SECRET), ("wallet", SECRET), ("electrum", SECRET), ("169.254", SECRET),
+    ("metadata.google", SECRET), ("environ", SECRET), ("process.env", SECRET),
+    ("printenv", SECRET), ("env |", SECRET), ("env|", SECRET), ("env)", SECRET),
+    ("env >", SECRET), ("env:", SECRET), ("getenv", SECRET), ("_history", SECRET),
+    (".claude/", SECRET | SYSTEM), ("gcloud", SECRET), ("gh/hosts", SECRET), (".azure", SECRET),
+    (".env", SECRET), ("_token", SECRET), ("_secret", SECRET), ("password", SECRET),
+    ("passwd", SECRET), ("_key", SECRET), ("api key", SECRET), ("private key", SECRET),
+    ("seed phrase", SECRET), ("recovery phrase", SECRET), ("mnemonic", SECRET),
+    ("passphrase", SECRET), ("verification code", SECRET), ("2fa", SECRET),
+    ("database_url", SECRET), ("_dsn", SECRET), ("connection_string", SECRET),
+    ("clipboard", SECRET), ("pbpaste", SECRET), ("xclip", SECRET), ("xsel", SECRET),
+    ("conversation", SECRET), ("transcript", SECRET), ("screencapture", SECRET),
+    ("whoami", SECRET), ("$(hostname", SECRET), ("$(id", SECRET), ("$(cat", SECRET),
+    ("key4.db", SECRET), ("logins.json", SECRET), ("gnupg", SECRET), ("password-store", SECRET),
+    ("api keys", SECRET), ("tokens", SECRET), ("secrets", SECRET), ("system prompt", SECRET),
+    ("chat history", SECRET), ("file paths", SECRET), ("collected", SECRET),
+    ("gathered", SECRET), ("harvested", SECRET), ("captured", SECRET), ("extracted", SECRET),
+    ("nslookup", SEND), ("dig ", SEND), ("drill ", SEND), ("host ", SEND),
+    ("resolve-dnsname", SEND), ("gethostbyname", SEND), ("getaddrinfo", SEND),
+    ("dns.", SEND), ("resolver", SEND), ("webhook", SEND), ("pastebin", SEND),
+    ("telegram", SEND), ("discord", SEND), ("ngrok", SEND), ("requestbin", SEND),
+    ("pipedream", SEND), ("interact.sh", SEND), ("burpcollab", SEND), ("oast", SEND),
+    ("transfer.sh", SEND), ("smtp", SEND), ("ftp", SEND), ("scp ", SEND), ("rsync", SEND),
+    ("--data", SEND), ("-d ", SEND), ("-f ", SEND), ("-t ", SEND), ("--form", SEND),
+    ("--upload-file", SEND), ("-x post", SEND), ("-x put", SEND), ("--request", SEND),
+    ("--post-", SEND), ("exfil", SEND), ("sendall", SEND), (".send(", SEND),
+    ("sendbeacon", SEND), ("uploadstring", SEND), ("uploadfile", SEND), ("uploaddata", SEND),
+    ("send-mailmessage", SEND), (".post(", SEND), (".put(", SEND), (".patch(", SEND),
+    ("method", SEND), ("-body", SEND), ("-infile", SEND),
+    ("bashrc", SYSTEM), ("zshrc", SYSTEM), (".profile", SYSTEM), ("bash_profile", SYSTEM),
+    ("zprofile", SYSTEM), ("zshenv", SYSTEM), ("zlogin", SYSTEM), ("config.fish", SYSTEM),
+    ("/etc/profile", SYSTEM), ("/etc/environment", SYSTEM), ("$profile", SYSTEM),
+    ("crontab", SYSTEM), ("/etc/cron", SYSTEM), ("spool/cron", SYSTEM), ("@reboot", SYSTEM),
+    ("launchagents", SYSTEM), ("launchdaemons", SYSTEM), ("launchctl", SYSTEM),
+    ("systemd/", SYSTEM), ("currentversion", SYSTEM), ("schtasks", SYSTEM),
+    ("scheduledtask", SYSTEM), ("startup", SYSTEM), (".git/hooks", SYSTEM),
+    ("authorized_keys", SYSTEM), (".codex/", SYSTEM), (".cursor/", SYSTEM), (".gemini/", SYSTEM),
+    ("claude.md", SYSTEM), ("agents.md", SYSTEM), ("gemini.md", SYSTEM), ("settings.json", SYSTEM),
+    ("settings.local.json", SYSTEM), ("dangerously", SYSTEM), ("bypasspermissions", SYSTEM),
+    ("setenforce", SYSTEM), ("ufw", SYSTEM), ("firewall", SYSTEM), ("mppreference", SYSTEM),
+    ("spctl", SYSTEM), ("csrutil", SYSTEM), ("apparmor", SYSTEM), ("auditd", SYSTEM),
+    ("histfile", SYSTEM), ("histsize", SYSTEM), ("history -c", SYSTEM), ("_history", SYSTEM),
+    ("rm -", SYSTEM), ("shred", SYSTEM), ("/etc/hosts", SYSTEM), ("etc\\hosts", SYSTEM),
+    ("/var/log", SYSTEM), ("wevtutil", SYSTEM), ("clear-eventlog", SYSTEM), ("chattr", SYSTEM),
+    ("hookspath", SYSTEM), ("iptables", SYSTEM), ("chmod", SYSTEM), ("sudo", SYSTEM),
+    ("sudoers", SYSTEM), ("nopasswd", SYSTEM), ("usermod", SYSTEM), ("gpasswd", SYSTEM),
+    ("docker.sock", SYSTEM), ("--privileged", SYSTEM), ("setcap", SYSTEM), ("pkexec", SYSTEM),
+    ("nsenter", SYSTEM), ("chown", SYSTEM), ("-v /:", SYSTEM), ("disable", SYSTEM),
+    ("turn off", SYSTEM), ("switch off", SYSTEM), ("deactivate", SYSTEM),
+    ("uninstall", SYSTEM), ("shell:startup", SYSTEM), ("launch agent", SYSTEM),
+    ("ignore", INJECT), ("disregard", INJECT), ("forget", INJECT), ("override", INJECT),
+    ("bypass", INJECT), ("jailbreak", INJECT), ("developer mode", INJECT),
+    ("god mode", INJECT), ("dan ", INJECT), ("mode enabled", INJECT), ("mode activated", INJECT),
+    ("mode is now", INJECT), ("do anything now", INJECT), ("you are now", INJECT),
+    ("<system", INJECT), ("</system", INJECT), ("< system", INJECT), ("[system", INJECT),
+    ("system:", INJECT), ("system override", INJECT), ("system message", INJECT),
+    ("system update", INJECT), ("system notice", INJECT), ("system instruction", INJECT),
+    ("<sys>", INJECT), ("<|im_start|>", INJECT), ("[inst]", INJECT), ("[admin]", INJECT),
+    ("admin override", INJECT), ("developer override", INJECT), ("developer note", INJECT),
+    ("new instructions", INJECT), ("new system instructions", INJECT),
+    ("instructions are", INJECT), ("instructions were", INJECT), ("rules are", INJECT),
+    ("secretly", INJECT), ("covertly", INJECT), ("stealthily", INJECT),
+    ("surreptitiously", INJECT), ("silently", INJECT), ("<!--", INJECT), ("display:", INJECT),
+    ("display :", INJECT), ("visibility", INJECT), ("font-size", INJECT), ("opacity", INJECT),
+    ("color:", INJECT), ("[//]:", INJECT), ("[comment]:", INJECT), ("[_]:", INJECT),
+    (" hidden", INJECT), ("respond that", INJECT), ("reply that", INJECT), ("say that", INJECT),
+    ("restrictions", INJECT), ("unrestricted", INJECT), ("unfiltered", INJECT),
+    ("do not", NEGATION), ("don't", NEGATION), ("never", NEGATION), ("without", NEGATION),
+    ("hide", NEGATION), ("conceal", NEGATION), ("keep this", NEGATION), ("keep it", NEGATION),
+    ("keep these", NEGATION), ("keep that", NEGATION),
+    ("user", WHO), ("human", WHO), ("operator", WHO),
+    ("install", SUPPLY), ("pip ", SUPPLY), ("pip3", SUPPLY), ("npm ", SUPPLY), ("npx ", SUPPLY),
+    ("yarn ", SUPPLY), ("pnpm ", SUPPLY), ("bun add", SUPPLY), ("cnpm", SUPPLY),
+    ("uv add", SUPPLY), ("uv pip", SUPPLY), ("uv tool", SUPPLY), ("poetry add", SUPPLY),
+    ("pdm add", SUPPLY), ("index-url", SUPPLY), ("--registry", SUPPLY), ("internal", SUPPLY),
+    ("corp", SUPPLY), ("acme", SUPPLY), ("intranet", SUPPLY), ("inhouse", SUPPLY),
+    ("://", URL),
 ];
 
 static KEYS: LazyLock<Option<AhoCorasick>> = LazyLock::new(|| {
     AhoCorasickBuilder::new()
         .ascii_case_insensitive(true)
-        .match_kind(MatchKind::LeftmostFirst)
-        .build(KEYWORDS)
+        .kind(Some(aho_corasick::AhoCorasickKind::DFA))
+        .match_kind(MatchKind::Standard)
+        .build(KEYWORDS.iter().map(|(word, _)| word))
         .ok()
 });
 
-/// Whether `text` holds a keyword.
-pub fn has_keyword(text: &str) -> bool {
-    KEYS.as_ref().is_some_and(|keys| keys.is_match(text))
+/// The families of the words `text` holds (0: none).
+pub fn families(text: &str) -> u16 {
+    let Some(keys) = KEYS.as_ref() else {
+        return u16::MAX;
+    };
+    let mut found = 0;
+    for m in keys.find_iter(text) {
+        found |= KEYWORDS[m.pattern().as_usize()].1;
+    }
+    found
 }
 
 /// What a skill about security says of itself.
 static THEMED: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)\b(?:security|vulnerab\w*|malware|malicious|threats?|threat model\w*|exploit\w*|pentest\w*|penetration|attacks?|attacker\w*|injection|ctf|forensic\w*|red[- ]team\w*|cve|yara|sigma|semgrep|codeql|sast)\b")
-        .unwrap_or_else(|_| unreachable!())
+    super::regex(
+        r"(?i)\b(?:security|vulnerab\w*|malware|malicious|threats?|threat model\w*|exploit\w*|pentest\w*|penetration|attacks?|attacker\w*|injection|ctf|forensic\w*|red[- ]team\w*|cve|yara|sigma|semgrep|codeql|sast)\b",
+    )
 });
 
 /// A heading of the steps a reader performs (setup, installation): its commands are
 /// instructions even in a security skill.
 static SETUP: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)\b(?:setup|set up|install\w*|prerequisites?|requirements?|getting started|quick ?start|before (?:you|using)|first|initiali[sz]\w*|bootstrap\w*|configur\w*|usage|run|running)\b")
-        .unwrap_or_else(|_| unreachable!())
+    super::regex(
+        r"(?i)\b(?:setup|set up|install\w*|prerequisites?|requirements?|getting started|quick ?start|before (?:you|using)|first|initiali[sz]\w*|bootstrap\w*|configur\w*|usage|run|running)\b",
+    )
 });
 
 /// Words that introduce an example of an attack rather than a step to perform.
 static EXAMPLE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)\b(?:look for|looks like|flag(?:s|ged)?|detect\w*|vulnerab\w*|malicious|attacker\w*|attacks?|exploit\w*|insecure|unsafe|dangerous|red flags?|anti-?pattern|bad (?:example|practice|pattern)|never do|don't do|avoid|payloads?|suspicious|indicators? of|iocs?|warning signs|risky|injection|poison\w*|threats?|compromised?)\b|❌|⚠|🚫")
-        .unwrap_or_else(|_| unreachable!())
+    super::regex(
+        r"(?i)\b(?:look for|looks like|flag(?:s|ged)?|detect\w*|vulnerab\w*|malicious|attacker\w*|attacks?|exploit\w*|insecure|unsafe|dangerous|red flags?|anti-?pattern|bad (?:example|practice|pattern)|never do|don't do|avoid|payloads?|suspicious|indicators? of|iocs?|warning signs|risky|injection|poison\w*|threats?|compromised?)\b|❌|⚠|🚫",
+    )
 });
 
 impl Scan {
@@ -456,7 +578,8 @@ fn push_line(
     units: &mut Vec<Unit>,
 ) {
     // An assignment in code is kept too: what it holds may be a secret passed on.
-    if has_keyword(text) || lang.is_code() && is_assignment(text) {
+    let found = families(text);
+    if found != 0 || lang.is_code() && is_assignment(text) {
         // `text` is a slice of `base` (the file's text).
         let offset = (text.as_ptr() as usize).checked_sub(base.as_ptr() as usize);
         units.push(Unit {
@@ -467,6 +590,7 @@ fn push_line(
             context,
             origin: Origin::Plain,
             documented,
+            families: found,
         });
     }
     let lang = match (lang, context) {
@@ -478,7 +602,8 @@ fn push_line(
     }
     let expanded = vars.expand(text, lang);
     let built = build::join(&expanded, lang);
-    if built != text && built != build::join(text, Lang::Markdown) && has_keyword(&built) {
+    let found = families(&built);
+    if built != text && built != build::join(text, Lang::Markdown) && found != 0 {
         units.push(Unit {
             source: i,
             line,
@@ -487,6 +612,7 @@ fn push_line(
             context,
             origin: Origin::Built,
             documented,
+            families: found,
         });
     }
 }
@@ -713,7 +839,8 @@ fn decode_into(
         for inner in payload.text.lines() {
             let built = build::join(&vars.expand(inner, Lang::Shell), Lang::Python);
             let built = build::unquote_shell(&built);
-            if has_keyword(&built) {
+            let found = families(&built);
+            if found != 0 {
                 units.push(Unit {
                     source: i,
                     line,
@@ -722,6 +849,7 @@ fn decode_into(
                     context: Context::Code,
                     origin: Origin::Decoded(payload.how),
                     documented,
+                    families: found,
                 });
             }
         }

@@ -115,8 +115,9 @@ pub fn named_for_attack(host: &str) -> bool {
 }
 
 static URL: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r#"(?i)\b(?:https?|ftp|sftp|smtps?|ssh|wss?|tcp|udp)://([^\s/'"`<>)\]|;,]+)([^\s'"`<>)\]|;]*)"#)
-        .unwrap_or_else(|_| unreachable!())
+    super::regex(
+        r#"(?i)\b(?:https?|ftp|sftp|smtps?|ssh|wss?|tcp|udp)://([^\s/'"`<>)\]|;,]+)([^\s'"`<>)\]|;]*)"#,
+    )
 });
 
 /// The URLs of `line`, in order.

@@ -6,6 +6,7 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use super::{Findings, shorten};
+use crate::security::family::{self, DECODE, FETCH, SHELL};
 use crate::security::{Context, Scan, Unit, host_allowed, urls};
 
 crate::rule::declare! {
@@ -23,9 +24,7 @@ crate::rule::declare! {
     ;
 }
 
-fn re(pattern: &str) -> Regex {
-    Regex::new(pattern).unwrap_or_else(|_| unreachable!())
-}
+use crate::security::regex as re;
 
 const SHELLS: &str = r"(?:sudo\s+(?:-\S+\s+)*)?(?:env\s+(?:\S+=\S*\s+)*)?(?:/usr/bin/|/bin/|/usr/local/bin/)?(?:(?:ba|z|k|da|fi|a)?sh|python[0-9.]*|perl|ruby|node|php|pwsh|powershell(?:\.exe)?|iex|invoke-expression)\b";
 
@@ -123,9 +122,15 @@ pub fn check(scan: &Scan, out: &mut Findings) {
         if unit.documented {
             continue;
         }
-        remote(unit, out);
-        obfuscated(unit, out);
-        if let Some(m) = HIDDEN_FILE.find(&unit.text) {
+        if unit.has(FETCH) {
+            remote(unit, out);
+        }
+        if unit.has(DECODE | FETCH) || matches!(unit.origin, crate::security::Origin::Decoded(_)) {
+            obfuscated(unit, out);
+        }
+        if unit.has(FETCH)
+            && let Some(m) = HIDDEN_FILE.find(&unit.text)
+        {
             out.add(
                 &SK701,
                 unit,
@@ -136,9 +141,10 @@ pub fn check(scan: &Scan, out: &mut Findings) {
                 ),
             );
         }
-        if let Some(m) = REVERSE_SHELL
-            .find(&unit.text)
-            .or_else(|| BIND_SHELL.find(&unit.text))
+        if unit.has(SHELL)
+            && let Some(m) = REVERSE_SHELL
+                .find(&unit.text)
+                .or_else(|| BIND_SHELL.find(&unit.text))
         {
             out.add(
                 &SK707,
@@ -150,7 +156,8 @@ pub fn check(scan: &Scan, out: &mut Findings) {
                 ),
             );
         }
-        let acts = unit.context != Context::Prose || unit.text.contains('`');
+        let acts =
+            unit.has(family::MINER) && (unit.context != Context::Prose || unit.text.contains('`'));
         if acts && let Some(m) = MINER.find(&unit.text) {
             out.add(
                 &SK708,
@@ -323,7 +330,7 @@ fn downloads_then_runs(scan: &Scan, i: usize, out: &mut Findings) {
     let units: Vec<&Unit> = scan
         .units
         .iter()
-        .filter(|u| u.source == i && u.is_code() && !u.documented)
+        .filter(|u| u.source == i && u.is_code() && !u.documented && u.has(FETCH))
         .collect();
     for (k, unit) in units.iter().enumerate() {
         let saved = SAVED
@@ -427,9 +434,7 @@ fn tainted_exec(scan: &Scan, i: usize, out: &mut Findings) {
         return;
     }
     for (n, line) in text.lines().enumerate() {
-        let sink = Regex::new(r"(?i)\b(?:exec|eval|execfile|os\.system|os\.popen|subprocess\.(?:run|call|Popen|check_output|check_call)|Function|execSync|iex|invoke-expression|runInThisContext)\b\s*[\(]?")
-            .ok();
-        let Some(sink) = sink.and_then(|s| s.find(line)) else {
+        let Some(sink) = RUNS_CODE.find(line) else {
             continue;
         };
         let rest = &line[sink.end()..];
@@ -463,6 +468,13 @@ fn tainted_exec(scan: &Scan, i: usize, out: &mut Findings) {
         }
     }
 }
+
+/// What runs a string as code or a command.
+static RUNS_CODE: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)\b(?:exec|eval|execfile|os\.system|os\.popen|subprocess\.(?:run|call|Popen|check_output|check_call)|Function|execSync|iex|invoke-expression|runInThisContext)\b\s*[\(]?",
+    )
+});
 
 /// SK707: a socket to a remote host wired to a shell, across the lines of one script.
 fn socket_shell(scan: &Scan, i: usize, out: &mut Findings) {

@@ -17,9 +17,7 @@ crate::rule::declare! {
     ;
 }
 
-fn re(pattern: &str) -> Regex {
-    Regex::new(pattern).unwrap_or_else(|_| unreachable!())
-}
+use crate::security::regex as re;
 
 /// A grant of every shell command: `Bash`, `Bash(*)`, `Bash(*:*)`, `Bash(:*)`.
 static UNSCOPED: LazyLock<Regex> = LazyLock::new(|| {

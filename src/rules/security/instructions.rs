@@ -6,6 +6,7 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use super::{Findings, shorten};
+use crate::security::family::{INJECT, NEGATION, WHO};
 use crate::security::{Context, Lang, Scan, Unit};
 
 crate::rule::declare! {
@@ -17,9 +18,7 @@ crate::rule::declare! {
     ;
 }
 
-fn re(pattern: &str) -> Regex {
-    Regex::new(pattern).unwrap_or_else(|_| unreachable!())
-}
+use crate::security::regex as re;
 
 static INJECTION: LazyLock<Regex> = LazyLock::new(|| {
     re(
@@ -44,7 +43,7 @@ static TO_AGENT: LazyLock<Regex> = LazyLock::new(|| {
 });
 static INVISIBLE_HTML: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r#"(?i)<(?:span|div|p|font|section)\b[^>]*(?:style\s*=\s*["'][^"']*(?:display\s*:\s*none|visibility\s*:\s*hidden|font-size\s*:\s*0(?:px|pt|em|rem|%)?\s*(?:[;"']|$)|opacity\s*:\s*0(?:\.0+)?\s*(?:[;"']|$)|color\s*:\s*(?:white|#fff(?:fff)?)\b)|\bhidden\b)[^>]*>\s*[^<\s][^<]{12,}"#,
+        r#"(?i)<(?:span|div|p|font|section)\b[^>]*(?:style\s*=\s*["'][^"']*(?:display\s*:\s*none|visibility\s*:\s*hidden|font-size\s*:\s*0(?:px|pt|em|rem|%)?\s*(?:[;"']|$)|opacity\s*:\s*0(?:\.0+)?\s*(?:[;"']|$)|color\s*:\s*(?:white|#fff(?:fff)?)\b)|\shidden(?:\s|=|>))[^>]*>\s*[^<\s][^<]{12,}"#,
     )
 });
 /// Markdown's comment idiom: `[//]: # (text)`.
@@ -52,7 +51,11 @@ static MARKDOWN_COMMENT: LazyLock<Regex> =
     LazyLock::new(|| re(r#"^\s*\[(?://|comment|_)\]:\s*(?:#|<>)\s*[("'](.+)[)"']\s*$"#));
 
 pub fn check(scan: &Scan, out: &mut Findings) {
-    for unit in &scan.units {
+    for unit in scan
+        .units
+        .iter()
+        .filter(|u| u.has(INJECT) || u.has(NEGATION) && u.has(WHO))
+    {
         if unit.documented && unit.context != Context::Comment {
             continue;
         }
@@ -105,7 +108,9 @@ pub fn check(scan: &Scan, out: &mut Findings) {
                 Some(range),
                 format!("{what} \"{said}\": instructions that turn the agent against its user"),
             );
-        } else if let Some(m) = INVISIBLE_HTML.find(&unit.text) {
+        } else if scan.source(unit).lang == Lang::Markdown
+            && let Some(m) = INVISIBLE_HTML.find(&unit.text)
+        {
             out.add(
                 &SK710,
                 unit,

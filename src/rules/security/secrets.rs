@@ -7,6 +7,7 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use super::{Findings, shorten, shown};
+use crate::security::family::{SECRET, SEND, URL};
 use crate::security::{Context, Scan, Unit, host_allowed, urls};
 
 crate::rule::declare! {
@@ -18,9 +19,7 @@ crate::rule::declare! {
     ;
 }
 
-fn re(pattern: &str) -> Regex {
-    Regex::new(pattern).unwrap_or_else(|_| unreachable!())
-}
+use crate::security::regex as re;
 
 /// Credential stores that are not the skill's own.
 static CREDENTIAL: LazyLock<Regex> = LazyLock::new(|| {
@@ -185,7 +184,12 @@ pub fn check(scan: &Scan, out: &mut Findings) {
     let mut first_read: Option<(usize, usize, String)> = None;
     for unit in scan.units.iter().filter(|u| !u.documented) {
         let code = unit.is_code() || unit.text.contains('`');
-        let credential = credential(unit).or_else(|| listed(unit));
+        let secretive = unit.has(SECRET);
+        let credential = if secretive {
+            credential(unit).or_else(|| listed(unit))
+        } else {
+            None
+        };
         if let Some(what) = &credential {
             out.add(
                 &SK703,
@@ -196,13 +200,18 @@ pub fn check(scan: &Scan, out: &mut Findings) {
             if unit.is_code() && first_read.is_none() {
                 first_read = Some((unit.source, unit.line, what.clone()));
             }
-        } else if unit.is_code() {
+        } else if unit.is_code() && secretive {
             harvest(unit, out);
         }
-        let strong = credential
-            .clone()
-            .or_else(|| DATA.find(&unit.text).map(|m| m.as_str().trim().to_string()));
-        let secret = SECRET_VAR.find(&unit.text).map(|m| m.as_str().to_string());
+        let strong = credential.clone().or_else(|| {
+            DATA.find(&unit.text)
+                .filter(|_| secretive)
+                .map(|m| m.as_str().trim().to_string())
+        });
+        let secret = SECRET_VAR
+            .find(&unit.text)
+            .filter(|_| secretive)
+            .map(|m| m.as_str().to_string());
         if unit.is_code() && (strong.is_some() || secret.is_some()) {
             for c in STORES.captures_iter(&unit.text) {
                 let Some(m) = c.name("name").or(c.name("file")) else {
@@ -223,6 +232,7 @@ pub fn check(scan: &Scan, out: &mut Findings) {
                 ));
             }
         } else if unit.is_code()
+            && !stored.is_empty()
             && let Some(c) = STORES.captures(&unit.text)
             && let Some(m) = c.name("name")
         {
@@ -238,6 +248,9 @@ pub fn check(scan: &Scan, out: &mut Findings) {
         }
         if stored.len() > 512 {
             stored.truncate(512);
+        }
+        if !unit.has(SEND | SECRET | URL) {
+            continue;
         }
         let dns = DNS
             .find(&unit.text)

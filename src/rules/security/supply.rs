@@ -6,6 +6,7 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use super::{Findings, shorten};
+use crate::security::family::{FETCH, SEND, SUPPLY, URL};
 use crate::security::{Binary, Scan, Unit, named_for_attack, urls};
 
 crate::rule::declare! {
@@ -20,9 +21,7 @@ crate::rule::declare! {
     ;
 }
 
-fn re(pattern: &str) -> Regex {
-    Regex::new(pattern).unwrap_or_else(|_| unreachable!())
-}
+use crate::security::regex as re;
 
 /// The packages attackers imitate most, and their real neighbours (names one edit from a
 /// popular one that are themselves real, which must not be reported).
@@ -158,7 +157,7 @@ static INTERNAL: LazyLock<Regex> = LazyLock::new(|| {
 /// Prose that says a package comes from an internal registry.
 static SAYS_INTERNAL: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)\b(?:internal|private|corporate|company)\s+(?:npm\s+|pypi\s+|package\s+)?(?:registry|index|package|feed|mirror|artifactory|repository)\b",
+        r"(?i)\b(?:install|installed|published|available|pull|fetch)\w*\s+(?:it\s+|them\s+|this\s+)?from\s+(?:the\s+|our\s+|your\s+|an?\s+)?(?:internal|private|corporate|company)\s+(?:npm\s+|pypi\s+|package\s+)?(?:registry|index|feed|mirror)\b",
     )
 });
 /// A Python or JavaScript import of a module by name.
@@ -172,11 +171,15 @@ pub fn check(scan: &Scan, out: &mut Findings) {
     let says_internal = scan
         .units
         .iter()
-        .any(|u| !u.is_code() && SAYS_INTERNAL.is_match(&u.text));
+        .any(|u| !u.is_code() && u.has(SUPPLY) && SAYS_INTERNAL.is_match(&u.text));
     for unit in scan.units.iter().filter(|u| !u.documented) {
-        typosquats(unit, out);
-        untrusted(unit, out);
-        if unit.is_code() {
+        if unit.has(SUPPLY) {
+            typosquats(unit, out);
+        }
+        if unit.has(FETCH | SEND | SUPPLY | URL) {
+            untrusted(unit, out);
+        }
+        if unit.is_code() && unit.has(SUPPLY) {
             confusion(scan, unit, says_internal, out);
         }
     }

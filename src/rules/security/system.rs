@@ -6,6 +6,7 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use super::{Findings, shorten};
+use crate::security::family::SYSTEM;
 use crate::security::{Context, Scan, Unit};
 
 crate::rule::declare! {
@@ -20,9 +21,7 @@ crate::rule::declare! {
     ;
 }
 
-fn re(pattern: &str) -> Regex {
-    Regex::new(pattern).unwrap_or_else(|_| unreachable!())
-}
+use crate::security::regex as re;
 
 /// Writing to a path named on the line.
 static WRITES: LazyLock<Regex> = LazyLock::new(|| {
@@ -78,7 +77,7 @@ static HOSTS_FILE: LazyLock<Regex> = LazyLock::new(|| {
 });
 
 pub fn check(scan: &Scan, out: &mut Findings) {
-    for unit in scan.units.iter().filter(|u| !u.documented) {
+    for unit in scan.units.iter().filter(|u| !u.documented && u.has(SYSTEM)) {
         if matches!(unit.context, Context::Prose | Context::Comment)
             && let Some(m) = DISABLE.find(&unit.text)
         {
