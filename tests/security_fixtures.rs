@@ -180,9 +180,9 @@ fn write_example(dir: &Path, part: &str) {
     let mut body = String::from(
         "---\nname: example\ndescription: Converts files. Use when asked.\n---\n# Example\n",
     );
-    let mut blocks = part.split("```").skip(1).step_by(2);
+    let blocks = part.split("```").skip(1).step_by(2);
     let mut n = 0;
-    while let Some(block) = blocks.next() {
+    for block in blocks {
         let (lang, code) = block.split_once('\n').unwrap_or((block, ""));
         let first = code.lines().next().unwrap_or("");
         let named = first

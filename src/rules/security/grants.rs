@@ -48,23 +48,19 @@ pub fn check(scan: &Scan, out: &mut Findings) {
         let name = source.rel.rsplit('/').next().unwrap_or(&source.rel);
         if source.lang == Lang::Data
             && (name.eq_ignore_ascii_case("tools.json") || name.eq_ignore_ascii_case("schema.json"))
-        {
-            if let Some((n, c)) = source
+            && let Some((n, c)) = source
                 .text
                 .lines()
                 .enumerate()
                 .find_map(|(n, l)| SHELL_TOOL.captures(l).map(|c| (n, c)))
-            {
-                let tool = c.name("name").map_or("", |m| m.as_str());
-                out.add_line(
-                    &SK711,
-                    i,
-                    n + 1,
-                    format!(
-                        "bundles the tool `{tool}`, which runs whatever command the model writes"
-                    ),
-                );
-            }
+        {
+            let tool = c.name("name").map_or("", |m| m.as_str());
+            out.add_line(
+                &SK711,
+                i,
+                n + 1,
+                format!("bundles the tool `{tool}`, which runs whatever command the model writes"),
+            );
         }
         let hooks_file = source.lang == Lang::Data
             && source.text.contains("\"hooks\"")

@@ -338,20 +338,20 @@ pub fn check(scan: &Scan, out: &mut Findings) {
                     .as_deref()
                     .is_some_and(|h| foreign_secret(s, h) == Some(true))
         });
-        if let Some(what) = strong.as_ref().or(leaked) {
-            if to.is_some() || drop.is_some() || urls(&unit.text).next().is_none() {
-                let dest = drop
-                    .clone()
-                    .or(to.clone())
-                    .unwrap_or_else(|| "the network".into());
-                out.add(
-                    &SK704,
-                    unit,
-                    Some(sink.range()),
-                    format!("sends `{}` to {dest}", shorten(what)),
-                );
-                continue;
-            }
+        if let Some(what) = strong.as_ref().or(leaked)
+            && (to.is_some() || drop.is_some() || urls(&unit.text).next().is_none())
+        {
+            let dest = drop
+                .clone()
+                .or(to.clone())
+                .unwrap_or_else(|| "the network".into());
+            out.add(
+                &SK704,
+                unit,
+                Some(sink.range()),
+                format!("sends `{}` to {dest}", shorten(what)),
+            );
+            continue;
         }
         if let Some(drop) = drop {
             out.add(
@@ -385,14 +385,20 @@ pub fn check(scan: &Scan, out: &mut Findings) {
         }
         // An instruction to upload local files or values the agent fills in, to a host the
         // skill is not about.
-        if !unit.is_code() || unit.context == Context::Fence {
-            if let Some(dest) = &to
-                && UPLOADS.is_match(&unit.text)
-                && !scan.about_names(dest)
-            {
-                out.add(&SK704, unit, Some(sink.range()), format!("tells the agent to send local data to {dest}, a host this skill is not about"));
-                continue;
-            }
+        if (!unit.is_code() || unit.context == Context::Fence)
+            && let Some(dest) = &to
+            && UPLOADS.is_match(&unit.text)
+            && !scan.about_names(dest)
+        {
+            out.add(
+                &SK704,
+                unit,
+                Some(sink.range()),
+                format!(
+                    "tells the agent to send local data to {dest}, a host this skill is not about"
+                ),
+            );
+            continue;
         }
         // Another file of the skill reads credentials; this one sends data away.
         if let (Some((from, line, what)), Some(dest)) = (&first_read, &to)

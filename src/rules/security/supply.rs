@@ -422,28 +422,28 @@ fn untrusted(unit: &Unit, out: &mut Findings) {
         );
         return;
     }
-    if FETCHES.is_match(&unit.text) {
-        if let Some(url) = urls(&unit.text).find(|u| {
+    if FETCHES.is_match(&unit.text)
+        && let Some(url) = urls(&unit.text).find(|u| {
             (u.is_ip() && !u.is_local()) || SHORTENERS.is_match(&u.host) || u.is_hostile()
-        }) {
-            let what = if url.is_ip() {
-                "a raw IP address"
-            } else if url.is_hostile() {
-                "a host named for an attack"
-            } else {
-                "a URL shortener or file-drop site"
-            };
-            out.add(
-                &SK714,
-                unit,
-                None,
-                format!(
-                    "fetches code from {what} (`{}`): no one can tell what it serves",
-                    shorten(url.text)
-                ),
-            );
-            return;
-        }
+        })
+    {
+        let what = if url.is_ip() {
+            "a raw IP address"
+        } else if url.is_hostile() {
+            "a host named for an attack"
+        } else {
+            "a URL shortener or file-drop site"
+        };
+        out.add(
+            &SK714,
+            unit,
+            None,
+            format!(
+                "fetches code from {what} (`{}`): no one can tell what it serves",
+                shorten(url.text)
+            ),
+        );
+        return;
     }
     if let Some(c) = EXTRA_INDEX.captures(&unit.text) {
         let url = c.name("url").map_or("", |m| m.as_str());
