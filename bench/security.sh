@@ -50,9 +50,10 @@ PY
 if command -v strace > /dev/null; then
   sample="$out/security-sample"
   rm -rf "$sample" && mkdir -p "$sample"
-  find "$corpus" -mindepth 1 -maxdepth 1 -type d | sort | head -500 | xargs -I{} cp -r {} "$sample"/
+  mapfile -t dirs < <(find "$corpus" -mindepth 1 -maxdepth 1 -type d | sort)
+  cp -r "${dirs[@]:0:500}" "$sample"/
   strace -f -qq -e trace=openat -o "$out/security.strace" \
-    "$bin" validate --no-config --exit-zero --select security --format json "$sample" > /dev/null
+    "$bin" validate --no-config --exit-zero --extend-select security --format json "$sample" > /dev/null
   python3 - "$out/security.strace" <<'PY'
 import collections, re, sys
 opened = collections.Counter()
