@@ -312,6 +312,16 @@ pub fn check(scan: &Scan, out: &mut Findings) {
             out.add(&SK704, unit, None, format!("tells the agent to send data to {}, a host named for an attack or a capture service", url.host));
             continue;
         }
+        // A configured endpoint (a config file's value, a script's constant) that is a tunnel
+        // or a capture service: everything the skill sends goes there.
+        if unit.context == Context::Code
+            && (scan.source(unit).lang == crate::security::Lang::Data
+                || STORES.is_match(&unit.text))
+            && let Some(m) = DROPS.find(&unit.text)
+        {
+            out.add(&SK704, unit, Some(m.range()), format!("sends what the skill sends to `{}`, a tunnel or capture service, not the service it names", m.as_str()));
+            continue;
+        }
         if !code {
             continue;
         }
