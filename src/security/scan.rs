@@ -219,6 +219,7 @@ const KEYWORDS: &[(&str, u16)] = &[
     ("color:", INJECT), ("[//]:", INJECT), ("[comment]:", INJECT), ("[_]:", INJECT),
     (" hidden", INJECT), ("respond that", INJECT), ("reply that", INJECT), ("say that", INJECT),
     ("restrictions", INJECT), ("unrestricted", INJECT), ("unfiltered", INJECT),
+    ("audit", INJECT), ("exempt", INJECT), ("filtering", INJECT), ("regardless", INJECT),
     ("do not", NEGATION), ("don't", NEGATION), ("never", NEGATION), ("without", NEGATION),
     ("hide", NEGATION), ("conceal", NEGATION), ("keep this", NEGATION), ("keep it", NEGATION),
     ("keep these", NEGATION), ("keep that", NEGATION),

@@ -332,7 +332,7 @@ fn downloads_then_runs(scan: &Scan, i: usize, out: &mut Findings) {
         .iter()
         .filter(|u| u.source == i && u.is_code() && !u.documented && u.has(FETCH))
         .collect();
-    for (k, unit) in units.iter().enumerate() {
+    for unit in &units {
         let saved = SAVED
             .captures(&unit.text)
             .and_then(|c| {
@@ -360,21 +360,33 @@ fn downloads_then_runs(scan: &Scan, i: usize, out: &mut Findings) {
         let Some(what) = downloaded(unit, out.allowed, None) else {
             continue;
         };
-        // The same line (`… && bash x.sh`) or one of the next 30.
-        let later = units[k..].iter().take(31).find(|u| {
-            RUNS_FILE.captures_iter(&u.text).any(|c| {
+        // The same line (`… && bash x.sh`) or one of the next 30 of the file.
+        let runs = |text: &str| {
+            RUNS_FILE.captures_iter(text).any(|c| {
                 let path = c.name("path").or(c.name("direct")).or(c.name("called"));
                 path.is_some_and(|p| {
                     let p = p.as_str().trim_matches(['"', '\'']);
                     p.rsplit(['/', '\\']).next() == Some(name.as_str()) && !p.starts_with("http")
                 })
             })
-        });
+        };
+        let later = if runs(&unit.text) {
+            Some(unit.line)
+        } else {
+            scan.sources[i]
+                .text
+                .lines()
+                .enumerate()
+                .skip(unit.line)
+                .take(30)
+                .find(|(_, l)| runs(l))
+                .map(|(n, _)| n + 1)
+        };
         if let Some(runner) = later {
-            let at = if runner.line == unit.line {
+            let at = if runner == unit.line {
                 String::new()
             } else {
-                format!(" (line {})", runner.line)
+                format!(" (line {runner})")
             };
             out.add(
                 &SK701,

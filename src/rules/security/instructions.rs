@@ -30,6 +30,14 @@ static HIDE: LazyLock<Regex> = LazyLock::new(|| {
         r"(?im)(?:^|[.!?:;,>*\-]\s*|\d[.)]\s+|\b(?:and|but|then|please|so|also)\s+|\*\*)(?:do\s+not|don't|never)\s+(?:ever\s+)?(?:tell(?:ing)?|inform(?:ing)?|notify(?:ing)?|alert(?:ing)?|mention(?:ing)?|reveal(?:ing)?|disclos(?:e|ing)|report(?:ing)?)(?:\s+[\w'-]+){0,6}?\s+(?:to\s+|with\s+)?(?:the\s+)?(?:user|human|operator)\b|(?:do\s+not|don't|never)\s+let\s+(?:the\s+)?(?:user|human)\s+(?:see|know|notice|find\s+out|learn)\b|\bwithout\s+(?:ever\s+)?(?:tell(?:ing)?|inform(?:ing)?|notify(?:ing)?|alert(?:ing)?|mention(?:ing)?|reveal(?:ing)?|disclos(?:e|ing)|report(?:ing)?)\s+(?:this\s+|these\s+|it\s+|that\s+|any\s+of\s+(?:this|these|it)\s+|anything\s+|what\s+you\s+(?:did|do|are\s+doing)\s+|about\s+(?:this|it|these)\s+|(?:the\s+|any\s+)?(?:\w+\s+){0,3}(?:step|command|action|request|upload|file|files|data|change|changes)s?\s+)?(?:to\s+)?(?:the\s+)?(?:user|human|operator)\b|\b(?:hide|conceal|keep)\s+(?:this|these|it|that|all\s+of\s+this|the\s+\w+(?:\s+\w+)?)\s+(?:hidden\s+|secret\s+)?from\s+(?:the\s+)?(?:user|human|operator)\b|\bthe\s+(?:user|human)\s+(?:must|should)\s+(?:not|never)\s+(?:know|see|find\s+out|be\s+told|notice|learn)\b|\bwithout\s+(?:the\s+)?(?:user|human)(?:'s)?\s+(?:knowing|knowledge|noticing|awareness)\b|\b(?:secretly|covertly|stealthily|surreptitiously)\s+(?:\w+\s+)?(?:send|upload|exfiltrate|copy|transmit|forward|post|collect|harvest|install|run|execute|download|add|modify|write|append|read|include|save)\b|\bsilently\s+(?:send|upload|exfiltrate|transmit|forward|post|collect|harvest|copy)\b|\b(?:respond|reply|say|tell\s+(?:the\s+)?user)\s+(?:only\s+)?that\s+(?:the\s+)?(?:skill|task|it|you)\s+(?:only|just)\b",
     )
 });
+/// Instructions that deceive the user or escape oversight: skip confirmation or human
+/// approval, keep actions out of the audit trail, switch filtering off, deny having
+/// instructions.
+static DECEIVE: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)(?:\bnot|\bnever|\bdon't|\bdo\s+not)\s+(?:be\s+)?log(?:ged)?\b[^.]{0,60}\baudit|\b(?:content|safety)\s+filter(?:ing|s)?\s+(?:is|are)\s+(?:disabled|off|bypassed)|\bsilently\s+(?:request|escalate|grant|elevate|obtain|delete|modify|purchase|approve)\w*|\bwithout\s+(?:the\s+)?(?:latency\s+of\s+)?human\s+(?:approval|review|confirmation|oversight)|\bregardless\s+of\s+what\s+the\s+user|\bwithout\s+(?:asking|requesting|waiting\s+for|seeking)(?:\s+for)?\s+(?:the\s+user'?s?\s+|any\s+|user\s+|explicit\s+)?(?:confirmation|approval|permission|consent)|(?:\bdo\s+not|\bdon't|\bnever)\s+(?:reveal|mention|disclose|share|repeat)\s+(?:these|this|your|the)\s+(?:instructions|system\s+prompt)|\bexempt\s+from\s+(?:standard\s+|the\s+|all\s+)?(?:policy|policies|safety|moderation|restrictions|rules)|\b(?:tell|inform)\s+(?:the\s+user|them)\s+(?:that\s+)?you\s+(?:do\s+not|don't|have\s+no)",
+    )
+});
 static FAKE_SYSTEM: LazyLock<Regex> = LazyLock::new(|| {
     re(
         r"(?im)^\s*(?:[>*-]\s*)?(?:<\s*/?\s*(?:system|system_prompt|system-prompt|sys)\s*>|\[\s*(?:SYSTEM|ADMIN|INST)\s*\]|<\|im_start\|>\s*system|SYSTEM\s*(?:OVERRIDE|MESSAGE|PROMPT|NOTICE|UPDATE|INSTRUCTION)S?\s*:|(?:ADMIN|DEVELOPER|ANTHROPIC|OPENAI)\s+(?:OVERRIDE|NOTE|MESSAGE|INSTRUCTIONS?)\s*:)",
@@ -66,6 +74,7 @@ pub fn check(scan: &Scan, out: &mut Findings) {
         let instruction = INJECTION
             .find(&unit.text)
             .or_else(|| HIDE.find(&unit.text))
+            .or_else(|| DECEIVE.find(&unit.text))
             .filter(|m| !quoted(&unit.text, m.start()) || hidden)
             .map(|m| (m.range(), "tells the agent"))
             .or_else(|| {

@@ -72,7 +72,7 @@ static DATA: LazyLock<Regex> = LazyLock::new(|| {
 /// send to the service it is for; sent to a capture service or a raw address, it leaks.
 static SECRET_VAR: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r#"\$\(?(?:[A-Z_]*(?:TOKEN|SECRET|KEY|PASSWORD|PASSWD|CREDENTIALS?)[A-Z_]*)\b|\$\{(?:[A-Z_]*(?:TOKEN|SECRET|KEY|PASSWORD)[A-Z_]*)\}|environ(?:\.get\(|\[)["'][A-Z_]*(?:TOKEN|SECRET|KEY|PASSWORD)[A-Z_]*["']|process\.env\.[A-Z_]*(?:TOKEN|SECRET|KEY|PASSWORD)|\$env:[A-Z_]*(?:TOKEN|SECRET|KEY|PASSWORD)"#,
+        r#"\$\(?(?:[A-Z_]*(?:TOKEN|SECRET|KEY|PASSWORD|PASSWD|CREDENTIALS?)[A-Z_]*)\b|\$\{(?:[A-Z_]*(?:TOKEN|SECRET|KEY|PASSWORD)[A-Z_]*)\}|(?:environ(?:\.get\(|\[)|getenv\()["'][A-Z_]*(?:TOKEN|SECRET|KEY|PASSWORD)[A-Z_]*["']|process\.env\.[A-Z_]*(?:TOKEN|SECRET|KEY|PASSWORD)|\$env:[A-Z_]*(?:TOKEN|SECRET|KEY|PASSWORD)"#,
     )
 });
 /// Sending to the network.
