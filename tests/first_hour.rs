@@ -436,6 +436,8 @@ fn show_files_and_show_settings_check_nothing_and_say_where_values_come_from() {
                 .ok()
         })
         .unwrap();
+    // The security rules are off unless a selection names them.
+    let dormant = skillc::rule::RULES.iter().filter(|r| !r.default).count();
     assert_eq!(
         lines,
         [
@@ -451,8 +453,8 @@ fn show_files_and_show_settings_check_nothing_and_say_where_values_come_from() {
             "tools any (SK207 is off) (default)".into(),
             "exclude vendor/** (skillc.toml)".into(),
             format!(
-                "rules {} of {total} selected (not SK113, SK412) (skillc.toml, --ignore)",
-                total - 2
+                "rules {} of {total} selected (not SK113, SK412) ({dormant} off unless selected: `--extend-select security`) (skillc.toml, --ignore)",
+                total - 2 - dormant
             ),
             "severity SK412 = warning (skillc.toml)".into(),
             "fixable all but SK004 (skillc.toml)".into(),

@@ -139,11 +139,16 @@ pub fn show_settings(skills: &SkillArgs, flags: &Overrides, settings: &Settings)
         .filter_map(|v| v.as_str().map(str::to_string))
         .collect();
     rows.push(("exclude", list(&exclude), source(None, "exclude")));
+    // What a selection left out, beside the rules that are off unless selected.
     let off: Vec<&str> = RULES
         .iter()
-        .filter(|r| !settings.enabled(r))
+        .filter(|r| !settings.enabled(r) && r.default)
         .map(|r| r.code)
         .collect();
+    let dormant = RULES
+        .iter()
+        .filter(|r| !settings.enabled(r) && !r.default)
+        .count();
     let selection_flag = match (flags.select.is_empty(), flags.ignore.is_empty()) {
         (false, false) => Some("--select, --ignore"),
         (false, true) => Some("--select"),
@@ -158,13 +163,18 @@ pub fn show_settings(skills: &SkillArgs, flags: &Overrides, settings: &Settings)
     rows.push((
         "rules",
         format!(
-            "{} of {} selected{}",
-            RULES.len() - off.len(),
+            "{} of {} selected{}{}",
+            RULES.len() - off.len() - dormant,
             RULES.len(),
             if off.is_empty() {
                 String::new()
             } else {
                 format!(" (not {})", abbreviated(&off))
+            },
+            if dormant == 0 {
+                String::new()
+            } else {
+                format!(" ({dormant} off unless selected: `--extend-select security`)")
             }
         ),
         source(selection_flag, selection_key),
