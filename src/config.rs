@@ -129,7 +129,6 @@ pub const DEFAULT_ALLOWED_HOSTS: &[&str] = &[
     "sh.vector.dev",
     "dotnet.microsoft.com",
     "dot.net",
-    "get.rvm.io",
     "cursor.com",
     "gemini.google.com",
     "openai.com",
