@@ -39,6 +39,11 @@ pub struct Vars {
 }
 
 impl Vars {
+    /// Whether no variable is known.
+    pub fn is_empty(&self) -> bool {
+        self.values.is_empty()
+    }
+
     pub fn get(&self, name: &str) -> Option<&str> {
         self.values.get(name).map(String::as_str)
     }

@@ -107,10 +107,23 @@ pub mod family {
     pub const SUPPLY: u16 = 1 << 10;
     /// A URL.
     pub const URL: u16 = 1 << 11;
+    /// A label of a host name named for an attack (`evil`, `exfil`, `c2`).
+    pub const ATTACK: u16 = 1 << 12;
+    /// Every family a rule matches.
+    pub const RULES: u16 = (1 << 13) - 1;
+    /// Not a family a rule matches: a decoder, for which every file's payloads are decoded
+    /// (the blob may sit in another file than its decoder).
+    pub const HINT: u16 = 1 << 13;
+    /// Not a family a rule matches: words that introduce an example of an attack rather than
+    /// a step to perform.
+    pub const EXAMPLE: u16 = 1 << 14;
+    /// Not a family: the keyword must also end a word.
+    pub const WORD: u16 = 1 << 15;
 }
 
 use family::{
-    DECODE, FETCH, INJECT, MINER, NEGATION, SECRET, SEND, SHELL, SUPPLY, SYSTEM, URL, WHO,
+    ATTACK, DECODE, EXAMPLE, FETCH, HINT, INJECT, MINER, NEGATION, SECRET, SEND, SHELL, SUPPLY,
+    SYSTEM, URL, WHO, WORD,
 };
 
 /// Words a unit must hold to be matched at all (case-insensitive), each with its family: a
@@ -179,8 +192,8 @@ const KEYWORDS: &[(&str, u16)] = &[
     ("--upload-file", SEND), ("-x post", SEND), ("-x put", SEND), ("--request", SEND),
     ("--post-", SEND), ("exfil", SEND), ("sendall", SEND), (".send(", SEND),
     ("sendbeacon", SEND), ("uploadstring", SEND), ("uploadfile", SEND), ("uploaddata", SEND),
-    ("send-mailmessage", SEND), (".post(", SEND), (".put(", SEND), (".patch(", SEND),
-    ("method", SEND), ("-body", SEND), ("-infile", SEND),
+    ("send-mailmessage", SEND), ("urllib.request", SEND), (".post(", SEND), (".put(", SEND), (".patch(", SEND),
+    ("method:", SEND), ("method =", SEND), ("method=", SEND), ("-method", SEND), ("-body", SEND), ("-infile", SEND),
     ("bashrc", SYSTEM), ("zshrc", SYSTEM), (".profile", SYSTEM), ("bash_profile", SYSTEM),
     ("zprofile", SYSTEM), ("zshenv", SYSTEM), ("zlogin", SYSTEM), ("config.fish", SYSTEM),
     ("/etc/profile", SYSTEM), ("/etc/environment", SYSTEM), ("$profile", SYSTEM),
@@ -220,6 +233,16 @@ const KEYWORDS: &[(&str, u16)] = &[
     (" hidden", INJECT), ("respond that", INJECT), ("reply that", INJECT), ("say that", INJECT),
     ("restrictions", INJECT), ("unrestricted", INJECT), ("unfiltered", INJECT),
     ("audit", INJECT), ("exempt", INJECT), ("filtering", INJECT), ("regardless", INJECT),
+    ("not disclosed", INJECT), ("not shown", INJECT), ("not revealed", INJECT),
+    ("not reported", INJECT), ("not visible", INJECT), ("not displayed", INJECT),
+    ("not reflected", INJECT), ("not labeled", INJECT), ("not labelled", INJECT),
+    ("not mentioned", INJECT), ("need to know", INJECT), ("be informed", INJECT),
+    ("be told", INJECT), ("be notified", INJECT), ("made aware", INJECT),
+    ("not prompted", INJECT), ("not asked", INJECT), ("disclosing", INJECT),
+    ("revealing", INJECT), ("respond that", INJECT), ("reply that", INJECT),
+    ("answer that", INJECT), ("confirmation", INJECT), ("approval", INJECT),
+    ("consent", INJECT), ("supersede", INJECT), ("directive", INJECT),
+    ("system instruction", INJECT), ("peer instruction", INJECT),
     ("do not", NEGATION), ("don't", NEGATION), ("never", NEGATION), ("without", NEGATION),
     ("hide", NEGATION), ("conceal", NEGATION), ("keep this", NEGATION), ("keep it", NEGATION),
     ("keep these", NEGATION), ("keep that", NEGATION),
@@ -230,27 +253,100 @@ const KEYWORDS: &[(&str, u16)] = &[
     ("pdm add", SUPPLY), ("index-url", SUPPLY), ("--registry", SUPPLY), ("internal", SUPPLY),
     ("corp", SUPPLY), ("acme", SUPPLY), ("intranet", SUPPLY), ("inhouse", SUPPLY),
     ("://", URL),
+    ("look for", EXAMPLE | WORD), ("looks like", EXAMPLE | WORD), ("flag", EXAMPLE | WORD),
+    ("flags", EXAMPLE | WORD), ("flagged", EXAMPLE | WORD), ("detect", EXAMPLE),
+    ("vulnerab", EXAMPLE), ("malicious", EXAMPLE | WORD), ("attacker", EXAMPLE),
+    ("attack", EXAMPLE | WORD), ("attacks", EXAMPLE | WORD), ("exploit", EXAMPLE),
+    ("insecure", EXAMPLE | WORD), ("unsafe", EXAMPLE | WORD), ("dangerous", EXAMPLE | WORD),
+    ("red flag", EXAMPLE | WORD), ("red flags", EXAMPLE | WORD), ("antipattern", EXAMPLE | WORD),
+    ("anti-pattern", EXAMPLE | WORD), ("antipatterns", EXAMPLE | WORD),
+    ("anti-patterns", EXAMPLE | WORD), ("bad example", EXAMPLE | WORD),
+    ("bad practice", EXAMPLE | WORD), ("bad pattern", EXAMPLE | WORD), ("never do", EXAMPLE | WORD),
+    ("don't do", EXAMPLE | WORD), ("avoid", EXAMPLE | WORD), ("payload", EXAMPLE | WORD),
+    ("payloads", EXAMPLE | WORD), ("suspicious", EXAMPLE | WORD), ("indicator of", EXAMPLE | WORD),
+    ("indicators of", EXAMPLE | WORD), ("ioc", EXAMPLE | WORD), ("iocs", EXAMPLE | WORD),
+    ("warning signs", EXAMPLE | WORD), ("risky", EXAMPLE | WORD), ("injection", EXAMPLE | WORD),
+    ("poison", EXAMPLE), ("threat", EXAMPLE | WORD), ("threats", EXAMPLE | WORD),
+    ("compromise", EXAMPLE | WORD), ("compromised", EXAMPLE | WORD), ("❌", EXAMPLE),
+    ("⚠", EXAMPLE), ("🚫", EXAMPLE),
+    ("exfil", ATTACK | WORD), ("exfiltrate", ATTACK | WORD), ("exfiltration", ATTACK | WORD),
+    ("evil", ATTACK | WORD), ("attacker", ATTACK | WORD), ("malicious", ATTACK | WORD),
+    ("malware", ATTACK | WORD), ("backdoor", ATTACK | WORD), ("c2", ATTACK | WORD),
+    ("cnc", ATTACK | WORD), ("stealer", ATTACK | WORD), ("keylogger", ATTACK | WORD),
+    ("keylog", ATTACK | WORD), ("phish", ATTACK | WORD), ("phishing", ATTACK | WORD),
+    ("botnet", ATTACK | WORD), ("trojan", ATTACK | WORD), ("ransomware", ATTACK | WORD),
+    ("dropper", ATTACK | WORD), ("implant", ATTACK | WORD), ("pwned", ATTACK | WORD),
+    ("base64", HINT), ("b64", HINT), ("atob", HINT), ("frombase64", HINT), ("-enc", HINT),
+    ("fromhex", HINT), ("unhexlify", HINT), ("xxd -r", HINT), ("\\x", HINT), ("chr(", HINT),
+    ("fromcharcode", HINT), ("[char]", HINT), ("b85", HINT), ("a85", HINT), ("base85", HINT),
+    ("ascii85", HINT), ("base32", HINT), ("rot13", HINT), ("[::-1]", HINT), ("reverse(", HINT),
+    ("reversed(", HINT), ("| rev", HINT), ("decompress", HINT), ("bytes(", HINT),
+    ("\\u00", HINT), ("marshal", HINT),
 ];
 
-static KEYS: LazyLock<Option<AhoCorasick>> = LazyLock::new(|| {
-    AhoCorasickBuilder::new()
+/// Distinct keywords and their families.
+type Keywords = Vec<(&'static str, u16)>;
+
+/// The automaton of the keywords, and each distinct word with the families of every entry
+/// that names it.
+static KEYS: LazyLock<Option<(AhoCorasick, Keywords)>> = LazyLock::new(|| {
+    let mut words: Keywords = Vec::new();
+    for &(word, family) in KEYWORDS {
+        match words.iter_mut().find(|(w, _)| w.eq_ignore_ascii_case(word)) {
+            Some(entry) => entry.1 |= family,
+            None => words.push((word, family)),
+        }
+    }
+    let keys = AhoCorasickBuilder::new()
         .ascii_case_insensitive(true)
         .kind(Some(aho_corasick::AhoCorasickKind::DFA))
         .match_kind(MatchKind::Standard)
-        .build(KEYWORDS.iter().map(|(word, _)| word))
-        .ok()
+        .build(words.iter().map(|(word, _)| word))
+        .ok()?;
+    Some((keys, words))
 });
 
 /// The families of the words `text` holds (0: none).
 pub fn families(text: &str) -> u16 {
-    let Some(keys) = KEYS.as_ref() else {
-        return u16::MAX;
+    keyword_hits(text).iter().fold(0, |found, h| found | h.2) & family::RULES
+}
+
+/// A keyword found: its start, end and families.
+type Hit = (usize, usize, u16);
+
+/// The keywords `text` holds, as words, in order of start (every family when the automaton
+/// could not be built).
+fn keyword_hits(text: &str) -> Vec<Hit> {
+    let Some((keys, words)) = KEYS.as_ref() else {
+        return vec![(0, 0, u16::MAX)];
     };
-    let mut found = 0;
-    for m in keys.find_iter(text) {
-        found |= KEYWORDS[m.pattern().as_usize()].1;
+    let bytes = text.as_bytes();
+    keys.find_overlapping_iter(text)
+        .filter_map(|m| {
+            let (word, family) = *words.get(m.pattern().as_usize())?;
+            bounded(
+                word.as_bytes(),
+                family & WORD != 0,
+                bytes,
+                m.start(),
+                m.end(),
+            )
+            .then_some((m.start(), m.end(), family & !WORD))
+        })
+        .collect()
+}
+
+/// Whether a keyword found at `start..end` of `text` stands as a word: one that begins with a
+/// letter or digit begins a word (`nc ` is not the end of `since `, `miner` not of
+/// `examiner`), and a pipe into a program or a `whole` word ends one (`| sh`, not `| shell |`
+/// in a table).
+fn bounded(word: &[u8], whole: bool, text: &[u8], start: usize, end: usize) -> bool {
+    let alnum = |b: Option<&u8>| b.is_some_and(|b| b.is_ascii_alphanumeric());
+    if alnum(word.first()) && start > 0 && alnum(text.get(start - 1)) {
+        return false;
     }
-    found
+    let ends = whole || word.first() == Some(&b'|');
+    !(ends && alnum(word.last()) && alnum(text.get(end)))
 }
 
 /// What a skill about security says of itself.
@@ -265,13 +361,6 @@ static THEMED: LazyLock<Regex> = LazyLock::new(|| {
 static SETUP: LazyLock<Regex> = LazyLock::new(|| {
     super::regex(
         r"(?i)\b(?:setup|set up|install\w*|prerequisites?|requirements?|getting started|quick ?start|before (?:you|using)|first|initiali[sz]\w*|bootstrap\w*|configur\w*|usage|run|running)\b",
-    )
-});
-
-/// Words that introduce an example of an attack rather than a step to perform.
-static EXAMPLE: LazyLock<Regex> = LazyLock::new(|| {
-    super::regex(
-        r"(?i)\b(?:look for|looks like|flag(?:s|ged)?|detect\w*|vulnerab\w*|malicious|attacker\w*|attacks?|exploit\w*|insecure|unsafe|dangerous|red flags?|anti-?pattern|bad (?:example|practice|pattern)|never do|don't do|avoid|payloads?|suspicious|indicators? of|iocs?|warning signs|risky|injection|poison\w*|threats?|compromised?)\b|❌|⚠|🚫",
     )
 });
 
@@ -301,12 +390,12 @@ impl Scan {
                 }
             }
         }
-        let decodes = scan.sources.iter().any(|s| decode_hint(&s.text));
+        let hits: Vec<Vec<Hit>> = scan.sources.iter().map(|s| keyword_hits(&s.text)).collect();
+        let decodes = hits.iter().flatten().any(|h| h.2 & HINT != 0);
         let mut decoded_left = MAX_DECODED;
-        for i in 0..scan.sources.len() {
+        for (i, file_hits) in hits.into_iter().enumerate() {
             let source = &scan.sources[i];
-            let mut units = Vec::new();
-            cut(i, source, themed, &vars, &mut units);
+            let mut units = Cutter::new(i, source, file_hits, themed, &vars).cut(source);
             if decodes && !source.text.is_empty() {
                 let starts = line_starts(&source.text);
                 decode_into(
@@ -347,40 +436,6 @@ impl Scan {
     pub fn source(&self, unit: &Unit) -> &Source {
         &self.sources[unit.source]
     }
-}
-
-/// Whether a text decodes something (then every file's payloads are looked for: the blob may
-/// sit in another file than its decoder).
-fn decode_hint(text: &str) -> bool {
-    static HINT: LazyLock<Option<AhoCorasick>> = LazyLock::new(|| {
-        AhoCorasickBuilder::new()
-            .ascii_case_insensitive(true)
-            .build([
-                "base64",
-                "b64",
-                "atob",
-                "frombase64",
-                "decode",
-                "-enc",
-                "fromhex",
-                "unhexlify",
-                "xxd -r",
-                "\\x",
-                "chr(",
-                "fromcharcode",
-                "[char]",
-                "85",
-                "base32",
-                "rot13",
-                "[::-1]",
-                "reverse",
-                "decompress",
-                "bytes(",
-                "\\u00",
-            ])
-            .ok()
-    });
-    HINT.as_ref().is_some_and(|h| h.is_match(text))
 }
 
 fn line_starts(text: &str) -> Vec<usize> {
@@ -451,57 +506,274 @@ fn bracket_balance(line: &str) -> i32 {
     depth
 }
 
-/// The units of one file.
-fn cut(i: usize, source: &Source, themed: bool, vars: &Vars, units: &mut Vec<Unit>) {
-    if source.text.is_empty() {
-        return;
-    }
-    match source.lang {
-        Lang::Markdown => cut_markdown(i, source, themed, vars, units),
-        lang => cut_code(
+/// Cuts one file into units. Its keywords are found in one pass over its whole text (and, in
+/// Markdown, the lines that introduce an example in another): a unit takes the families of the
+/// keywords inside it, and only a unit that holds one (or a code assignment) is kept.
+struct Cutter<'a> {
+    /// Index of the file in [`Scan::sources`].
+    i: usize,
+    file: &'a str,
+    themed: bool,
+    vars: &'a Vars,
+    /// The keywords found that a rule matches, in order of start.
+    hits: Vec<Hit>,
+    /// Where words that introduce an example ([`family::EXAMPLE`]) start, in order.
+    examples: Vec<usize>,
+    units: Vec<Unit>,
+}
+
+impl<'a> Cutter<'a> {
+    /// `hits`: the file's keywords ([`keyword_hits`]).
+    fn new(
+        i: usize,
+        source: &'a Source,
+        mut hits: Vec<Hit>,
+        themed: bool,
+        vars: &'a Vars,
+    ) -> Cutter<'a> {
+        let file = source.text.as_str();
+        let examples = hits
+            .iter()
+            .filter(|h| h.2 & EXAMPLE != 0)
+            .map(|h| h.0)
+            .collect();
+        hits.retain(|h| h.2 & family::RULES != 0);
+        Cutter {
             i,
-            &source.text,
-            0,
-            lang,
-            Context::Code,
+            file,
             themed,
-            false,
             vars,
-            units,
-        ),
+            hits,
+            examples,
+            units: Vec::new(),
+        }
+    }
+
+    /// The units of the file.
+    fn cut(mut self, source: &Source) -> Vec<Unit> {
+        if !self.file.is_empty() {
+            match source.lang {
+                Lang::Markdown => self.markdown(source.is_skill_file),
+                lang => self.code(self.file, 0, lang, Context::Code, false),
+            }
+        }
+        self.units
+    }
+
+    /// The families of the keywords that lie inside `start..end` of the file.
+    fn families_in(&self, start: usize, end: usize) -> u16 {
+        let from = self.hits.partition_point(|h| h.0 < start);
+        self.hits[from..]
+            .iter()
+            .take_while(|h| h.0 < end)
+            .filter(|h| h.1 <= end)
+            .fold(0, |found, h| found | h.2)
+            & family::RULES
+    }
+
+    /// Whether an introduction of an example starts inside `start..end` of the file.
+    fn example_in(&self, start: usize, end: usize) -> bool {
+        let k = self.examples.partition_point(|&e| e < start);
+        self.examples.get(k).is_some_and(|&e| e < end)
+    }
+
+    /// The units of code: a script, or a code fence's lines (`first`: the line before them).
+    fn code(
+        &mut self,
+        text: &'a str,
+        first: usize,
+        lang: Lang,
+        context: Context,
+        documented: bool,
+    ) {
+        for (line, part) in logical_lines(text, lang) {
+            // A security skill's scripts that only talk about an attack in comments, and the
+            // patterns a scanner matches (`re.compile(r"curl.*\|\s*sh")`), describe attacks.
+            let described = (self.themed && is_comment(part, lang)) || pattern_like(part);
+            self.line(first + line, part, lang, context, documented || described);
+        }
+    }
+
+    /// Adds the unit of a line (`text`, a slice of the file) as written and, when it differs,
+    /// as rebuilt.
+    fn line(&mut self, line: usize, text: &str, lang: Lang, context: Context, documented: bool) {
+        let offset = (text.as_ptr() as usize)
+            .checked_sub(self.file.as_ptr() as usize)
+            .filter(|&o| o + text.len() <= self.file.len());
+        let found = match offset {
+            Some(o) => self.families_in(o, o + text.len()),
+            None => families(text),
+        };
+        // An assignment in code is kept too: what it holds may be a secret passed on.
+        if found != 0 || lang.is_code() && is_assignment(text) {
+            self.units.push(Unit {
+                source: self.i,
+                line,
+                offset,
+                text: text.to_string(),
+                context,
+                origin: Origin::Plain,
+                documented,
+                families: found,
+            });
+        }
+        let lang = match (lang, context) {
+            (Lang::Markdown, Context::Fence) => Lang::Shell,
+            _ => lang,
+        };
+        // Nothing to rebuild: no variable is known and no quote or escape splits a word.
+        let split = text.contains(['"', '\'', '\\', '`']);
+        if !lang.is_code() || text.len() > 8192 || !split && self.vars.is_empty() {
+            return;
+        }
+        let built = build::join(&self.vars.expand(text, lang), lang);
+        if built == text {
+            return;
+        }
+        let found = families(&built);
+        if found != 0 {
+            self.units.push(Unit {
+                source: self.i,
+                line,
+                offset: None,
+                text: built,
+                context,
+                origin: Origin::Built,
+                documented,
+                families: found,
+            });
+        }
+    }
+
+    /// Markdown: prose, fences and HTML comments, each line with whether it documents an attack.
+    fn markdown(&mut self, is_skill_file: bool) {
+        let text = self.file;
+        let themed = self.themed;
+        // marker, length, documented, language, the byte and line where its content starts
+        let mut fence: Option<(char, usize, bool, Lang, usize, usize)> = None;
+        let mut comment = false;
+        let mut in_frontmatter = is_skill_file && text.starts_with("---");
+        // Under a heading of setup steps in the skill file, commands are steps even in a
+        // security skill.
+        let mut setup_heading = false;
+        // The last non-empty prose lines before this one: whether one introduced an example.
+        let mut recent_example = 0usize;
+        let mut para: Paragraph = None;
+        let mut comment_start: Option<(usize, usize)> = None;
+        let mut at = 0;
+        for (n, raw) in text.split_inclusive('\n').enumerate() {
+            let line_start = at;
+            at += raw.len();
+            let line = raw.trim_end_matches(['\n', '\r']);
+            let number = n + 1;
+            let trimmed = line.trim_start();
+            if in_frontmatter {
+                if n > 0 && (line.trim_end() == "---" || line.trim_end() == "...") {
+                    in_frontmatter = false;
+                }
+                // The frontmatter's values (hooks, allowed-tools) are code-like data.
+                self.line(number, line, Lang::Data, Context::Code, false);
+                continue;
+            }
+            if let Some((marker, len, documented, lang, start, first)) = fence {
+                let closes = trimmed.starts_with(&marker.to_string().repeat(len))
+                    && trimmed.trim_start_matches(marker).trim().is_empty();
+                if closes {
+                    fence = None;
+                    let block = &text[start..line_start];
+                    if lang == Lang::Markdown {
+                        for (k, l) in block.lines().enumerate() {
+                            self.line(first + k + 1, l, Lang::Markdown, Context::Prose, documented);
+                        }
+                    } else {
+                        self.code(block, first, lang, Context::Fence, documented);
+                    }
+                }
+                continue;
+            }
+            // `<!--` inside a code span is text, not a comment.
+            let opens = line
+                .find("<!--")
+                .is_some_and(|at| line[..at].matches('`').count() % 2 == 0);
+            if comment || opens {
+                self.flush(&mut para);
+                let ends = line.contains("-->");
+                let opened_here = !comment;
+                comment = !ends || (opened_here && line.rfind("<!--") > line.rfind("-->"));
+                // A comment is matched whole (its sentences wrap across lines).
+                let (start, first) = *comment_start.get_or_insert((line_start, number));
+                if !comment {
+                    comment_start = None;
+                    let whole = &text[start..line_start + line.len()];
+                    self.line(first, whole, Lang::Markdown, Context::Comment, false);
+                }
+                continue;
+            }
+            // A security skill's references describe attacks; its skill file's steps are steps
+            // unless a line introduces them as an attack.
+            let themed_here = themed && !is_skill_file;
+            let documented = themed_here && !setup_heading || recent_example > 0;
+            if let Some(m @ ('`' | '~')) = trimmed.chars().next() {
+                let len = trimmed.chars().take_while(|&c| c == m).count();
+                if len >= 3 {
+                    self.flush(&mut para);
+                    let lang = fence_lang(&trimmed[len..]);
+                    fence = Some((m, len, documented, lang, at, number));
+                    continue;
+                }
+            }
+            if trimmed.starts_with('#') {
+                setup_heading = is_skill_file && SETUP.is_match(trimmed);
+                recent_example = usize::from(self.example_in(line_start, at)) * 40;
+            } else if !trimmed.is_empty() {
+                if self.example_in(line_start, at) {
+                    recent_example = recent_example.max(3);
+                } else {
+                    recent_example = recent_example.saturating_sub(1);
+                }
+            }
+            let documented = themed_here && !setup_heading || recent_example > 0;
+            // Prose is matched a paragraph at a time (a sentence wraps across lines); a heading,
+            // a list item, a table row or a quote starts a new one.
+            let starts_block = trimmed.is_empty()
+                || trimmed.starts_with(['#', '|', '>', '-', '*', '+', '<'])
+                || trimmed.split_once(['.', ')']).is_some_and(|(n, _)| {
+                    !n.is_empty() && n.len() <= 3 && n.bytes().all(|b| b.is_ascii_digit())
+                });
+            if starts_block {
+                self.flush(&mut para);
+            }
+            if trimmed.is_empty() {
+                continue;
+            }
+            match &mut para {
+                Some((_, _, _, end)) => *end = line_start + line.len(),
+                None => para = Some((line_start, number, documented, line_start + line.len())),
+            }
+            if trimmed.starts_with(['#', '|']) {
+                self.flush(&mut para);
+            }
+        }
+        self.flush(&mut para);
+    }
+
+    /// Adds the unit of the paragraph gathered so far, if any.
+    fn flush(&mut self, para: &mut Paragraph) {
+        if let Some((start, line, documented, end)) = para.take() {
+            let text = self.file;
+            self.line(
+                line,
+                &text[start..end],
+                Lang::Markdown,
+                Context::Prose,
+                documented,
+            );
+        }
     }
 }
 
-/// The units of code: a script, or a code fence's lines (`first`: the line before them).
-#[allow(clippy::too_many_arguments)]
-fn cut_code(
-    i: usize,
-    text: &str,
-    first: usize,
-    lang: Lang,
-    context: Context,
-    themed: bool,
-    documented: bool,
-    vars: &Vars,
-    units: &mut Vec<Unit>,
-) {
-    for (line, part) in logical_lines(text, lang) {
-        // A security skill's scripts that only talk about an attack in comments, and the
-        // patterns a scanner matches (`re.compile(r"curl.*\|\s*sh")`), describe attacks.
-        let described = (themed && is_comment(part, lang)) || pattern_like(part);
-        push_line(
-            i,
-            text,
-            first + line,
-            part,
-            lang,
-            context,
-            documented || described,
-            vars,
-            units,
-        );
-    }
-}
+/// A paragraph of prose: its first byte and line, whether it documents an attack, its end.
+type Paragraph = Option<(usize, usize, bool, usize)>;
 
 /// Whether a line of code assigns a name (`x = …`, `let x = …`), not compares.
 fn is_assignment(line: &str) -> bool {
@@ -562,255 +834,6 @@ fn is_comment(line: &str, lang: Lang) -> bool {
         Lang::Python | Lang::Shell | Lang::PowerShell | Lang::Code => t.starts_with('#'),
         Lang::JavaScript => t.starts_with("//") || t.starts_with("/*") || t.starts_with('*'),
         _ => false,
-    }
-}
-
-/// Adds the unit of a line as written and, when it differs, as rebuilt.
-#[allow(clippy::too_many_arguments)]
-fn push_line(
-    i: usize,
-    base: &str,
-    line: usize,
-    text: &str,
-    lang: Lang,
-    context: Context,
-    documented: bool,
-    vars: &Vars,
-    units: &mut Vec<Unit>,
-) {
-    // An assignment in code is kept too: what it holds may be a secret passed on.
-    let found = families(text);
-    if found != 0 || lang.is_code() && is_assignment(text) {
-        // `text` is a slice of `base` (the file's text).
-        let offset = (text.as_ptr() as usize).checked_sub(base.as_ptr() as usize);
-        units.push(Unit {
-            source: i,
-            line,
-            offset: offset.filter(|&o| o + text.len() <= base.len()),
-            text: text.to_string(),
-            context,
-            origin: Origin::Plain,
-            documented,
-            families: found,
-        });
-    }
-    let lang = match (lang, context) {
-        (Lang::Markdown, Context::Fence) => Lang::Shell,
-        _ => lang,
-    };
-    if !lang.is_code() || text.len() > 8192 {
-        return;
-    }
-    let expanded = vars.expand(text, lang);
-    let built = build::join(&expanded, lang);
-    let found = families(&built);
-    if built != text && built != build::join(text, Lang::Markdown) && found != 0 {
-        units.push(Unit {
-            source: i,
-            line,
-            offset: None,
-            text: built,
-            context,
-            origin: Origin::Built,
-            documented,
-            families: found,
-        });
-    }
-}
-
-/// Markdown: prose, fences and HTML comments, each line with whether it documents an attack.
-fn cut_markdown(i: usize, source: &Source, themed: bool, vars: &Vars, units: &mut Vec<Unit>) {
-    let text = source.text.as_str();
-    // marker, length, documented, language, the byte and line where its content starts
-    let mut fence: Option<(char, usize, bool, Lang, usize, usize)> = None;
-    let mut comment = false;
-    let mut in_frontmatter = source.is_skill_file && text.starts_with("---");
-    // Under a heading of setup steps in the skill file, commands are steps even in a
-    // security skill.
-    let mut setup_heading = false;
-    // The last non-empty prose lines before this one: whether one introduced an example.
-    let mut recent_example = 0usize;
-    let mut para: Paragraph = None;
-    let mut comment_start: Option<(usize, usize)> = None;
-    let mut at = 0;
-    for (n, raw) in text.split_inclusive('\n').enumerate() {
-        let line_start = at;
-        at += raw.len();
-        let line = raw.trim_end_matches(['\n', '\r']);
-        let number = n + 1;
-        let trimmed = line.trim_start();
-        if in_frontmatter {
-            if n > 0 && (line.trim_end() == "---" || line.trim_end() == "...") {
-                in_frontmatter = false;
-            }
-            // The frontmatter's values (hooks, allowed-tools) are code-like data.
-            push_line(
-                i,
-                text,
-                number,
-                line,
-                Lang::Data,
-                Context::Code,
-                false,
-                vars,
-                units,
-            );
-            continue;
-        }
-        if let Some((marker, len, documented, lang, start, first)) = fence {
-            let closes = trimmed.starts_with(&marker.to_string().repeat(len))
-                && trimmed.trim_start_matches(marker).trim().is_empty();
-            if closes {
-                fence = None;
-                let block = &text[start..line_start];
-                if lang == Lang::Markdown {
-                    for (k, l) in block.lines().enumerate() {
-                        push_line(
-                            i,
-                            text,
-                            first + k + 1,
-                            l,
-                            Lang::Markdown,
-                            Context::Prose,
-                            documented,
-                            vars,
-                            units,
-                        );
-                    }
-                } else {
-                    cut_fence(i, text, block, first, lang, documented, themed, vars, units);
-                }
-            }
-            continue;
-        }
-        // `<!--` inside a code span is text, not a comment.
-        let opens = line
-            .find("<!--")
-            .is_some_and(|at| line[..at].matches('`').count() % 2 == 0);
-        if comment || opens {
-            flush(&mut para, i, text, vars, units);
-            let ends = line.contains("-->");
-            let opened_here = !comment;
-            comment = !ends || (opened_here && line.rfind("<!--") > line.rfind("-->"));
-            // A comment is matched whole (its sentences wrap across lines).
-            let (start, first) = *comment_start.get_or_insert((line_start, number));
-            if !comment {
-                comment_start = None;
-                let whole = &text[start..line_start + line.len()];
-                push_line(
-                    i,
-                    text,
-                    first,
-                    whole,
-                    Lang::Markdown,
-                    Context::Comment,
-                    false,
-                    vars,
-                    units,
-                );
-            }
-            continue;
-        }
-        // A security skill's references describe attacks; its skill file's steps are steps
-        // unless a line introduces them as an attack.
-        let themed_here = themed && !source.is_skill_file;
-        let documented = themed_here && !setup_heading || recent_example > 0;
-        if let Some(m @ ('`' | '~')) = trimmed.chars().next() {
-            let len = trimmed.chars().take_while(|&c| c == m).count();
-            if len >= 3 {
-                flush(&mut para, i, text, vars, units);
-                let lang = fence_lang(&trimmed[len..]);
-                fence = Some((m, len, documented, lang, at, number));
-                continue;
-            }
-        }
-        if trimmed.starts_with('#') {
-            setup_heading = source.is_skill_file && SETUP.is_match(trimmed);
-            recent_example = usize::from(EXAMPLE.is_match(trimmed)) * 40;
-        } else if !trimmed.is_empty() {
-            if EXAMPLE.is_match(trimmed) {
-                recent_example = recent_example.max(3);
-            } else {
-                recent_example = recent_example.saturating_sub(1);
-            }
-        }
-        let documented = themed_here && !setup_heading || recent_example > 0;
-        // Prose is matched a paragraph at a time (a sentence wraps across lines); a heading,
-        // a list item, a table row or a quote starts a new one.
-        let starts_block = trimmed.is_empty()
-            || trimmed.starts_with(['#', '|', '>', '-', '*', '+', '<'])
-            || trimmed.split_once(['.', ')']).is_some_and(|(n, _)| {
-                !n.is_empty() && n.len() <= 3 && n.bytes().all(|b| b.is_ascii_digit())
-            });
-        if starts_block {
-            flush(&mut para, i, text, vars, units);
-        }
-        if trimmed.is_empty() {
-            continue;
-        }
-        match &mut para {
-            Some((_, _, _, end)) => *end = line_start + line.len(),
-            None => para = Some((line_start, number, documented, line_start + line.len())),
-        }
-        if trimmed.starts_with(['#', '|']) {
-            flush(&mut para, i, text, vars, units);
-        }
-    }
-    flush(&mut para, i, text, vars, units);
-}
-
-/// A paragraph of prose: its first byte and line, whether it documents an attack, its end.
-type Paragraph = Option<(usize, usize, bool, usize)>;
-
-/// Adds the unit of the paragraph gathered so far, if any.
-fn flush(para: &mut Paragraph, i: usize, text: &str, vars: &Vars, units: &mut Vec<Unit>) {
-    if let Some((start, line, documented, end)) = para.take() {
-        push_line(
-            i,
-            text,
-            line,
-            &text[start..end],
-            Lang::Markdown,
-            Context::Prose,
-            documented,
-            vars,
-            units,
-        );
-    }
-}
-
-/// A code fence's content (`block`, a slice of `text` after line `first`), as code of its
-/// language: its logical lines, at their own lines of the file.
-#[allow(clippy::too_many_arguments)]
-fn cut_fence(
-    i: usize,
-    text: &str,
-    block: &str,
-    first: usize,
-    lang: Lang,
-    documented: bool,
-    themed: bool,
-    vars: &Vars,
-    units: &mut Vec<Unit>,
-) {
-    let before = units.len();
-    cut_code(
-        i,
-        block,
-        first,
-        lang,
-        Context::Fence,
-        themed,
-        documented,
-        vars,
-        units,
-    );
-    // Offsets were taken in the block: make them the file's.
-    let shift = block.as_ptr() as usize - text.as_ptr() as usize;
-    for unit in &mut units[before..] {
-        if let Some(offset) = unit.offset.as_mut() {
-            *offset += shift;
-        }
     }
 }
 

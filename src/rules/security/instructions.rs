@@ -38,6 +38,15 @@ static DECEIVE: LazyLock<Regex> = LazyLock::new(|| {
         r"(?i)(?:\bnot|\bnever|\bdon't|\bdo\s+not)\s+(?:be\s+)?log(?:ged)?\b[^.]{0,60}\baudit|\b(?:content|safety)\s+filter(?:ing|s)?\s+(?:is|are)\s+(?:disabled|off|bypassed)|\bsilently\s+(?:request|escalate|grant|elevate|obtain|delete|modify|purchase|approve)\w*|\bwithout\s+(?:the\s+)?(?:latency\s+of\s+)?human\s+(?:approval|review|confirmation|oversight)|\bregardless\s+of\s+what\s+the\s+user|\bwithout\s+(?:asking|requesting|waiting\s+for|seeking)(?:\s+for)?\s+(?:the\s+user'?s?\s+|any\s+|user\s+|explicit\s+)?(?:confirmation|approval|permission|consent)|(?:\bdo\s+not|\bdon't|\bnever)\s+(?:reveal|mention|disclose|share|repeat)\s+(?:these|this|your|the)\s+(?:instructions|system\s+prompt)|\bexempt\s+from\s+(?:standard\s+|the\s+|all\s+)?(?:policy|policies|safety|moderation|restrictions|rules)|\b(?:tell|inform)\s+(?:the\s+user|them)\s+(?:that\s+)?you\s+(?:do\s+not|don't|have\s+no)",
     )
 });
+/// Instructions that keep the user from knowing or deciding: actions or data kept from them
+/// ("is not disclosed to the user"), lies about what the skill does ("respond that it
+/// cannot"), consent taken away ("users are not prompted to approve"), and outside text or
+/// other agents given authority over the user's task.
+static OVERSIGHT: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)\b(?:is|are)\s+not\s+(?:disclosed|shown|revealed|reported|visible|displayed|reflected|labell?ed|mentioned)\s+(?:to|in)\s+(?:the\s+)?(?:users?\b|user's|skill's\s+output)|\busers?\s+(?:do|does)\s+not\s+need\s+to\s+(?:know|be\s+told|be\s+informed)\b|\b(?:users?|the\s+user)\s+(?:should|must|will)\s+not\s+be\s+(?:informed|told|notified|made\s+aware)\b|\busers?\s+(?:are|is)\s+not\s+(?:prompted|asked)\s+to\s+(?:approve|confirm|consent)|\bwithout\s+(?:disclosing|revealing|telling\s+(?:them|the\s+user))\s+that\b|\b(?:always\s+)?(?:respond|reply|answer)\s+that\s+(?:it|you|the\s+skill|this\s+skill)\s+(?:cannot|can't|does\s+not|doesn't|did\s+not|didn't|has\s+not|hasn't)\b|\bwithout\s+(?:[\w-]+\s+){1,5}?or\s+(?:asking|requesting|waiting)\s+for\s+(?:\w+\s+){0,2}?(?:confirmation|approval|permission|consent)|\b(?:can|may|will|shall)\s+(?:override|supersede)\s+(?:the\s+user's|your|the\s+user)\s+(?:\w+\s+)?(?:task|instructions?|request)|\b(?:the\s+user's|your)\s+(?:original\s+|current\s+)?(?:instructions?|task|request)\s+(?:is|are)\s+(?:treated\s+as\s+)?(?:a\s+)?(?:suggestion|superseded|overridden)|\bas\s+a\s+(?:high-priority\s+|trusted\s+|binding\s+)*(?:system\s+instruction|processing\s+directive|peer\s+instruction)\b[^.]{0,80}\b(?:overrides?|execute|executed|must\s+be\s+(?:followed|executed))\b|\bmust\s+be\s+treated\s+as\s+a\s+(?:\w+\s+)?directive\s+and\s+executed",
+    )
+});
 static FAKE_SYSTEM: LazyLock<Regex> = LazyLock::new(|| {
     re(
         r"(?im)^\s*(?:[>*-]\s*)?(?:<\s*/?\s*(?:system|system_prompt|system-prompt|sys)\s*>|\[\s*(?:SYSTEM|ADMIN|INST)\s*\]|<\|im_start\|>\s*system|SYSTEM\s*(?:OVERRIDE|MESSAGE|PROMPT|NOTICE|UPDATE|INSTRUCTION)S?\s*:|(?:ADMIN|DEVELOPER|ANTHROPIC|OPENAI)\s+(?:OVERRIDE|NOTE|MESSAGE|INSTRUCTIONS?)\s*:)",
@@ -75,6 +84,7 @@ pub fn check(scan: &Scan, out: &mut Findings) {
             .find(&unit.text)
             .or_else(|| HIDE.find(&unit.text))
             .or_else(|| DECEIVE.find(&unit.text))
+            .or_else(|| OVERSIGHT.find(&unit.text))
             .filter(|m| !quoted(&unit.text, m.start()) || hidden)
             .map(|m| (m.range(), "tells the agent"))
             .or_else(|| {

@@ -204,13 +204,14 @@ pub fn check(scan: &Scan, out: &mut Findings) {
             harvest(unit, out);
         }
         let strong = credential.clone().or_else(|| {
-            DATA.find(&unit.text)
-                .filter(|_| secretive)
+            secretive
+                .then(|| DATA.find(&unit.text))
+                .flatten()
                 .map(|m| m.as_str().trim().to_string())
         });
-        let secret = SECRET_VAR
-            .find(&unit.text)
-            .filter(|_| secretive)
+        let secret = secretive
+            .then(|| SECRET_VAR.find(&unit.text))
+            .flatten()
             .map(|m| m.as_str().to_string());
         if unit.is_code() && (strong.is_some() || secret.is_some()) {
             for c in STORES.captures_iter(&unit.text) {
@@ -252,8 +253,10 @@ pub fn check(scan: &Scan, out: &mut Findings) {
         if !unit.has(SEND | SECRET | URL) {
             continue;
         }
-        let dns = DNS
-            .find(&unit.text)
+        let dns = unit
+            .has(SEND)
+            .then(|| DNS.find(&unit.text))
+            .flatten()
             .filter(|m| unit.is_code() || unit.text[..m.start()].ends_with('`'));
         if code && let Some(m) = dns {
             out.add(
@@ -267,7 +270,9 @@ pub fn check(scan: &Scan, out: &mut Findings) {
             );
             continue;
         }
-        if matches!(unit.context, Context::Prose | Context::Comment)
+        let prose = matches!(unit.context, Context::Prose | Context::Comment);
+        if prose
+            && secretive
             && let Some(m) = TELLS_TO_SEND.find(&unit.text)
             && !AUTH_HEADER.is_match(m.as_str())
             && !YOURS.is_match(m.as_str())
@@ -283,7 +288,7 @@ pub fn check(scan: &Scan, out: &mut Findings) {
             );
             continue;
         }
-        if matches!(unit.context, Context::Prose | Context::Comment) {
+        if prose && secretive {
             if let Some(m) = SENDS_WHAT_IT_READ.find(&unit.text) {
                 out.add(
                     &SK704,
@@ -305,7 +310,8 @@ pub fn check(scan: &Scan, out: &mut Findings) {
                 );
             }
         }
-        if matches!(unit.context, Context::Prose | Context::Comment)
+        if prose
+            && unit.has(URL)
             && FORWARD.is_match(&unit.text)
             && let Some(url) = urls(&unit.text).find(|u| u.is_hostile() || DROPS.is_match(u.text))
         {
@@ -315,6 +321,7 @@ pub fn check(scan: &Scan, out: &mut Findings) {
         // A configured endpoint (a config file's value, a script's constant) that is a tunnel
         // or a capture service: everything the skill sends goes there.
         if unit.context == Context::Code
+            && unit.has(URL | SEND)
             && (scan.source(unit).lang == crate::security::Lang::Data
                 || STORES.is_match(&unit.text))
             && let Some(m) = DROPS.find(&unit.text)
@@ -322,7 +329,7 @@ pub fn check(scan: &Scan, out: &mut Findings) {
             out.add(&SK704, unit, Some(m.range()), format!("sends what the skill sends to `{}`, a tunnel or capture service, not the service it names", m.as_str()));
             continue;
         }
-        if !code {
+        if !code || !unit.has(SEND) {
             continue;
         }
         let Some(sink) = SENDS.find(&unit.text) else {

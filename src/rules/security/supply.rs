@@ -6,7 +6,7 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use super::{Findings, shorten};
-use crate::security::family::{FETCH, SEND, SUPPLY, URL};
+use crate::security::family::{ATTACK, FETCH, SEND, SUPPLY, URL};
 use crate::security::{Binary, Scan, Unit, named_for_attack, urls};
 
 crate::rule::declare! {
@@ -235,6 +235,9 @@ static BARE_HOST: LazyLock<Regex> = LazyLock::new(|| {
 
 /// A host named for an attack, in a URL or after a network command.
 fn attack_host(unit: &Unit) -> Option<String> {
+    if !unit.has(ATTACK) {
+        return None;
+    }
     if let Some(url) = urls(&unit.text).find(|u| u.is_named_for_attack()) {
         return Some(url.host);
     }
@@ -422,7 +425,8 @@ fn untrusted(unit: &Unit, out: &mut Findings) {
         );
         return;
     }
-    if FETCHES.is_match(&unit.text)
+    if unit.has(URL)
+        && FETCHES.is_match(&unit.text)
         && let Some(url) = urls(&unit.text).find(|u| {
             (u.is_ip() && !u.is_local()) || SHORTENERS.is_match(&u.host) || u.is_hostile()
         })
@@ -445,7 +449,9 @@ fn untrusted(unit: &Unit, out: &mut Findings) {
         );
         return;
     }
-    if let Some(c) = EXTRA_INDEX.captures(&unit.text) {
+    if unit.has(SUPPLY)
+        && let Some(c) = EXTRA_INDEX.captures(&unit.text)
+    {
         let url = c.name("url").map_or("", |m| m.as_str());
         let internal = unit
             .text
