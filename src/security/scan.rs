@@ -52,12 +52,12 @@ pub struct Unit {
     /// line introduced as what to look for.
     pub documented: bool,
     /// The families of words it holds ([`family`]).
-    pub families: u16,
+    pub families: u32,
 }
 
 impl Unit {
     /// Whether it holds a word of any of `families`.
-    pub fn has(&self, families: u16) -> bool {
+    pub fn has(&self, families: u32) -> bool {
         self.families & families != 0
     }
 
@@ -84,52 +84,54 @@ pub struct Scan {
 /// nothing.
 pub mod family {
     /// Downloading and running code.
-    pub const FETCH: u16 = 1;
+    pub const FETCH: u32 = 1;
     /// Decoding payloads.
-    pub const DECODE: u16 = 1 << 1;
+    pub const DECODE: u32 = 1 << 1;
     /// Sockets and shells for another host.
-    pub const SHELL: u16 = 1 << 2;
+    pub const SHELL: u32 = 1 << 2;
     /// Mining.
-    pub const MINER: u16 = 1 << 3;
+    pub const MINER: u32 = 1 << 3;
     /// Credentials and private data.
-    pub const SECRET: u16 = 1 << 4;
+    pub const SECRET: u32 = 1 << 4;
     /// Sending to the network.
-    pub const SEND: u16 = 1 << 5;
+    pub const SEND: u32 = 1 << 5;
     /// Persistence, privileges, safeguards.
-    pub const SYSTEM: u16 = 1 << 6;
+    pub const SYSTEM: u32 = 1 << 6;
     /// Words of an injection, hidden text or a fake message.
-    pub const INJECT: u16 = 1 << 7;
+    pub const INJECT: u32 = 1 << 7;
     /// A negation or concealment (`do not`, `hide`).
-    pub const NEGATION: u16 = 1 << 8;
+    pub const NEGATION: u32 = 1 << 8;
     /// The user (whom an injection hides things from).
-    pub const WHO: u16 = 1 << 9;
+    pub const WHO: u32 = 1 << 9;
     /// Installing packages, internal packages.
-    pub const SUPPLY: u16 = 1 << 10;
+    pub const SUPPLY: u32 = 1 << 10;
     /// A URL.
-    pub const URL: u16 = 1 << 11;
+    pub const URL: u32 = 1 << 11;
     /// A label of a host name named for an attack (`evil`, `exfil`, `c2`).
-    pub const ATTACK: u16 = 1 << 12;
+    pub const ATTACK: u32 = 1 << 12;
     /// Every family a rule matches.
-    pub const RULES: u16 = (1 << 13) - 1;
+    pub const RULES: u32 = (1 << 13) - 1;
     /// Not a family a rule matches: a decoder, for which every file's payloads are decoded
     /// (the blob may sit in another file than its decoder).
-    pub const HINT: u16 = 1 << 13;
+    pub const HINT: u32 = 1 << 13;
     /// Not a family a rule matches: words that introduce an example of an attack rather than
     /// a step to perform.
-    pub const EXAMPLE: u16 = 1 << 14;
+    pub const EXAMPLE: u32 = 1 << 14;
     /// Not a family: the keyword must also end a word.
-    pub const WORD: u16 = 1 << 15;
+    pub const WORD: u32 = 1 << 30;
+    /// Not a family: the keyword may also start inside a word (`mycorp_utils`).
+    pub const INSIDE: u32 = 1 << 31;
 }
 
 use family::{
-    ATTACK, DECODE, EXAMPLE, FETCH, HINT, INJECT, MINER, NEGATION, SECRET, SEND, SHELL, SUPPLY,
-    SYSTEM, URL, WHO, WORD,
+    ATTACK, DECODE, EXAMPLE, FETCH, HINT, INJECT, INSIDE, MINER, NEGATION, SECRET, SEND, SHELL,
+    SUPPLY, SYSTEM, URL, WHO, WORD,
 };
 
 /// Words a unit must hold to be matched at all (case-insensitive), each with its family: a
 /// line with none of them can fire no security rule.
 #[rustfmt::skip]
-const KEYWORDS: &[(&str, u16)] = &[
+const KEYWORDS: &[(&str, u32)] = &[
     ("curl", FETCH | SEND), ("wget", FETCH | SEND), ("iwr", FETCH | SEND), ("irm", FETCH | SEND),
     ("invoke-webrequest", FETCH | SEND), ("invoke-restmethod", FETCH | SEND),
     ("invoke-expression", FETCH), ("iex", FETCH), ("webclient", FETCH | SEND),
@@ -242,7 +244,10 @@ const KEYWORDS: &[(&str, u16)] = &[
     ("revealing", INJECT), ("respond that", INJECT), ("reply that", INJECT),
     ("answer that", INJECT), ("confirmation", INJECT), ("approval", INJECT),
     ("consent", INJECT), ("supersede", INJECT), ("directive", INJECT),
-    ("system instruction", INJECT), ("peer instruction", INJECT),
+    ("system instruction", INJECT), ("peer instruction", INJECT), ("be informed", INJECT),
+    ("not informed", INJECT), ("not told", INJECT), ("not notified", INJECT),
+    ("be removed", INJECT), ("not deleted", INJECT), ("not removed", INJECT),
+    ("mentioning", INJECT),
     ("do not", NEGATION), ("don't", NEGATION), ("never", NEGATION), ("without", NEGATION),
     ("hide", NEGATION), ("conceal", NEGATION), ("keep this", NEGATION), ("keep it", NEGATION),
     ("keep these", NEGATION), ("keep that", NEGATION),
@@ -250,8 +255,9 @@ const KEYWORDS: &[(&str, u16)] = &[
     ("install", SUPPLY), ("pip ", SUPPLY), ("pip3", SUPPLY), ("npm ", SUPPLY), ("npx ", SUPPLY),
     ("yarn ", SUPPLY), ("pnpm ", SUPPLY), ("bun add", SUPPLY), ("cnpm", SUPPLY),
     ("uv add", SUPPLY), ("uv pip", SUPPLY), ("uv tool", SUPPLY), ("poetry add", SUPPLY),
-    ("pdm add", SUPPLY), ("index-url", SUPPLY), ("--registry", SUPPLY), ("internal", SUPPLY),
-    ("corp", SUPPLY), ("acme", SUPPLY), ("intranet", SUPPLY), ("inhouse", SUPPLY),
+    ("pdm add", SUPPLY), ("index-url", SUPPLY), ("--registry", SUPPLY), ("internal", SUPPLY | INSIDE),
+    ("corp", SUPPLY | INSIDE), ("acme", SUPPLY | INSIDE), ("intranet", SUPPLY | INSIDE),
+    ("inhouse", SUPPLY | INSIDE),
     ("://", URL),
     ("look for", EXAMPLE | WORD), ("looks like", EXAMPLE | WORD), ("flag", EXAMPLE | WORD),
     ("flags", EXAMPLE | WORD), ("flagged", EXAMPLE | WORD), ("detect", EXAMPLE),
@@ -285,7 +291,7 @@ const KEYWORDS: &[(&str, u16)] = &[
 ];
 
 /// Distinct keywords and their families.
-type Keywords = Vec<(&'static str, u16)>;
+type Keywords = Vec<(&'static str, u32)>;
 
 /// The automaton of the keywords, and each distinct word with the families of every entry
 /// that names it.
@@ -307,42 +313,52 @@ static KEYS: LazyLock<Option<(AhoCorasick, Keywords)>> = LazyLock::new(|| {
 });
 
 /// The families of the words `text` holds (0: none).
-pub fn families(text: &str) -> u16 {
+pub fn families(text: &str) -> u32 {
     keyword_hits(text).iter().fold(0, |found, h| found | h.2) & family::RULES
 }
 
+/// Whether the word at `start..end` of `text` is a label of a host name (`attacker.example`,
+/// `x.evil.io`): a host named for an attack does not introduce an example of one.
+fn in_host(text: &[u8], start: usize, end: usize) -> bool {
+    let label = |b: Option<&u8>| b.is_some_and(|b| b.is_ascii_alphanumeric() || *b == b'-');
+    (start > 0 && text.get(start - 1) == Some(&b'.') && label(text.get(start.wrapping_sub(2))))
+        || (text.get(end) == Some(&b'.') && label(text.get(end + 1)))
+}
+
 /// A keyword found: its start, end and families.
-type Hit = (usize, usize, u16);
+type Hit = (usize, usize, u32);
 
 /// The keywords `text` holds, as words, in order of start (every family when the automaton
 /// could not be built).
 fn keyword_hits(text: &str) -> Vec<Hit> {
     let Some((keys, words)) = KEYS.as_ref() else {
-        return vec![(0, 0, u16::MAX)];
+        return vec![(0, 0, u32::MAX)];
     };
     let bytes = text.as_bytes();
     keys.find_overlapping_iter(text)
         .filter_map(|m| {
             let (word, family) = *words.get(m.pattern().as_usize())?;
+            let starts = family & INSIDE == 0;
             bounded(
                 word.as_bytes(),
+                starts,
                 family & WORD != 0,
                 bytes,
                 m.start(),
                 m.end(),
             )
-            .then_some((m.start(), m.end(), family & !WORD))
+            .then_some((m.start(), m.end(), family & !(WORD | INSIDE)))
         })
         .collect()
 }
 
 /// Whether a keyword found at `start..end` of `text` stands as a word: one that begins with a
-/// letter or digit begins a word (`nc ` is not the end of `since `, `miner` not of
+/// letter or digit begins a word (when it `starts` one) (`nc ` is not the end of `since `, `miner` not of
 /// `examiner`), and a pipe into a program or a `whole` word ends one (`| sh`, not `| shell |`
 /// in a table).
-fn bounded(word: &[u8], whole: bool, text: &[u8], start: usize, end: usize) -> bool {
+fn bounded(word: &[u8], starts: bool, whole: bool, text: &[u8], start: usize, end: usize) -> bool {
     let alnum = |b: Option<&u8>| b.is_some_and(|b| b.is_ascii_alphanumeric());
-    if alnum(word.first()) && start > 0 && alnum(text.get(start - 1)) {
+    if starts && alnum(word.first()) && start > 0 && alnum(text.get(start - 1)) {
         return false;
     }
     let ends = whole || word.first() == Some(&b'|');
@@ -534,7 +550,7 @@ impl<'a> Cutter<'a> {
         let file = source.text.as_str();
         let examples = hits
             .iter()
-            .filter(|h| h.2 & EXAMPLE != 0)
+            .filter(|h| h.2 & EXAMPLE != 0 && !in_host(file.as_bytes(), h.0, h.1))
             .map(|h| h.0)
             .collect();
         hits.retain(|h| h.2 & family::RULES != 0);
@@ -561,7 +577,7 @@ impl<'a> Cutter<'a> {
     }
 
     /// The families of the keywords that lie inside `start..end` of the file.
-    fn families_in(&self, start: usize, end: usize) -> u16 {
+    fn families_in(&self, start: usize, end: usize) -> u32 {
         let from = self.hits.partition_point(|h| h.0 < start);
         self.hits[from..]
             .iter()
@@ -727,7 +743,12 @@ impl<'a> Cutter<'a> {
                 recent_example = usize::from(self.example_in(line_start, at)) * 40;
             } else if !trimmed.is_empty() {
                 if self.example_in(line_start, at) {
-                    recent_example = recent_example.max(3);
+                    // A short line or one that ends in a colon introduces what follows; a
+                    // sentence that uses the word ("…enables detection of motion") is only
+                    // itself about it.
+                    let introduces =
+                        trimmed.ends_with(':') || trimmed.split_whitespace().count() <= 12;
+                    recent_example = recent_example.max(if introduces { 3 } else { 1 });
                 } else {
                     recent_example = recent_example.saturating_sub(1);
                 }

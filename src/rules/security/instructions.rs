@@ -22,7 +22,7 @@ use crate::security::regex as re;
 
 static INJECTION: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r#"(?i)\b(?:ignore|disregard|forget|override|bypass)\s+(?:all\s+|any\s+|the\s+|your\s+|every\s+|of\s+)*(?:(?:previous|prior|above|earlier|preceding|former|original|existing|system|safety|security|developer|initial|other)\s+)+(?:instructions?|prompts?|rules|directives|guidelines|guardrails|policies|restrictions|constraints|messages|programming|safeguards)\b|\b(?:ignore|disregard|forget)\s+(?:all|everything)\s+(?:instructions?|you\s+(?:were|have\s+been)\s+told|above)\b|\byou\s+are\s+(?:now\s+)?(?:in\s+)?(?:DAN\b|developer\s+mode|god\s+mode|jailbroken|unrestricted|unfiltered|no\s+longer\s+bound|free\s+(?:from|of)\s+(?:all\s+)?(?:rules|restrictions|guidelines))|\b(?:developer|god|jailbreak|DAN|admin|debug|maintenance)\s+mode\s+(?:is\s+)?(?:now\s+)?(?:enabled|activated|on|engaged)\b|\bdo\s+anything\s+now\b|\bnew\s+(?:system\s+)?instructions\s*:|\b(?:the\s+)?(?:above|previous|prior|earlier)\s+(?:instructions|rules|prompt)\s+(?:are|were|is)\s+(?:void|obsolete|cancell?ed|fake|outdated|superseded|no\s+longer)"#,
+        r#"(?i)\b(?:ignore|disregard|forget|override|bypass)\s+(?:all\s+|any\s+|the\s+|your\s+|every\s+|of\s+)*(?:(?:previous|prior|above|earlier|preceding|former|original|existing|system|safety|security|developer|initial|other)\s+)+(?:instructions?|prompts?|rules|directives|guidelines|guardrails|policies|restrictions|constraints|messages|programming|safeguards)\b|\b(?:ignore|disregard|forget)\s+(?:all|everything)\s+(?:instructions?|you\s+(?:were|have\s+been)\s+told|above)\b|\byou\s+are\s+(?:now\s+)?(?:in\s+)?(?:DAN\b|developer\s+mode|god\s+mode|jailbroken|unrestricted|unfiltered|no\s+longer\s+bound|free\s+(?:from|of)\s+(?:all\s+)?(?:rules|restrictions|guidelines))|\b(?:developer|god|jailbreak|DAN|admin|debug|maintenance)\s+mode\s+(?:is\s+)?(?:now\s+)?(?:enabled|activated|on|engaged)\b|\bdo\s+anything\s+now\b|\b(?:ADMIN|DEVELOPER|GOD|SUPERUSER|ROOT)_(?:OVERRIDE|MODE)_(?:ENABLED|ON|ACTIVE|GRANTED)\b|\bBYPASS_(?:CONTENT_|SAFETY_)?(?:FILTERS?|SAFETY|GUARDRAILS?|RESTRICTIONS)\b|\bnew\s+(?:system\s+)?instructions\s*:|\b(?:the\s+)?(?:above|previous|prior|earlier)\s+(?:instructions|rules|prompt)\s+(?:are|were|is)\s+(?:void|obsolete|cancell?ed|fake|outdated|superseded|no\s+longer)"#,
     )
 });
 static HIDE: LazyLock<Regex> = LazyLock::new(|| {
@@ -44,7 +44,7 @@ static DECEIVE: LazyLock<Regex> = LazyLock::new(|| {
 /// other agents given authority over the user's task.
 static OVERSIGHT: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)\b(?:is|are)\s+not\s+(?:disclosed|shown|revealed|reported|visible|displayed|reflected|labell?ed|mentioned)\s+(?:to|in)\s+(?:the\s+)?(?:users?\b|user's|skill's\s+output)|\busers?\s+(?:do|does)\s+not\s+need\s+to\s+(?:know|be\s+told|be\s+informed)\b|\b(?:users?|the\s+user)\s+(?:should|must|will)\s+not\s+be\s+(?:informed|told|notified|made\s+aware)\b|\busers?\s+(?:are|is)\s+not\s+(?:prompted|asked)\s+to\s+(?:approve|confirm|consent)|\bwithout\s+(?:disclosing|revealing|telling\s+(?:them|the\s+user))\s+that\b|\b(?:always\s+)?(?:respond|reply|answer)\s+that\s+(?:it|you|the\s+skill|this\s+skill)\s+(?:cannot|can't|does\s+not|doesn't|did\s+not|didn't|has\s+not|hasn't)\b|\bwithout\s+(?:[\w-]+\s+){1,5}?or\s+(?:asking|requesting|waiting)\s+for\s+(?:\w+\s+){0,2}?(?:confirmation|approval|permission|consent)|\b(?:can|may|will|shall)\s+(?:override|supersede)\s+(?:the\s+user's|your|the\s+user)\s+(?:\w+\s+)?(?:task|instructions?|request)|\b(?:the\s+user's|your)\s+(?:original\s+|current\s+)?(?:instructions?|task|request)\s+(?:is|are)\s+(?:treated\s+as\s+)?(?:a\s+)?(?:suggestion|superseded|overridden)|\bas\s+a\s+(?:high-priority\s+|trusted\s+|binding\s+)*(?:system\s+instruction|processing\s+directive|peer\s+instruction)\b[^.]{0,80}\b(?:overrides?|execute|executed|must\s+be\s+(?:followed|executed))\b|\bmust\s+be\s+treated\s+as\s+a\s+(?:\w+\s+)?directive\s+and\s+executed",
+        r"(?i)\b(?:is|are)\s+not\s+(?:disclosed|shown|revealed|reported|reflected|labell?ed|mentioned)\s+(?:to|in)\s+(?:the\s+)?(?:users?\b|user's|skill's\s+output)|\busers?\s+(?:do|does)\s+not\s+need\s+to\s+(?:know|be\s+told|be\s+informed)\b|\b(?:users?|the\s+user)\s+(?:should|must|will)\s+not\s+be\s+(?:informed|told|notified|made\s+aware)\b|\busers?\s+(?:are|is)\s+not\s+(?:prompted|asked)\s+to\s+(?:approve|confirm|consent)|\busers?\s+(?:are|is)\s+not\s+(?:informed|told|notified|made\s+aware)\s+(?:that|of|about)\b|\b(?:cannot\s+be\s+removed|is\s+not\s+(?:deleted|removed))\s+(?:by|when)\s+(?:the\s+user\s+)?uninstall\w*|\bbypass(?:es|ing)?\s+(?:the\s+)?(?:standard\s+|normal\s+|required\s+|usual\s+)*(?:approval|review|authori[sz]ation|confirmation)\s+(?:workflow|process|step|gate)s?\b|\bwithout\s+(?:mentioning|disclosing|revealing)\s+the\s+(?:\w+\s+){0,3}?(?:premium|commission|partnership|sponsorship|incentive|payment|affiliate)|\bwithout\s+(?:disclosing|revealing|telling\s+(?:them|the\s+user))\s+that\b|\b(?:always\s+)?(?:respond|reply|answer)\s+that\s+(?:it|you|the\s+skill|this\s+skill)\s+(?:cannot|can't|does\s+not|doesn't|did\s+not|didn't|has\s+not|hasn't)\b|\bwithout\s+(?:[\w-]+\s+){1,5}?or\s+(?:asking|requesting|waiting)\s+for\s+(?:\w+\s+){0,2}?(?:confirmation|approval|permission|consent)|\b(?:can|may|will|shall)\s+(?:override|supersede)\s+(?:the\s+user's|your|the\s+user)\s+(?:\w+\s+)?(?:task|instructions?|request)|\b(?:the\s+user's|your)\s+(?:original\s+|current\s+)?(?:instructions?|task|request)\s+(?:is|are)\s+(?:treated\s+as\s+)?(?:a\s+)?(?:suggestion|superseded|overridden)|\bas\s+a\s+(?:high-priority\s+|trusted\s+|binding\s+)*(?:system\s+instruction|processing\s+directive|peer\s+instruction)\b[^.]{0,80}\b(?:overrides?|execute|executed|must\s+be\s+(?:followed|executed))\b|\bmust\s+be\s+treated\s+as\s+a\s+(?:\w+\s+)?directive\s+and\s+executed",
     )
 });
 static FAKE_SYSTEM: LazyLock<Regex> = LazyLock::new(|| {
@@ -84,7 +84,11 @@ pub fn check(scan: &Scan, out: &mut Findings) {
             .find(&unit.text)
             .or_else(|| HIDE.find(&unit.text))
             .or_else(|| DECEIVE.find(&unit.text))
-            .or_else(|| OVERSIGHT.find(&unit.text))
+            .or_else(|| {
+                OVERSIGHT
+                    .find(&unit.text)
+                    .filter(|m| !negated(&unit.text, m.start()))
+            })
             .filter(|m| !quoted(&unit.text, m.start()) || hidden)
             .map(|m| (m.range(), "tells the agent"))
             .or_else(|| {
@@ -144,6 +148,20 @@ pub fn check(scan: &Scan, out: &mut Findings) {
     for (i, source) in scan.sources.iter().enumerate() {
         hidden_characters(i, &source.text, out);
     }
+}
+
+/// Whether the clause before byte `at` of `text` negates or forbids what follows ("never
+/// bypass the approval process", "do not keep users unaware").
+fn negated(text: &str, at: usize) -> bool {
+    let clause_start = text[..at]
+        .rfind(['.', '!', '?', ';', '\n'])
+        .map_or(0, |i| i + 1);
+    let before = text[clause_start..at].to_ascii_lowercase();
+    [
+        "never", "not ", "n't", "avoid", "without", "prevent", "must not", "forbid", "prohibit",
+    ]
+    .iter()
+    .any(|w| before.contains(w))
 }
 
 /// A matched phrase without the punctuation that opened its clause.

@@ -96,7 +96,7 @@ static DROPS: LazyLock<Regex> = LazyLock::new(|| {
 /// Prose that tells the agent to send secrets or the conversation away.
 static TELLS_TO_SEND: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)\b(?:send|upload|post|transmit|forward|exfiltrate|share|submit|email|report|copy|append|include)\b[^.]{0,80}\b(?:ssh keys?|private keys?|id_rsa|credentials|api[ _-]?keys?|access tokens?|auth tokens?|secrets|passwords?|\.env\b|environment variables|cookies|(?:whole |entire |full )?conversation|chat history|session history|transcripts?|system prompt|user'?s? (?:files|data|messages))\b[^.]{0,100}(?:https?://\S+|webhook|\bendpoint\b|\bserver\b|\bremote\b|\bexternal\b|@[\w-]+\.\w+)",
+        r"(?i)\b(?:send|upload|post|transmit|forward|exfiltrate|share|submit|email|report|copy|append|include)\b(?:[^.]|\.\w){0,80}\b(?:ssh keys?|private keys?|id_rsa|credentials|api[ _-]?keys?|access tokens?|auth tokens?|secrets|passwords?|\.env\b|environment variables|cookies|(?:whole |entire |full )?conversation|chat history|session history|transcripts?|system prompt|user'?s? (?:files|data|messages))\b(?:[^.]|\.\w){0,100}(?:https?://\S+|(?:s3|gs)://\S+|webhook|\bendpoint\b|\bserver\b|\bremote\b|\bexternal\b|@[\w-]+\.\w+)",
     )
 });
 /// Prose that sends a secret or gathered data after naming it ("read .env credentials and
