@@ -109,14 +109,19 @@ pub mod family {
     pub const URL: u32 = 1 << 11;
     /// A label of a host name named for an attack (`evil`, `exfil`, `c2`).
     pub const ATTACK: u32 = 1 << 12;
+    /// Words of concealment and of oversight taken away (`secretly`, `not disclosed`,
+    /// `confirmation`).
+    pub const CONCEAL: u32 = 1 << 13;
+    /// Styles that make HTML invisible.
+    pub const HTML: u32 = 1 << 14;
     /// Every family a rule matches.
-    pub const RULES: u32 = (1 << 13) - 1;
+    pub const RULES: u32 = (1 << 15) - 1;
     /// Not a family a rule matches: a decoder, for which every file's payloads are decoded
     /// (the blob may sit in another file than its decoder).
-    pub const HINT: u32 = 1 << 13;
+    pub const HINT: u32 = 1 << 15;
     /// Not a family a rule matches: words that introduce an example of an attack rather than
     /// a step to perform.
-    pub const EXAMPLE: u32 = 1 << 14;
+    pub const EXAMPLE: u32 = 1 << 16;
     /// Not a family: the keyword must also end a word.
     pub const WORD: u32 = 1 << 30;
     /// Not a family: the keyword may also start inside a word (`mycorp_utils`).
@@ -124,8 +129,8 @@ pub mod family {
 }
 
 use family::{
-    ATTACK, DECODE, EXAMPLE, FETCH, HINT, INJECT, INSIDE, MINER, NEGATION, SECRET, SEND, SHELL,
-    SUPPLY, SYSTEM, URL, WHO, WORD,
+    ATTACK, CONCEAL, DECODE, EXAMPLE, FETCH, HINT, HTML, INJECT, INSIDE, MINER, NEGATION, SECRET,
+    SEND, SHELL, SUPPLY, SYSTEM, URL, WHO, WORD,
 };
 
 /// Words a unit must hold to be matched at all (case-insensitive), each with its family: a
@@ -217,37 +222,36 @@ const KEYWORDS: &[(&str, u32)] = &[
     ("nsenter", SYSTEM), ("chown", SYSTEM), ("-v /:", SYSTEM), ("disable", SYSTEM),
     ("turn off", SYSTEM), ("switch off", SYSTEM), ("deactivate", SYSTEM),
     ("uninstall", SYSTEM), ("shell:startup", SYSTEM), ("launch agent", SYSTEM),
-    ("ignore", INJECT), ("disregard", INJECT), ("forget", INJECT), ("override", INJECT),
-    ("bypass", INJECT), ("jailbreak", INJECT), ("developer mode", INJECT),
+    ("ignore", INJECT), ("disregard", INJECT), ("forget", INJECT), ("override", INJECT | CONCEAL),
+    ("bypass", INJECT | CONCEAL), ("jailbreak", INJECT), ("developer mode", INJECT),
     ("god mode", INJECT), ("dan ", INJECT), ("mode enabled", INJECT), ("mode activated", INJECT),
     ("mode is now", INJECT), ("do anything now", INJECT), ("you are now", INJECT),
-    ("<system", INJECT), ("</system", INJECT), ("< system", INJECT), ("[system", INJECT),
-    ("system:", INJECT), ("system override", INJECT), ("system message", INJECT),
-    ("system update", INJECT), ("system notice", INJECT), ("system instruction", INJECT),
-    ("<sys>", INJECT), ("<|im_start|>", INJECT), ("[inst]", INJECT), ("[admin]", INJECT),
-    ("admin override", INJECT), ("developer override", INJECT), ("developer note", INJECT),
-    ("new instructions", INJECT), ("new system instructions", INJECT),
-    ("instructions are", INJECT), ("instructions were", INJECT), ("rules are", INJECT),
-    ("secretly", INJECT), ("covertly", INJECT), ("stealthily", INJECT),
-    ("surreptitiously", INJECT), ("silently", INJECT), ("<!--", INJECT), ("display:", INJECT),
-    ("display :", INJECT), ("visibility", INJECT), ("font-size", INJECT), ("opacity", INJECT),
-    ("color:", INJECT), ("[//]:", INJECT), ("[comment]:", INJECT), ("[_]:", INJECT),
-    (" hidden", INJECT), ("respond that", INJECT), ("reply that", INJECT), ("say that", INJECT),
-    ("restrictions", INJECT), ("unrestricted", INJECT), ("unfiltered", INJECT),
-    ("audit", INJECT), ("exempt", INJECT), ("filtering", INJECT), ("regardless", INJECT),
-    ("not disclosed", INJECT), ("not shown", INJECT), ("not revealed", INJECT),
-    ("not reported", INJECT), ("not visible", INJECT), ("not displayed", INJECT),
-    ("not reflected", INJECT), ("not labeled", INJECT), ("not labelled", INJECT),
-    ("not mentioned", INJECT), ("need to know", INJECT), ("be informed", INJECT),
-    ("be told", INJECT), ("be notified", INJECT), ("made aware", INJECT),
-    ("not prompted", INJECT), ("not asked", INJECT), ("disclosing", INJECT),
-    ("revealing", INJECT), ("respond that", INJECT), ("reply that", INJECT),
-    ("answer that", INJECT), ("confirmation", INJECT), ("approval", INJECT),
-    ("consent", INJECT), ("supersede", INJECT), ("directive", INJECT),
-    ("system instruction", INJECT), ("peer instruction", INJECT), ("be informed", INJECT),
-    ("not informed", INJECT), ("not told", INJECT), ("not notified", INJECT),
-    ("be removed", INJECT), ("not deleted", INJECT), ("not removed", INJECT),
-    ("mentioning", INJECT),
+    ("_mode_", INJECT | INSIDE), ("<system", INJECT), ("</system", INJECT), ("< system", INJECT),
+    ("[system", INJECT), ("system:", INJECT), ("system override", INJECT),
+    ("system message", INJECT), ("system update", INJECT), ("system notice", INJECT),
+    ("system instruction", INJECT | CONCEAL), ("<sys>", INJECT), ("<|im_start|>", INJECT),
+    ("[inst]", INJECT), ("[admin]", INJECT), ("admin override", INJECT),
+    ("developer override", INJECT), ("developer note", INJECT), ("new instructions", INJECT),
+    ("new system instructions", INJECT), ("instructions are", INJECT),
+    ("instructions were", INJECT), ("rules are", INJECT), ("restrictions", INJECT),
+    ("unrestricted", INJECT), ("unfiltered", INJECT),
+    ("[//]:", INJECT | CONCEAL), ("[comment]:", INJECT | CONCEAL), ("[_]:", INJECT | CONCEAL),
+    ("secretly", CONCEAL), ("covertly", CONCEAL), ("stealthily", CONCEAL),
+    ("surreptitiously", CONCEAL), ("silently", CONCEAL), ("respond that", CONCEAL),
+    ("reply that", CONCEAL), ("say that", CONCEAL), ("answer that", CONCEAL),
+    ("audit", CONCEAL), ("exempt", CONCEAL), ("filtering", CONCEAL), ("regardless", CONCEAL),
+    ("not disclosed", CONCEAL), ("not shown", CONCEAL), ("not revealed", CONCEAL),
+    ("not reported", CONCEAL), ("not reflected", CONCEAL), ("not labeled", CONCEAL),
+    ("not labelled", CONCEAL), ("not mentioned", CONCEAL), ("need to know", CONCEAL),
+    ("be informed", CONCEAL), ("be told", CONCEAL), ("be notified", CONCEAL),
+    ("made aware", CONCEAL), ("not prompted", CONCEAL), ("not asked", CONCEAL),
+    ("not informed", CONCEAL), ("not told", CONCEAL), ("not notified", CONCEAL),
+    ("disclosing", CONCEAL), ("revealing", CONCEAL), ("mentioning", CONCEAL),
+    ("confirmation", CONCEAL), ("approval", CONCEAL), ("consent", CONCEAL),
+    ("supersede", CONCEAL), ("directive", CONCEAL), ("peer instruction", CONCEAL),
+    ("be removed", CONCEAL), ("not deleted", CONCEAL), ("not removed", CONCEAL),
+    ("display:", HTML), ("display :", HTML), ("visibility", HTML), ("font-size", HTML),
+    ("opacity", HTML), ("color:", HTML), (" hidden", HTML),
     ("do not", NEGATION), ("don't", NEGATION), ("never", NEGATION), ("without", NEGATION),
     ("hide", NEGATION), ("conceal", NEGATION), ("keep this", NEGATION), ("keep it", NEGATION),
     ("keep these", NEGATION), ("keep that", NEGATION),
@@ -638,7 +642,9 @@ impl<'a> Cutter<'a> {
             _ => lang,
         };
         // Nothing to rebuild: no variable is known and no quote or escape splits a word.
-        let split = text.contains(['"', '\'', '\\', '`']);
+        let split = text
+            .bytes()
+            .any(|b| matches!(b, b'"' | b'\'' | b'\\' | b'`'));
         if !lang.is_code() || text.len() > 8192 || !split && self.vars.is_empty() {
             return;
         }
@@ -758,9 +764,7 @@ impl<'a> Cutter<'a> {
             // a list item, a table row or a quote starts a new one.
             let starts_block = trimmed.is_empty()
                 || trimmed.starts_with(['#', '|', '>', '-', '*', '+', '<'])
-                || trimmed.split_once(['.', ')']).is_some_and(|(n, _)| {
-                    !n.is_empty() && n.len() <= 3 && n.bytes().all(|b| b.is_ascii_digit())
-                });
+                || numbered(trimmed);
             if starts_block {
                 self.flush(&mut para);
             }
@@ -791,6 +795,12 @@ impl<'a> Cutter<'a> {
             );
         }
     }
+}
+
+/// Whether a line starts a numbered list item (`1.`, `12)`).
+fn numbered(line: &str) -> bool {
+    let digits = line.bytes().take(4).take_while(u8::is_ascii_digit).count();
+    (1..=3).contains(&digits) && matches!(line.as_bytes().get(digits), Some(b'.' | b')'))
 }
 
 /// A paragraph of prose: its first byte and line, whether it documents an attack, its end.

@@ -6,7 +6,7 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use super::{Findings, shorten};
-use crate::security::family::{INJECT, NEGATION, WHO};
+use crate::security::family::{CONCEAL, HTML, INJECT, NEGATION, WHO};
 use crate::security::{Context, Lang, Scan, Unit};
 
 crate::rule::declare! {
@@ -68,11 +68,11 @@ static MARKDOWN_COMMENT: LazyLock<Regex> =
     LazyLock::new(|| re(r#"^\s*\[(?://|comment|_)\]:\s*(?:#|<>)\s*[("'](.+)[)"']\s*$"#));
 
 pub fn check(scan: &Scan, out: &mut Findings) {
-    for unit in scan
-        .units
-        .iter()
-        .filter(|u| u.has(INJECT) || u.has(NEGATION) && u.has(WHO))
-    {
+    for unit in scan.units.iter().filter(|u| {
+        u.has(INJECT | CONCEAL | HTML)
+            || u.has(NEGATION) && u.has(WHO)
+            || u.context == Context::Comment
+    }) {
         if unit.documented && unit.context != Context::Comment {
             continue;
         }
@@ -80,13 +80,18 @@ pub fn check(scan: &Scan, out: &mut Findings) {
         if hidden && unit.text.contains("skillc:") {
             continue;
         }
-        let instruction = INJECTION
-            .find(&unit.text)
-            .or_else(|| HIDE.find(&unit.text))
-            .or_else(|| DECEIVE.find(&unit.text))
+        // Each pattern runs on the units that hold its words.
+        let injects = hidden || unit.has(INJECT);
+        let conceals = hidden || unit.has(CONCEAL) || unit.has(NEGATION) && unit.has(WHO);
+        let instruction = injects
+            .then(|| INJECTION.find(&unit.text))
+            .flatten()
+            .or_else(|| conceals.then(|| HIDE.find(&unit.text)).flatten())
+            .or_else(|| conceals.then(|| DECEIVE.find(&unit.text)).flatten())
             .or_else(|| {
-                OVERSIGHT
-                    .find(&unit.text)
+                conceals
+                    .then(|| OVERSIGHT.find(&unit.text))
+                    .flatten()
                     .filter(|m| !negated(&unit.text, m.start()))
             })
             .filter(|m| !quoted(&unit.text, m.start()) || hidden)
@@ -96,7 +101,7 @@ pub fn check(scan: &Scan, out: &mut Findings) {
                     || scan.source(unit).lang == Lang::Data;
                 FAKE_SYSTEM
                     .find(&unit.text)
-                    .filter(|_| prose)
+                    .filter(|_| prose && injects)
                     .map(|m| (m.range(), "poses as a system message"))
             });
         if hidden {
@@ -131,7 +136,8 @@ pub fn check(scan: &Scan, out: &mut Findings) {
                 Some(range),
                 format!("{what} \"{said}\": instructions that turn the agent against its user"),
             );
-        } else if scan.source(unit).lang == Lang::Markdown
+        } else if unit.has(HTML)
+            && scan.source(unit).lang == Lang::Markdown
             && let Some(m) = INVISIBLE_HTML.find(&unit.text)
         {
             out.add(

@@ -96,7 +96,13 @@ static DROPS: LazyLock<Regex> = LazyLock::new(|| {
 /// Prose that tells the agent to send secrets or the conversation away.
 static TELLS_TO_SEND: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)\b(?:send|upload|post|transmit|forward|exfiltrate|share|submit|email|report|copy|append|include)\b(?:[^.]|\.\w){0,80}\b(?:ssh keys?|private keys?|id_rsa|credentials|api[ _-]?keys?|access tokens?|auth tokens?|secrets|passwords?|\.env\b|environment variables|cookies|(?:whole |entire |full )?conversation|chat history|session history|transcripts?|system prompt|user'?s? (?:files|data|messages))\b(?:[^.]|\.\w){0,100}(?:https?://\S+|(?:s3|gs)://\S+|webhook|\bendpoint\b|\bserver\b|\bremote\b|\bexternal\b|@[\w-]+\.\w+)",
+        r"(?i)\b(?:send|upload|post|transmit|forward|exfiltrate|share|submit|email|report|copy|append|include)\b[^.]{0,80}\b(?:ssh keys?|private keys?|id_rsa|credentials|api[ _-]?keys?|access tokens?|auth tokens?|secrets|passwords?|\.env\b|environment variables|cookies|(?:whole |entire |full )?conversation|chat history|session history|transcripts?|system prompt|user'?s? (?:files|data|messages))\b[^.]{0,100}(?:https?://\S+|(?:s3|gs)://\S+|webhook|\bendpoint\b|\bserver\b|\bremote\b|\bexternal\b|@[\w-]+\.\w+)",
+    )
+});
+/// A credential file copied to a cloud bucket.
+static TO_BUCKET: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)\b(?:aws\s+s3\s+(?:cp|sync|mv)|gsutil\s+(?:-m\s+)?(?:cp|rsync|mv)|gcloud\s+storage\s+cp)\s+[^\n]*?(?:credentials|\.env\b|id_rsa|id_ed25519|\.ssh|secrets?\b|tokens?\b|passwords?\b|\.aws\b)\S*\s+(?:s3|gs)://[\w.-]+",
     )
 });
 /// Prose that sends a secret or gathered data after naming it ("read .env credentials and
@@ -285,6 +291,15 @@ pub fn check(scan: &Scan, out: &mut Findings) {
                     "tells the agent to send data away: \"{}\"",
                     shorten(m.as_str())
                 ),
+            );
+            continue;
+        }
+        if secretive && let Some(m) = TO_BUCKET.find(&unit.text) {
+            out.add(
+                &SK704,
+                unit,
+                Some(m.range()),
+                format!("copies credentials to a bucket: `{}`", shorten(m.as_str())),
             );
             continue;
         }
