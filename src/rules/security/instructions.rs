@@ -86,7 +86,12 @@ pub fn check(scan: &Scan, out: &mut Findings) {
         let instruction = injects
             .then(|| INJECTION.find(&unit.text))
             .flatten()
-            .or_else(|| conceals.then(|| HIDE.find(&unit.text)).flatten())
+            .or_else(|| {
+                conceals
+                    .then(|| HIDE.find(&unit.text))
+                    .flatten()
+                    .filter(|m| !deferred(&unit.text, m.end()))
+            })
             .or_else(|| conceals.then(|| DECEIVE.find(&unit.text)).flatten())
             .or_else(|| {
                 conceals
@@ -168,6 +173,17 @@ fn negated(text: &str, at: usize) -> bool {
     ]
     .iter()
     .any(|w| before.contains(w))
+}
+
+/// Whether the sentence after byte `at` of `text` only defers what it keeps from the user
+/// ("do not tell the user it was sent until the API returns an id").
+fn deferred(text: &str, at: usize) -> bool {
+    let rest = &text[at..];
+    let sentence = &rest[..rest.find(['.', '!', '?', ';']).unwrap_or(rest.len())];
+    let sentence = sentence.to_ascii_lowercase();
+    [" until ", " unless ", " before "]
+        .iter()
+        .any(|w| sentence.contains(w))
 }
 
 /// A matched phrase without the punctuation that opened its clause.
