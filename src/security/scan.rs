@@ -411,12 +411,19 @@ impl Scan {
             }
         }
         let hits: Vec<Vec<Hit>> = scan.sources.iter().map(|s| keyword_hits(&s.text)).collect();
-        let decodes = hits.iter().flatten().any(|h| h.2 & HINT != 0);
+        // A file's payloads are decoded when it names a decoder, or when another file does and
+        // this one is code or data (a blob beside its decoder); Markdown only by its own.
+        let hinted: Vec<bool> = hits
+            .iter()
+            .map(|file| file.iter().any(|h| h.2 & HINT != 0))
+            .collect();
+        let decodes = hinted.contains(&true);
         let mut decoded_left = MAX_DECODED;
         for (i, file_hits) in hits.into_iter().enumerate() {
             let source = &scan.sources[i];
             let mut units = Cutter::new(i, source, file_hits, themed, &vars).cut(source);
-            if decodes && !source.text.is_empty() {
+            let decoded = hinted[i] || decodes && source.lang != Lang::Markdown;
+            if decoded && !source.text.is_empty() {
                 let starts = line_starts(&source.text);
                 decode_into(
                     i,
