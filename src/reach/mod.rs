@@ -88,6 +88,9 @@ pub struct Reached<'t> {
     /// the model reads mentions it; `None` when not asked for, when there are none, or when it
     /// cannot be told (past the caps, or a lookup given up).
     pub discoverable: Option<Vec<(&'t str, bool)>>,
+    /// The texts read in full on the way, by path (below [`MAX_READ`] bytes), for the rules
+    /// that read the skill's files after these.
+    pub read: Vec<(String, String)>,
 }
 
 /// The reach of the references of the skill whose real directory is `root` and whose files are
@@ -152,9 +155,10 @@ pub fn of<'t>(
             reach.take(mentions(), "", TextKind::Prose);
         }
         // Its own caps, and the texts the chains' reader read already.
-        let mut reader = reader.pass_on();
+        reader = reader.pass_on();
         reached.discoverable = followed(resolve, reach, &mut reader);
     }
+    reached.read = reader.finish();
     reached
 }
 
@@ -244,10 +248,11 @@ fn followed<'t>(
         if ignored(rel) && !PACKAGE_FILES.iter().any(|p| rel.ends_with(p)) {
             continue;
         }
-        let Some((text, _)) = reader.read(rel) else {
+        let Some((text, len)) = reader.read(rel) else {
             continue;
         };
         reach.scan(resolve, &text, parent(rel), kind);
+        reader.done(rel, len, text);
     }
     // Past the caps, a file may be mentioned only in what was not read: nothing is judged.
     if reader.capped || reach.incomplete() {

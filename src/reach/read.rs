@@ -23,6 +23,9 @@ pub(super) struct Reader<'a, 't> {
     /// again (SK412 follows the files SK406 read). At most [`MAX_KEPT`] bytes of text.
     kept: HashMap<usize, (u64, String)>,
     kept_bytes: u64,
+    /// Texts read in full and no longer needed here, by path: handed to the rules that read a
+    /// skill's files after reach (the security rules), which then need not read them again.
+    done: Vec<(String, String)>,
 }
 
 /// At most this many bytes of texts read are kept for the next rule (a skill whose linked
@@ -40,6 +43,7 @@ impl<'a, 't> Reader<'a, 't> {
             hands_on,
             kept: HashMap::new(),
             kept_bytes: 0,
+            done: Vec::new(),
         }
     }
 
@@ -49,8 +53,33 @@ impl<'a, 't> Reader<'a, 't> {
         Reader {
             kept: self.kept,
             kept_bytes: self.kept_bytes,
+            done: self.done,
             ..Reader::new(self.root, self.index, false)
         }
+    }
+
+    /// Records that the text of `rel` is no longer needed by this reader.
+    pub(super) fn done(&mut self, rel: &str, len: u64, text: String) {
+        if len < MAX_READ {
+            self.done.push((rel.to_string(), text));
+        }
+    }
+
+    /// Every text this reader and the ones before it read in full, by path.
+    pub(super) fn finish(mut self) -> Vec<(String, String)> {
+        let index = self.index;
+        let mut kept: Vec<(usize, String)> = self
+            .kept
+            .drain()
+            .filter(|(_, (len, _))| *len < MAX_READ)
+            .map(|(i, (_, text))| (i, text))
+            .collect();
+        kept.sort_by_key(|(i, _)| *i);
+        self.done.extend(
+            kept.into_iter()
+                .filter_map(|(i, text)| Some((index.files.get(i)?.to_string(), text))),
+        );
+        self.done
     }
 
     /// The text of the file at `rel` (its first [`MAX_READ`] bytes, invalid UTF-8 replaced)
@@ -88,6 +117,8 @@ impl<'a, 't> Reader<'a, 't> {
         {
             self.kept_bytes += size;
             self.kept.insert(i, (len, text));
+        } else {
+            self.done(rel, len, text);
         }
     }
 

@@ -45,11 +45,21 @@ pub fn check(
         _ => None,
     };
     let reached = reach::of(resolver.skill, tree, &resolve, body, wants);
-    let files = reached
+    let mut files: Vec<SkillFile> = reached
         .chains
         .into_iter()
         .map(|chain| chains(dir, body, chain, out))
         .collect();
+    // The other files read whole, for the rules that read the skill's files next (a chain's
+    // file is kept only up to its last hop: it is read again).
+    let partial: Vec<std::path::PathBuf> = files.iter().map(|f| f.path.to_path_buf()).collect();
+    files.extend(
+        reached
+            .read
+            .into_iter()
+            .map(|(rel, text)| SkillFile::new(dir.path_of(&rel), text))
+            .filter(|f| !partial.iter().any(|p| **p == *f.path)),
+    );
     if let Some(discoverable) = &reached.discoverable {
         unreferenced(dir, discoverable, out);
     }

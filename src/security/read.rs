@@ -175,7 +175,11 @@ pub fn read(
         if SKIPPED.contains(&ext) && size > 0 {
             continue;
         }
-        if let Some((_, text)) = read_before.iter().find(|(r, _)| *r == rel) {
+        // A text another rule kept only in part (up to a line it reports) is read again.
+        if let Some((_, text)) = read_before
+            .iter()
+            .find(|(r, t)| *r == rel && t.len() as u64 >= size.min(MAX_READ))
+        {
             let text: String = text.chars().take(MAX_READ as usize).collect();
             budget = budget.saturating_sub(text.len() as u64);
             if let Some(lang) = lang_of(rel, text.as_bytes()) {
