@@ -291,7 +291,9 @@ const KEYWORDS: &[(&str, u32)] = &[
     ("fromcharcode", HINT), ("[char]", HINT), ("b85", HINT), ("a85", HINT), ("base85", HINT),
     ("ascii85", HINT), ("base32", HINT), ("rot13", HINT), ("[::-1]", HINT), ("reverse(", HINT),
     ("reversed(", HINT), ("| rev", HINT), ("decompress", HINT), ("bytes(", HINT),
-    ("\\u00", HINT), ("marshal", HINT),
+    ("\\u00", HINT), ("marshal", HINT), ("buffer.from", HINT), ("'hex'", HINT),
+    ("\"hex\"", HINT), ("unescape(", HINT), ("codecs", HINT), ("decodebytes", HINT),
+    ("b16decode", HINT),
 ];
 
 /// Distinct keywords and their families.
