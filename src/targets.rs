@@ -97,7 +97,9 @@ pub struct Runtime {
     pub namespace: Namespace,
     /// A skill without `name` is loaded under its directory's name.
     pub name_optional: bool,
-    /// `allowed-tools` may separate tools with commas (SK304 stays silent).
+    /// `allowed-tools` may separate tools with commas or be a YAML list (SK304 stays silent):
+    /// Claude Code documents `allowed-tools: Read, Grep, Glob`, and Anthropic's own plugins
+    /// write the list form, which it reads.
     pub tools_with_commas: bool,
     /// The listing cuts description (+ `when_to_use`) beyond this many characters (SK306).
     pub listing_cap: Option<usize>,

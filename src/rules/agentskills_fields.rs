@@ -128,7 +128,12 @@ fn allowed_tools(skill: &Skill, out: &mut Reporter) {
     let Some(node) = skill.field("allowed-tools") else {
         return;
     };
+    // Claude Code documents `allowed-tools: Read, Grep, Glob`, and reads a YAML list (its
+    // own plugins write one): for skills only it loads, both are its format.
+    let runtime_reads =
+        !skill.targets.is_empty() && skill.targets.iter().all(|r| r.tools_with_commas);
     match &node.value {
+        Value::Seq(_) if runtime_reads => {}
         Value::Seq(items) => {
             let tools: Option<Vec<&str>> =
                 items.iter().map(|i| skill.resolve(i).as_str()).collect();
@@ -149,10 +154,7 @@ fn allowed_tools(skill: &Skill, out: &mut Reporter) {
         }
         Value::Str(text) => {
             let tools = top_level(text, |c| c == ',');
-            // Claude Code documents `allowed-tools: Read, Grep, Glob`: commas are its format too.
-            let commas_read =
-                !skill.targets.is_empty() && skill.targets.iter().all(|r| r.tools_with_commas);
-            if tools.len() < 2 || commas_read {
+            if tools.len() < 2 || runtime_reads {
                 return;
             }
             let fix = tools_fix(skill, &tools);
