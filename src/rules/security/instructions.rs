@@ -7,7 +7,7 @@ use regex::Regex;
 
 use super::{Findings, shorten};
 use crate::security::family::{CONCEAL, HTML, INJECT, NEGATION, WHO};
-use crate::security::{Context, Lang, Scan, Unit};
+use crate::security::{Context, Lang, Scan};
 
 crate::rule::declare! {
     SK709 "prompt-injection" Error Both off security(high cwe-1427)
@@ -306,9 +306,4 @@ fn hidden_characters(i: usize, text: &str, out: &mut Findings) {
 /// Whether `c` is an emoji or a symbol a zero-width joiner joins.
 fn pictographic(c: char) -> bool {
     matches!(c as u32, 0x1F000..=0x1FAFF | 0x2600..=0x27BF | 0x2300..=0x23FF | 0x2B00..=0x2BFF | 0xFE0F)
-}
-
-#[allow(dead_code)]
-fn unit_is_prose(unit: &Unit) -> bool {
-    unit.context == Context::Prose
 }

@@ -245,11 +245,10 @@ pub fn check(scan: &Scan, out: &mut Findings) {
         {
             // What holds a source passes it on (`pixel = f"{hidden}@host"`).
             let rhs = &unit.text[m.end()..];
-            if let Some(&(_, from, at)) = stored
+            if let Some(&(_, _, at)) = stored
                 .iter()
                 .find(|(name, ..)| name != m.as_str() && mentions(rhs, name))
             {
-                let _ = from;
                 stored.push((m.as_str().to_string(), unit.source, unit.line * 2 + at % 2));
             }
         }
