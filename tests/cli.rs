@@ -1105,8 +1105,8 @@ fn text_rule_helps_give_the_exact_fix() {
         (
             "targets-fields",
             "skills/plain/SKILL.md",
-            "SK013",
-            "`effort` is read by Claude Code (`claude-code`): skills under `.claude/skills/`, or in a Claude Code plugin, target it; elsewhere set `targets = [\"claude-code\"]` in skillc.toml or pass `--target claude-code`",
+            "SK305",
+            "no runtime was detected for this skill, so it is checked against the open specification; `effort` is read by Claude Code (`claude-code`): skills under `.claude/skills/`, or in a Claude Code plugin, target it; elsewhere set `targets = [\"claude-code\"]` in skillc.toml or pass `--target claude-code`. Passing `--target spec` makes this an error (SK013)",
         ),
         ("sk006-text-before-mapping", "notes/SKILL.md", "SK006", ""),
         (

@@ -2,9 +2,9 @@
 //! (SK013's allowance and help), which one target reads and another ignores (SK305), and Claude
 //! Code's listing cap (SK306).
 
-use crate::dialect::Dialect;
+use crate::dialect::{Dialect, schema};
 use crate::skill::{Reporter, Skill};
-use crate::targets;
+use crate::targets::{self, Targets};
 use crate::yaml::Value;
 
 crate::rule::declare! {
@@ -25,6 +25,17 @@ pub fn allowed(skill: &Skill, field: &str) -> bool {
                 .targets
                 .filter(|r| r.fields.contains(&field))
                 .is_empty())
+        || (undetected(skill) && !targets::defining(field).is_empty())
+}
+
+/// Whether no runtime was detected for the skill: its only target is `spec` by default (no
+/// runtime folder, no plugin, no configured targets), or by the cross-client `.agents/skills/`
+/// folder that every runtime reads. A field some runtime reads is then SK305, not SK013: the
+/// skill may well be for that runtime.
+fn undetected(skill: &Skill) -> bool {
+    skill.dialect == Dialect::AgentSkills
+        && skill.settings.targets.is_none()
+        && skill.targets == Targets::spec()
 }
 
 /// SK013's help for a field a runtime that is not among the skill's targets defines: which
@@ -88,6 +99,9 @@ pub fn check(skill: &Skill, out: &mut Reporter) {
 /// SK305: a field that one target reads and another ignores. PAR reads its own dialect, so it
 /// is left out of the comparison.
 fn runtime_specific(skill: &Skill, out: &mut Reporter) {
+    if undetected(skill) {
+        return read_elsewhere(skill, out);
+    }
     let targets = skill.targets.filter(|r| r.name != "par");
     if targets.iter().count() < 2 {
         return;
@@ -114,6 +128,40 @@ fn runtime_specific(skill: &Skill, out: &mut Reporter) {
         .label("not read everywhere")
         .help(format!(
             "where `{name}` is ignored the skill behaves as if it were absent: say in the body what it enforces, or narrow `targets`"
+        ));
+    }
+}
+
+/// SK305 when no runtime was detected: a field the open specification does not define but a
+/// runtime reads (`argument-hint` in a repository's `skills/` folder).
+fn read_elsewhere(skill: &Skill, out: &mut Reporter) {
+    let Some(Value::Map(entries)) = skill.root.map(|r| &r.value) else {
+        return;
+    };
+    let own = schema::fields(skill.dialect);
+    for (key, _) in entries {
+        let Some(name) = key.as_str() else { continue };
+        let readers = targets::defining(name);
+        if readers.is_empty()
+            || own.iter().any(|f| f == name)
+            || skill.settings.extra_fields.contains(name)
+        {
+            continue;
+        }
+        let titles: Vec<&str> = readers.iter().map(|r| r.title).collect();
+        let help = unknown_field_help(name).unwrap_or_default();
+        out.emit(
+            &SK305,
+            Some(key.span),
+            format!(
+                "`{name}` is read by {} only: the Agent Skills specification does not define it, and its validator (`skills-ref validate`) rejects it",
+                and_list(&titles)
+            ),
+        )
+        .label("not in the open specification")
+        .help(format!(
+            "no runtime was detected for this skill, so it is checked against the open specification; {help}. Passing `--target spec` makes this an error ({})",
+            crate::rule::SK013.code
         ));
     }
 }

@@ -804,6 +804,7 @@ def run_skills_ref(c: Case, skill_dir: Path) -> None:
 
 def run_skillc(binary: str, c: Case, skill_dir: Path) -> None:
     cmd = [binary, "validate", "--no-config", "--format", "json", "--dialect", "agentskills",
+           "--target", "spec",
            "--", skill_dir.name]
     env = dict(os.environ)
     env.pop("SKILLC_FORMAT", None)
