@@ -43,11 +43,14 @@ impl Dialect {
         }
     }
 
-    /// Detects a skill's dialect: `schema_version`, a key only PAR defines, or a place in
-    /// `.par/skills/` means PAR.
+    /// Detects a skill's dialect: `schema_version`, a place in `.par/skills/`, or more than
+    /// one key only PAR defines means PAR. One such key alone (`trigger: explicit` in an Agent
+    /// Skills file) is a stray field of the open format: calling the skill PAR would advise a
+    /// rename to `skill.md` and an `id` that break it in every other runtime.
     pub fn detect(root: Option<&Node>, in_par_folder: bool) -> Dialect {
         let has = |key: &str| root.and_then(|r| r.get(key)).is_some();
-        if in_par_folder || has("schema_version") || PAR_ONLY_FIELDS.iter().any(|k| has(k)) {
+        let par_only = PAR_ONLY_FIELDS.iter().filter(|k| has(k)).count();
+        if in_par_folder || has("schema_version") || par_only > 1 {
             Dialect::Par
         } else {
             Dialect::AgentSkills
