@@ -795,7 +795,8 @@ fn outside_a_repository_nothing_above_the_current_directory_changes_the_skills()
         "---\nname: s\ndescription: Use when testing s.\neffort: high\n---\n\nBody.\n",
     );
     let run = validate(&work, &[]);
-    assert_eq!(run.diagnostics, ["s/SKILL.md: SK013"], "{}", run.stderr);
+    // `effort` is Claude Code's: with no runtime detected it is an info (SK305), not SK013.
+    assert_eq!(run.diagnostics, ["s/SKILL.md: SK305"], "{}", run.stderr);
     // From the directory that holds them, they count.
     let run = validate(&root, &[]);
     assert_eq!(
@@ -860,7 +861,7 @@ fn what_a_skill_directory_holds_counts_whether_its_listing_or_a_look_settles_it(
         "{\"name\": \"linked\"}",
     );
     symlink("../manifests", repo.join("linked/.claude-plugin")).unwrap();
-    // `.claude-plugin` as a file is no plugin: `effort` is unknown to the spec.
+    // `.claude-plugin` as a file is no plugin: no runtime is detected, so `effort` is SK305.
     claude(&repo.join("plain"));
     write(&repo.join("plain/.claude-plugin"), "");
     // A repository's root inside another skill is not nested in it (SK016), whether its
@@ -877,13 +878,13 @@ fn what_a_skill_directory_holds_counts_whether_its_listing_or_a_look_settles_it(
     let placement: Vec<&String> = run
         .diagnostics
         .iter()
-        .filter(|d| d.ends_with("SK013") || d.ends_with("SK016"))
+        .filter(|d| d.ends_with("SK305") || d.ends_with("SK016"))
         .collect();
     assert_eq!(
         placement,
         [
             "outer/dangling-git/SKILL.md: SK016",
-            "plain/SKILL.md: SK013",
+            "plain/SKILL.md: SK305",
         ],
         "{}",
         run.stderr

@@ -798,13 +798,18 @@ fn a_runtime_s_own_fields_pack_and_verify() {
         &["verify", "tuned.skill.tar.gz", "--insecure-skip-signature"],
     );
     assert_eq!(run.code, Some(0), "{}{}", run.stdout, run.stderr);
-    // Outside any runtime's folder the same field is unknown, and pack refuses it.
+    // Outside any runtime's folder no runtime is detected: the field is an info (SK305) and
+    // pack goes on; with the open specification named as the target it is unknown, and pack
+    // refuses it.
     let plain = tmp.path().join("plain/tuned");
     write(
         &plain.join("SKILL.md"),
         "---\nname: tuned\ndescription: Use when the answer must be careful.\neffort: high\n---\n\nSteps.\n",
     );
     let run = skillc(tmp.path(), &["pack", "plain/tuned", "-o", "out"]);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    write(&tmp.path().join("skillc.toml"), "targets = [\"spec\"]\n");
+    let run = skillc(tmp.path(), &["pack", "plain/tuned", "-o", "out2"]);
     assert_eq!(run.code, Some(1), "{}", run.stderr);
     assert!(
         run.stderr.contains("error[SK013] unknown field `effort`"),
