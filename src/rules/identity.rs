@@ -12,6 +12,7 @@ use crate::dialect::Dialect;
 use crate::discover::SkillDir;
 use crate::fix::{Applicability, Fix};
 use crate::skill::{Reporter, Skill};
+use crate::yaml::Value;
 
 crate::rule::declare! {
     SK101 "invalid-name" Error AgentSkills
@@ -102,6 +103,16 @@ const TRIGGER_PHRASES: &[&[&str]] = &[
     &["triggers"],
     &["activate", "this", "skill", "when"],
     &["activate", "this", "skill", "for"],
+    &["trigger", "when"],
+    &["trigger", "if"],
+    &["trigger", "whenever"],
+    &["triggered", "when"],
+    &["use", "if"],
+    &["use", "whenever"],
+    &["use", "on"],
+    &["invoke", "if"],
+    &["load", "when"],
+    &["apply", "when"],
 ];
 
 pub fn check(skill: &Skill, out: &mut Reporter) {
@@ -476,8 +487,22 @@ fn description(skill: &Skill, out: &mut Reporter) {
         .then(|| skill.str_field("when_to_use"))
         .flatten()
         .map_or("", |(text, _)| text);
+    // A skill only the user invokes (`disable-model-invocation: true`, where a target reads
+    // it or no runtime was detected) is never chosen by the model from its description: it
+    // needs no trigger.
+    let user_only = (super::runtime_fields::undetected(skill)
+        || skill
+            .targets
+            .iter()
+            .any(|r| r.reads("disable-model-invocation")))
+        && matches!(
+            skill
+                .entry("disable-model-invocation")
+                .map(|(_, v)| &v.value),
+            Some(Value::Bool(true))
+        );
     // `when_to_use` says when by its very name: any text in it will do.
-    if !has_trigger(text) && is_blank(when_to_use) {
+    if !user_only && !has_trigger(text) && is_blank(when_to_use) {
         out.emit(
             &SK113,
             Some(node.span),
@@ -523,6 +548,20 @@ fn placeholder(text: &str) -> Option<String> {
 /// however its words are spaced, punctuated or broken across lines.
 fn has_trigger(text: &str) -> bool {
     let lower = text.to_lowercase();
+    // A label: `TRIGGER: …`, `Triggers: …`, `Use when: …`.
+    let labelled = ["trigger:", "triggers:", "trigger -", "triggers -"]
+        .iter()
+        .any(|label| {
+            lower.match_indices(label).any(|(at, _)| {
+                lower[..at]
+                    .chars()
+                    .next_back()
+                    .is_none_or(|c| !c.is_alphanumeric())
+            })
+        });
+    if labelled {
+        return true;
+    }
     let words: Vec<&str> = lower
         .split(|c: char| !c.is_alphanumeric())
         .filter(|w| !w.is_empty())
@@ -571,6 +610,11 @@ mod tests {
             "Publishes packages. TRIGGERS - publish to PyPI.",
             "Workflow files. Always invoke for .xaml edits.",
             "Exam prep. Activate this skill when a learner asks.",
+            "Audits ledgers. TRIGGER when: the user mentions a reconciliation.",
+            "Audits ledgers. Trigger when the books do not balance.",
+            "Audits ledgers. TRIGGER: month-end close, reconciliation.",
+            "Audits ledgers. Use if the books do not balance.",
+            "Audits ledgers; load when reconciling accounts.",
         ] {
             assert!(has_trigger(yes), "{yes}");
         }

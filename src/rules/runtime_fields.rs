@@ -32,7 +32,7 @@ pub fn allowed(skill: &Skill, field: &str) -> bool {
 /// runtime folder, no plugin, no configured targets), or by the cross-client `.agents/skills/`
 /// folder that every runtime reads. A field some runtime reads is then SK305, not SK013: the
 /// skill may well be for that runtime.
-fn undetected(skill: &Skill) -> bool {
+pub(crate) fn undetected(skill: &Skill) -> bool {
     skill.dialect == Dialect::AgentSkills
         && skill.settings.targets.is_none()
         && skill.targets == Targets::spec()
