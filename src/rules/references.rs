@@ -73,7 +73,10 @@ fn chains(dir: &SkillDir, body: &Body, chain: Chain, out: &mut Reporter) -> Skil
     let Chain { first, text, hops } = chain;
     let file = SkillFile::new(dir.path_of(&first), text);
     let mut here = Reporter::new(Some(&file), file.path.clone(), dir.dir.clone());
-    for (span, second) in hops {
+    // A chain that ends at an example, a template or a script is progressive disclosure
+    // (`rules/animations.md` → `rules/assets/typewriter.tsx`): only instructions two links
+    // away are read too late.
+    for (span, second) in hops.into_iter().filter(|(_, second)| instructions(second)) {
         let skill = body.skill_file;
         here.emit(&SK406, Some(span), format!("`{second}` is two links away from the skill file: {skill} → {first} → {second}"))
             .label("second hop")
@@ -81,6 +84,18 @@ fn chains(dir: &SkillDir, body: &Body, chain: Chain, out: &mut Reporter) -> Skil
     }
     out.diagnostics.extend(here.diagnostics);
     file
+}
+
+/// Whether a file of the skill holds instructions the agent reads (Markdown or text), by its
+/// extension.
+fn instructions(rel: &str) -> bool {
+    let name = rel.rsplit('/').next().unwrap_or(rel);
+    let Some((_, ext)) = name.rsplit_once('.') else {
+        return false;
+    };
+    ["md", "markdown", "mdx", "txt", "rst"]
+        .iter()
+        .any(|e| ext.eq_ignore_ascii_case(e))
 }
 
 /// SK412: one diagnostic per unmentioned file, or per folder (below references/, resources/ or
