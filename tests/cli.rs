@@ -506,10 +506,10 @@ fn unreadable_skill_file_is_named_and_exits_3() {
     // the library reads it when the skill's real directory is `/`, and names the failure.
     std::os::unix::fs::symlink("/proc/self/mem", root.join("bad/SKILL.md")).unwrap();
     let run = skillc(root, &["validate", "--format", "concise"]);
-    assert_eq!(run.code, Some(1));
+    assert_eq!(run.code, Some(0));
     assert_eq!(
         run.stdout,
-        "bad/SKILL.md: error[SK408] symlink `SKILL.md` points outside the skill, to `/proc/self/mem`\n"
+        "bad/SKILL.md: warning[SK408] symlink `SKILL.md` points outside the skill, to `/proc/self/mem` (not read: the target is not a skill file)\n"
     );
     let dir = root.join("bad");
     let skill = skillc::discover::SkillDir {
@@ -902,8 +902,8 @@ fn diagnostics_are_capped_per_rule_and_skill() {
     assert_eq!(run.stdout, "250\tSK404\tbroken-link\n");
 }
 
-/// A committed `SKILL.md` that links out of its skill (to a CI runner's secrets, say) is SK408
-/// and never read: nothing of the target reaches the output.
+/// A committed `SKILL.md` that links out of its skill to a file that is not a skill file (to a
+/// CI runner's secrets, say) is SK408 and never read: nothing of the target reaches the output.
 #[test]
 fn skill_file_linked_out_of_the_skill_is_not_read() {
     let tmp = tempfile::tempdir().unwrap();
@@ -923,14 +923,14 @@ fn skill_file_linked_out_of_the_skill_is_not_read() {
     std::os::unix::fs::symlink("docs/skill.txt", repo.join("skills/inside/SKILL.md")).unwrap();
     for format in ["full", "concise", "json"] {
         let run = skillc(&repo, &["validate", "--format", format, "."]);
-        assert_eq!(run.code, Some(1));
+        assert_eq!(run.code, Some(0));
         assert!(!run.stdout.contains("TOPSECRET"), "{}", run.stdout);
     }
     let run = skillc(&repo, &["validate", "--format", "concise", "."]);
     assert_eq!(
         run.stdout,
         format!(
-            "skills/leak/SKILL.md: error[SK408] symlink `SKILL.md` points outside the skill, to `{}`\n",
+            "skills/leak/SKILL.md: warning[SK408] symlink `SKILL.md` points outside the skill, to `{}` (not read: the target is not a skill file)\n",
             tmp.path().join("secret.txt").display()
         )
     );

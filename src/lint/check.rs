@@ -69,10 +69,15 @@ pub(super) fn read_and_lint(
     settings: &Settings,
     out: &mut Reporter,
 ) -> Sources {
+    // Read through a link out of the skill: checked, but never fixed (`--fix` does not write
+    // through such a link, so offering a fix would promise what it will not do).
+    let mut through_link = false;
     let read = match read_capped(&path, settings.max_file_size, Links::Refuse) {
-        // A skill file that is a link out of its skill, or to nothing, is reported (SK408) and
-        // never read: its target is not the skill's, and its first lines would reach the
-        // output. (Opening it without following a link tells a link from a file in one call.)
+        // A skill file that is a link out of its skill is reported (SK408); one to nothing too
+        // (SK413). Runtimes follow a link where it is (a `.gemini/skills/x/SKILL.md` mirror of
+        // `skills/x/SKILL.md`), so a link to another skill file is read and checked in place;
+        // a link to any other file is not read, or its first lines would reach the output.
+        // (Opening it without following a link tells a link from a file in one call.)
         Err(e) if crate::input::is_link_refused(&e) => {
             let name = path
                 .file_name()
@@ -80,8 +85,16 @@ pub(super) fn read_and_lint(
                 .unwrap_or_default();
             match crate::files::classify_link(&path, &report.dir.real_path()) {
                 crate::files::LinkTarget::Outside(target) => {
-                    rules::files::link_outside(&name, &target, path, out);
-                    return Sources::default();
+                    let skill_file = std::fs::canonicalize(&path).is_ok_and(|real| {
+                        real.file_name()
+                            .is_some_and(|n| n == "SKILL.md" || n == "skill.md")
+                    });
+                    rules::files::link_outside(&name, &target, skill_file, path.clone(), out);
+                    if !skill_file {
+                        return Sources::default();
+                    }
+                    through_link = true;
+                    read_capped(&path, settings.max_file_size, Links::Follow)
                 }
                 crate::files::LinkTarget::Dangling => {
                     rules::files::dangling_skill_file(&name, path, out);
@@ -103,7 +116,13 @@ pub(super) fn read_and_lint(
             return Sources::default();
         }
     };
-    lint_bytes(report, path, bytes, tree, settings)
+    let sources = lint_bytes(report, path, bytes, tree, settings);
+    if through_link {
+        for d in &mut report.diagnostics {
+            d.fix = None;
+        }
+    }
+    sources
 }
 
 /// Where the skill sits, and the targets that implies before its dialect is known.

@@ -1,4 +1,4 @@
-//! File rules: SK408–SK411 — what the skill directory holds.
+//! File rules: SK408–SK411 and SK413 — what the skill directory holds.
 
 use std::io::Read;
 
@@ -7,9 +7,9 @@ use crate::files::{Entry, Kind, LinkTarget, SkillTree};
 use crate::skill::Reporter;
 
 crate::rule::declare! {
-    SK408 "symlink-escape" Error Both
+    SK408 "symlink-escape" Warning Both
         tags(files)
-        "A symlink inside the skill points outside it, or dangles.";
+        "A symlink inside the skill points to a file outside it.";
     SK409 "script-not-runnable" Warning Both
         tags(files)
         "A file directly in `scripts/` that is neither a known script nor data, not executable and without `#!`.";
@@ -18,6 +18,9 @@ crate::rule::declare! {
     SK411 "sensitive-file" Warning Both
         tags(files)
         "The skill holds a file that looks like a secret or version-control data.";
+    SK413 "dangling-symlink" Error Both
+        tags(files)
+        "A symlink inside the skill, or the skill file itself, points to nothing.";
 }
 
 /// Upload limits (SK410).
@@ -93,15 +96,17 @@ pub fn check(dir: &SkillDir, tree: &SkillTree, out: &mut Reporter) {
     }
 }
 
-/// SK408, SK409 and SK411 on one entry of the skill directory.
+/// SK408, SK409, SK411 and SK413 on one entry of the skill directory.
 fn check_entry(dir: &SkillDir, entry: &Entry, out: &mut Reporter) {
     // The entry's path is made only for a diagnostic (most entries have none).
     let path = || dir.path_of(&entry.rel);
     match &entry.kind {
-        Kind::Symlink(LinkTarget::Outside(target)) => link_outside(&entry.rel, target, path(), out),
+        Kind::Symlink(LinkTarget::Outside(target)) => {
+            link_outside(&entry.rel, target, true, path(), out)
+        }
         Kind::Symlink(LinkTarget::Dangling) => {
             out.emit_file(
-                &SK408,
+                &SK413,
                 path(),
                 format!("symlink `{}` is dangling", entry.rel),
             )
@@ -151,27 +156,35 @@ fn known_type(name: &str) -> bool {
 }
 
 /// SK408: a symbolic link in the skill leads outside it (`rel` from the skill directory).
+/// `read`: whether its target is read and checked (a skill file linked to anything but a skill
+/// file is not).
 pub fn link_outside(
     rel: &str,
     target: &std::path::Path,
+    read: bool,
     path: std::path::PathBuf,
     out: &mut Reporter,
 ) {
+    let unread = if read {
+        ""
+    } else {
+        " (not read: the target is not a skill file)"
+    };
     out.emit_file(
         &SK408,
         path,
         format!(
-            "symlink `{rel}` points outside the skill, to `{}`",
+            "symlink `{rel}` points outside the skill, to `{}`{unread}",
             target.display()
         ),
     )
-    .help("copy the target into the skill: only the skill directory is packaged and installed");
+    .help("runtimes follow the link where it is, but `skillc pack`, an install that copies the skill directory or a move to another machine loses or breaks it: copy the target into the skill, or link the whole skill directory instead");
 }
 
-/// SK408: the skill file itself is a symbolic link that leads nowhere.
+/// SK413: the skill file itself is a symbolic link that leads nowhere.
 pub fn dangling_skill_file(name: &str, path: std::path::PathBuf, out: &mut Reporter) {
     out.emit_file(
-        &SK408,
+        &SK413,
         path,
         format!("symlink `{name}` is dangling: the skill has no skill file"),
     )
