@@ -385,7 +385,7 @@ fn user_tier_and_shadowing() {
         write(
             &dir.join(id).join("skill.md"),
             format!(
-                "---\nschema_version: 1\nid: {id}\nname: Deploy\ndescription: Use when needed.\n---\nBody.\n"
+                "---\nschema_version: 1\nid: {id}\nname: Deploy\ndescription: Use when deploying.\n---\nBody.\n"
             ),
         );
     };

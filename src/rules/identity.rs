@@ -541,7 +541,129 @@ fn placeholder(text: &str) -> Option<String> {
             .strip_suffix(ellipsis)
             .is_some_and(|before| before.is_empty() || before.ends_with(char::is_whitespace))
     });
-    detached.then(|| "ends with an ellipsis".to_string())
+    detached
+        .then(|| "ends with an ellipsis".to_string())
+        .or_else(|| vague_trigger(trimmed))
+}
+
+/// Verbs that open a trigger clause, and the words that introduce its situation.
+const TRIGGER_VERBS: [&str; 6] = ["use", "invoke", "trigger", "activate", "apply", "load"];
+const TRIGGER_LINKS: [&str; 4] = ["when", "whenever", "if", "for"];
+
+/// Words that name no situation: a trigger clause made only of them (`Use when this capability
+/// is needed.`, `Use when appropriate.`) tells the model nothing.
+const VAGUE_WORDS: &[&str] = &[
+    "a",
+    "an",
+    "the",
+    "this",
+    "that",
+    "these",
+    "those",
+    "it",
+    "its",
+    "skill",
+    "skills",
+    "capability",
+    "capabilities",
+    "functionality",
+    "feature",
+    "features",
+    "tool",
+    "is",
+    "are",
+    "be",
+    "being",
+    "was",
+    "needed",
+    "need",
+    "needs",
+    "required",
+    "requires",
+    "necessary",
+    "appropriate",
+    "relevant",
+    "applicable",
+    "useful",
+    "helpful",
+    "suitable",
+    "desired",
+    "wanted",
+    "you",
+    "your",
+    "user",
+    "users",
+    "one",
+    "as",
+    "such",
+    "in",
+    "any",
+    "case",
+    "cases",
+    "situation",
+    "situations",
+    "scenario",
+    "scenarios",
+    "task",
+    "tasks",
+    "to",
+    "do",
+    "so",
+    "or",
+    "and",
+    "when",
+    "if",
+    "where",
+    "there",
+    "something",
+    "like",
+    "related",
+    "fits",
+    "warranted",
+    "applies",
+    "possible",
+    "want",
+    "wants",
+    "would",
+    "could",
+    "might",
+    "may",
+    "help",
+    "benefit",
+    "from",
+    "with",
+    "of",
+    "purpose",
+    "purposes",
+    "work",
+    "context",
+];
+
+/// A sentence of the description that opens a trigger clause naming no situation (SK115).
+fn vague_trigger(text: &str) -> Option<String> {
+    // Sentences end at punctuation, not at line breaks: a block scalar wraps them.
+    text.split(['.', '!', '?', ';'])
+        .map(str::trim)
+        .find(|sentence| {
+            let lower = sentence.to_lowercase();
+            let words: Vec<&str> = lower
+                .split(|c: char| !c.is_alphanumeric() && c != '\'')
+                .filter(|w| !w.is_empty())
+                .collect();
+            let Some(first) = words.first() else {
+                return false;
+            };
+            if !TRIGGER_VERBS.contains(first) {
+                return false;
+            }
+            // `Use when …`, `Use this skill when …`, `Use it for …`.
+            let Some(link) = words.iter().take(4).position(|w| TRIGGER_LINKS.contains(w)) else {
+                return false;
+            };
+            let situation = &words[link + 1..];
+            !situation.is_empty() && situation.iter().all(|w| VAGUE_WORDS.contains(w))
+        })
+        .map(|sentence| format!("has a trigger that names no situation (\"{sentence}\")"))
 }
 
 /// Whether a description holds one of [`TRIGGER_PHRASES`] as whole words, in any case and
@@ -617,6 +739,23 @@ mod tests {
             "Audits ledgers; load when reconciling accounts.",
         ] {
             assert!(has_trigger(yes), "{yes}");
+        }
+        for vague in [
+            "Formats SQL. Use when this capability is needed.",
+            "Formats SQL. Use when appropriate.",
+            "Formats SQL. Use this skill when the user needs it!",
+            "Formats SQL. Use for relevant tasks.",
+        ] {
+            assert!(super::vague_trigger(vague).is_some(), "{vague}");
+        }
+        for precise in [
+            "Formats SQL. Use when the user pastes a query.",
+            "Formats SQL. Use this whenever the user wants to\n  format a migration.",
+            "Formats SQL. Use when formatting is needed in a migration.",
+            "Use this skill for PDF forms.",
+            "Formats SQL for the user when needed.",
+        ] {
+            assert_eq!(super::vague_trigger(precise), None, "{precise}");
         }
         // A bare "for" is not a trigger; a phrase inside a word is not one either.
         for no in [
