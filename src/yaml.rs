@@ -99,6 +99,12 @@ pub enum Finding {
     Yaml11Bool(Span, String),
     /// A plain scalar YAML 1.1 (or a round trip through a number) changes.
     Yaml11Number(Span, String),
+    /// A plain scalar that YAML ends at ` #`: the comment that follows it on its line, which
+    /// reads as part of the text (`#p1 …`: no space after the `#`).
+    CommentCut(Span, String),
+    /// A double-quoted scalar that reads as a path (`"C:\temp"`) and holds an escape that
+    /// makes a control character of it: the escape as written (`\t`).
+    ControlEscape(Span, String),
 }
 
 /// A parsed frontmatter document.
@@ -264,6 +270,55 @@ impl Locator<'_> {
 }
 
 /// Parses `text`, which starts at byte `base` of its file; spans are byte ranges of the file.
+/// The comment that ends a plain scalar on its line (`after`: the text from the scalar's end),
+/// when it reads as part of the text: ` #p1 and #p2`, a `#` followed by a word. A comment
+/// written as one (`  # the skill's id`) is not returned.
+fn cut_comment(after: &str) -> Option<&str> {
+    let line = after
+        .split('\n')
+        .next()
+        .unwrap_or("")
+        .trim_end_matches('\r');
+    let rest = line.trim_start_matches([' ', '\t']);
+    if rest.len() == line.len() {
+        return None;
+    }
+    let word = rest.strip_prefix('#')?;
+    word.chars()
+        .next()
+        .is_some_and(|c| c.is_alphanumeric())
+        .then_some(rest)
+}
+
+/// The first escape of a double-quoted scalar (`written`, quotes included) that turns a
+/// Windows path into a control character (`"C:\temp"`: `\t` is a tab), when the text reads as
+/// such a path: a drive (`C:\`), a share (`\\server`) or a relative one (`.\`, `..\`).
+fn control_escape(written: &str) -> Option<String> {
+    let inner = written.strip_prefix('"')?.strip_suffix('"')?;
+    let bytes = inner.as_bytes();
+    let drive = bytes
+        .windows(3)
+        .any(|w| w[0].is_ascii_alphabetic() && w[1] == b':' && w[2] == b'\\');
+    let pathlike =
+        drive || inner.starts_with("\\\\") || inner.starts_with(".\\") || inner.starts_with("..\\");
+    if !pathlike {
+        return None;
+    }
+    let mut chars = inner.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            continue;
+        }
+        match chars.next() {
+            Some(e @ ('0' | 'a' | 'b' | 't' | 'n' | 'v' | 'f' | 'r' | 'e')) => {
+                return Some(format!("\\{e}"));
+            }
+            _ => continue,
+        }
+    }
+    None
+}
+
 pub fn parse(text: &str, base: usize) -> Result<Document, SyntaxError> {
     // A byte-order mark here is skipped by the parser without counting: skip it ourselves.
     let (text, base) = match text.strip_prefix('\u{feff}') {
@@ -303,6 +358,19 @@ pub fn parse(text: &str, base: usize) -> Result<Document, SyntaxError> {
                 }
                 if style == ScalarStyle::Plain {
                     check_yaml11(&value, span, &mut doc.findings);
+                    if let Some(comment) = text
+                        .get(span.end.saturating_sub(base)..)
+                        .and_then(cut_comment)
+                    {
+                        doc.findings
+                            .push(Finding::CommentCut(span, comment.to_string()));
+                    }
+                } else if style == ScalarStyle::DoubleQuoted
+                    && let Some(escape) = text
+                        .get(span.start.saturating_sub(base)..span.end.saturating_sub(base))
+                        .and_then(control_escape)
+                {
+                    doc.findings.push(Finding::ControlEscape(span, escape));
                 }
                 let forced_str = tag.as_deref().is_some_and(|t| t.ends_with("str"));
                 let value = if style == ScalarStyle::Plain && !forced_str {

@@ -30,6 +30,14 @@ crate::rule::declare! {
         fix(safe retypes "quote a number that loses digits (`1.10` → `\"1.10\"`, `010` → `\"010\"`)")
         fix(unsafe retypes "quote `yes`/`no`/`on`/`off`/`y`/`n` (text or boolean: a guess); `~` has no fix")
         "A plain scalar that YAML 1.1 loaders read as a boolean, null or a different number.";
+    SK020 "comment-cut-value" Warning Both
+        needs(fields)
+        tags(form)
+        "A plain value that YAML ends at ` #`: the rest of its line became a comment.";
+    SK021 "escape-in-quoted-value" Warning Both
+        needs(fields)
+        tags(form)
+        "A double-quoted path whose `\\` escapes turn it into control characters.";
 }
 
 /// SK006: the frontmatter (at `frontmatter`) is not valid YAML.
@@ -430,7 +438,11 @@ pub fn yaml_findings(findings: &[Finding], out: &mut Reporter) {
     let portable = |f: &Finding| {
         !matches!(
             f,
-            Finding::DuplicateKey { .. } | Finding::Yaml11Bool(..) | Finding::Yaml11Number(..)
+            Finding::DuplicateKey { .. }
+                | Finding::Yaml11Bool(..)
+                | Finding::Yaml11Number(..)
+                | Finding::CommentCut(..)
+                | Finding::ControlEscape(..)
         )
     };
     let mut counts: Vec<(std::mem::Discriminant<Finding>, usize)> = Vec::new();
@@ -522,6 +534,39 @@ pub fn yaml_findings(findings: &[Finding], out: &mut Reporter) {
             }
             Finding::Yaml11Bool(span, text) => yaml11_scalar(*span, text, out),
             Finding::Yaml11Number(span, text) => yaml11_number(*span, text, out),
+            Finding::CommentCut(span, comment) => {
+                let shown: String = comment.chars().take(40).collect();
+                let more = if shown.len() < comment.len() {
+                    " …"
+                } else {
+                    ""
+                };
+                let shown = shown.trim_end();
+                out.emit(
+                    &SK020,
+                    Some(*span),
+                    format!("YAML ends this value before ` {shown}{more}`: the rest of the line is a comment, not part of the value"),
+                )
+                .label("the value ends here")
+                .help("quote the whole value (`'…'`, doubling any `'` inside) or use a block scalar (`>`) so that the `#` and what follows are kept; a comment meant as one is written after two spaces and `# `");
+            }
+            Finding::ControlEscape(span, escape) => {
+                let written = out.text(*span).unwrap_or_default();
+                let inner = written
+                    .strip_prefix('"')
+                    .and_then(|w| w.strip_suffix('"'))
+                    .unwrap_or(written);
+                let literal = quoted(inner);
+                out.emit(
+                    &SK021,
+                    Some(*span),
+                    format!("`{escape}` in this double-quoted path is an escape: YAML reads a control character there, not a `\\`"),
+                )
+                .label(format!("`{escape}` is one control character"))
+                .help(format!(
+                    "write the path in single quotes, where `\\` is itself ({literal}), or double each `\\`"
+                ));
+            }
         }
     }
 }
