@@ -231,6 +231,9 @@ pub fn check(text: &Text, out: &mut Reporter) -> Vec<SkillFile> {
         installed_with,
     };
     let linked = check_links(&resolver, layout, tree, links, out);
+    if settings.enabled(&super::mentions::SK414) {
+        super::mentions::check(&resolver, layout, tree, body, out);
+    }
     let skill_file = file.path.file_name().map_or_else(
         || "SKILL.md".to_string(),
         |n| n.to_string_lossy().into_owned(),
@@ -408,7 +411,7 @@ const MAX_NEAR_EDITS: usize = 2;
 /// Near-match searches for one skill's broken links, under [`MAX_NEAR_MATCH_SEARCHES`] and
 /// [`MAX_NEAR_MATCH_WORK`]. The entries' lower-cased components are made once, at the first
 /// search.
-struct NearMatch<'t> {
+pub(super) struct NearMatch<'t> {
     tree: &'t [Entry],
     /// Each entry's components, lower-cased, with their lengths in characters.
     entries: Option<Vec<Vec<(String, usize)>>>,
@@ -417,7 +420,7 @@ struct NearMatch<'t> {
 }
 
 impl<'t> NearMatch<'t> {
-    fn new(tree: &'t [Entry]) -> Self {
+    pub(super) fn new(tree: &'t [Entry]) -> Self {
         NearMatch {
             tree,
             entries: None,
@@ -430,7 +433,7 @@ impl<'t> NearMatch<'t> {
     /// case, a path whose components differ by at most two edits in all (`reference/` for
     /// `references/`), or a file of the same name elsewhere in the skill. `None` also once the
     /// skill's searches or work are spent.
-    fn find(&mut self, rel: &str) -> Option<&'t str> {
+    pub(super) fn find(&mut self, rel: &str) -> Option<&'t str> {
         self.searches += 1;
         if self.searches > MAX_NEAR_MATCH_SEARCHES || self.work > MAX_NEAR_MATCH_WORK {
             return None;

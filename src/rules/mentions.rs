@@ -1,0 +1,225 @@
+//! SK414: the paths of the skill that the body's text and code spans name (not its links,
+//! which are SK404's) and that do not exist.
+
+use super::body::{NearMatch, Resolver, Target};
+use crate::diagnostic::Span;
+use crate::files::SkillTree;
+use crate::skill::Reporter;
+use crate::source::Layout;
+
+crate::rule::declare! {
+    SK414 "missing-mentioned-file" Warning Both
+        needs(frontmatter)
+        "A path of the skill named in the body's text or code spans names a file that does not exist.";
+}
+
+/// Folders a skill keeps its files in by convention: a path that starts with one names a file
+/// of the skill even when the folder is missing (SK414).
+const SKILL_FOLDERS: [&str; 6] = [
+    "scripts",
+    "references",
+    "resources",
+    "assets",
+    "templates",
+    "examples",
+];
+
+/// Words before a path on its line that make it a file the agent is told to make, not one it
+/// is told to use (SK414): `Create scripts/helper.py`, `… > references/notes.md`.
+const MAKES: [&str; 23] = [
+    "create", "write", "save", "generat", "output", "produc", "touch ", "mkdir", ">", "-o ",
+    "--out", "new ", "add ", "rename", "move", "export", "download", "place", "put ", "becomes",
+    "will be", "copy", "build",
+];
+
+/// Words that make the paths of a line, or of the list it introduces, examples of what a skill
+/// could hold (a skill about writing skills: `**Example**: scripts/rotate_pdf.py`), not files
+/// of this one (SK414).
+const HYPOTHETICAL: [&str; 8] = [
+    "example",
+    "e.g.",
+    "for instance",
+    "such as",
+    "would",
+    "could",
+    "might",
+    "suppose",
+];
+
+/// SK414: a path of the skill written in the body's text or code spans (not in a link, which
+/// is SK404's, nor in a code fence) that names a file that does not exist: `scripts/run.py`,
+/// `` `references/guide.md` ``, `python scripts/research.py --query …`. A path counts when it
+/// starts with a folder the skill has or keeps files in by convention ([`SKILL_FOLDERS`]) and
+/// its last part has an extension; one per path.
+pub fn check(
+    resolver: &Resolver,
+    layout: &Layout,
+    tree: &SkillTree,
+    body: &str,
+    out: &mut Reporter,
+) {
+    let folders: Vec<&str> = tree
+        .entries
+        .iter()
+        .filter(|e| matches!(e.kind, crate::files::Kind::Dir) && !e.rel.contains('/'))
+        .map(|e| e.rel.as_str())
+        .collect();
+    let mut near = NearMatch::new(&tree.entries);
+    let mut reported: Vec<String> = Vec::new();
+    let mut fence: Option<(char, usize)> = None;
+    // The line that introduced the current list (or paragraph), lower-cased: its words hold
+    // for the list's items.
+    let mut lead_in = String::new();
+    let mut at = 0;
+    for raw in body.split_inclusive('\n') {
+        let start = at;
+        at += raw.len();
+        let line = raw.trim_end_matches(['\n', '\r']);
+        let trimmed = line.trim_start();
+        let item = ["- ", "* ", "+ "].iter().any(|m| trimmed.starts_with(m))
+            || trimmed
+                .split_once(['.', ')'])
+                .is_some_and(|(n, _)| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()));
+        if trimmed.starts_with('#') {
+            lead_in.clear();
+        } else if !item && !trimmed.is_empty() && fence.is_none() {
+            lead_in = trimmed.to_lowercase();
+        }
+        if let Some(m @ ('`' | '~')) = trimmed.chars().next() {
+            let len = trimmed.chars().take_while(|&c| c == m).count();
+            if len >= 3 {
+                fence = match fence {
+                    Some((open, n))
+                        if open == m && len >= n && trimmed[len..].trim().is_empty() =>
+                    {
+                        None
+                    }
+                    None => Some((m, len)),
+                    other => other,
+                };
+                continue;
+            }
+        }
+        if fence.is_some() || !line.contains('/') {
+            continue;
+        }
+        let hidden = link_ranges(line);
+        let lower = line.to_lowercase();
+        let context = if item { lead_in.as_str() } else { "" };
+        if HYPOTHETICAL
+            .iter()
+            .any(|w| lower.contains(w) || context.contains(w))
+            || MAKES.iter().any(|w| context.contains(w))
+        {
+            continue;
+        }
+        for (from, to) in path_runs(line) {
+            if hidden.iter().any(|&(a, b)| from < b && to > a) {
+                continue;
+            }
+            let written = line[from..to].trim_end_matches(['.', ',', ':', ';', '!', '?']);
+            let Some(rel) = mentioned_path(resolver, written, &folders) else {
+                continue;
+            };
+            // A plugin is installed whole: a path may name a file of the plugin beside the
+            // skill (`scripts/build_plan.py` at the plugin's root).
+            let in_plugin = resolver
+                .installed_with
+                .is_some_and(|plugin| std::fs::symlink_metadata(plugin.join(&rel)).is_ok());
+            if in_plugin || tree.contains(resolver.skill, &rel) || reported.contains(&rel) {
+                continue;
+            }
+            let before = lower.get(..from).unwrap_or("");
+            if MAKES.iter().any(|w| before.contains(w)) {
+                continue;
+            }
+            let span = Span::new(
+                layout.body.start + start + from,
+                layout.body.start + start + from + written.len(),
+            );
+            let d = out
+                .emit(
+                    &SK414,
+                    Some(span),
+                    format!("`{written}` names a file that does not exist in the skill"),
+                )
+                .label("no such file");
+            match near.find(&rel) {
+                Some(found) => d.help(format!("did you mean `{found}`?")),
+                None => d.help(format!(
+                    "add `{rel}` to the skill or fix the path: the agent will fail at this step"
+                )),
+            };
+            reported.push(rel);
+            if reported.len() > 256 {
+                return;
+            }
+        }
+    }
+}
+
+/// The byte ranges of `line` taken by Markdown links and images (`[text](dest)`): their paths
+/// are SK404's.
+fn link_ranges(line: &str) -> Vec<(usize, usize)> {
+    let mut ranges = Vec::new();
+    let mut search = 0;
+    while let Some(found) = line.get(search..).and_then(|rest| rest.find("](")) {
+        let mid = search + found;
+        let open = line[..mid].rfind('[').unwrap_or(mid);
+        let close = line[mid..].find(')').map_or(line.len(), |c| mid + c + 1);
+        ranges.push((open, close));
+        search = close.max(mid + 2);
+    }
+    ranges
+}
+
+/// The runs of `line` made of path characters (letters, digits, `_-./~$@+{}`), as byte ranges.
+fn path_runs(line: &str) -> Vec<(usize, usize)> {
+    let path_char = |c: char| {
+        c.is_alphanumeric()
+            || matches!(c, '_' | '-' | '.' | '/' | '~' | '$' | '@' | '+' | '{' | '}')
+    };
+    let mut runs = Vec::new();
+    let mut start = None;
+    for (i, c) in line.char_indices() {
+        match (path_char(c), start) {
+            (true, None) => start = Some(i),
+            (false, Some(s)) => {
+                runs.push((s, i));
+                start = None;
+            }
+            _ => {}
+        }
+    }
+    if let Some(s) = start {
+        runs.push((s, line.len()));
+    }
+    runs.retain(|&(a, b)| line[a..b].contains('/'));
+    runs
+}
+
+/// The path of the skill `written` names (relative to its root), when it names a file of the
+/// skill: resolved inside it, starting with one of its `folders` or a conventional one, its last
+/// part with an extension, no glob or placeholder left.
+fn mentioned_path(resolver: &Resolver, written: &str, folders: &[&str]) -> Option<String> {
+    if written.contains("//") || written.contains("..") {
+        return None;
+    }
+    let Target::Inside(rel) = resolver.resolve(written, "") else {
+        return None;
+    };
+    let (first, _) = rel.split_once('/')?;
+    if !SKILL_FOLDERS.contains(&first) && !folders.contains(&first) {
+        return None;
+    }
+    let name = rel.rsplit('/').next()?;
+    let (stem, ext) = name.rsplit_once('.')?;
+    let placeholder = |part: &str| {
+        part.contains(['{', '}', '$', '~', '@', '+'])
+            || part
+                .split(['-', '_', '.'])
+                .any(|p| matches!(p, "N" | "X" | "XX" | "NN" | "n"))
+    };
+    let plain_ext = (1..=5).contains(&ext.len()) && ext.chars().all(|c| c.is_ascii_alphanumeric());
+    (!stem.is_empty() && plain_ext && !rel.split('/').any(placeholder)).then_some(rel)
+}
