@@ -614,6 +614,11 @@ impl Settings {
         self.fixable.contains(code)
     }
 
+    /// The severity configured for a rule (`severity` in skillc.toml), if any.
+    pub fn configured_severity(&self, rule: &Rule) -> Option<Severity> {
+        self.severity.get(rule.code).copied()
+    }
+
     /// The severity a rule's diagnostics get.
     pub fn severity(&self, rule: &Rule) -> Severity {
         self.severity

@@ -670,7 +670,7 @@ fn skill_files_in_another_case_are_found_while_searching() {
 }
 
 #[test]
-fn a_dangling_skill_file_is_sk413() {
+fn a_dangling_skill_file_is_sk408() {
     let (_tmp, repo) = sandbox();
     fs::create_dir_all(repo.join("skills/gone")).unwrap();
     symlink("../moved/SKILL.md", repo.join("skills/gone/SKILL.md")).unwrap();
@@ -685,7 +685,7 @@ fn a_dangling_skill_file_is_sk413() {
         assert_eq!(run.paths, ["skills/gone", "skills/loop"], "{args:?}");
         assert_eq!(
             run.diagnostics,
-            ["skills/gone/SKILL.md: SK413", "skills/loop/SKILL.md: SK413"],
+            ["skills/gone/SKILL.md: SK408", "skills/loop/SKILL.md: SK408"],
             "{args:?}"
         );
         assert_eq!(run.stderr, "", "{args:?}");

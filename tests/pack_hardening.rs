@@ -267,6 +267,6 @@ fn pack_errors_escape_names() {
     assert_eq!(run.code, Some(1));
     assert_eq!(
         run.stderr,
-        "error: cannot pack `.`: symlink `l\\u{1b}[2J` is dangling (SK413)\n"
+        "error: cannot pack `.`: symlink `l\\u{1b}[2J` is dangling (SK408)\n"
     );
 }

@@ -73,8 +73,8 @@ pub(super) fn read_and_lint(
     // through such a link, so offering a fix would promise what it will not do).
     let mut through_link = false;
     let read = match read_capped(&path, settings.max_file_size, Links::Refuse) {
-        // A skill file that is a link out of its skill is reported (SK408); one to nothing too
-        // (SK413). Runtimes follow a link where it is (a `.gemini/skills/x/SKILL.md` mirror of
+        // A skill file that is a link out of its skill is reported (SK408, a warning); one to nothing is
+        // an error (SK408). Runtimes follow a link where it is (a `.gemini/skills/x/SKILL.md` mirror of
         // `skills/x/SKILL.md`), so a link to another skill file is read and checked in place;
         // a link to any other file is not read, or its first lines would reach the output.
         // (Opening it without following a link tells a link from a file in one call.)

@@ -139,7 +139,11 @@ pub(super) fn apply_settings(report: &mut SkillReport, settings: &Settings, cwd:
             && !suppressions.suppresses(d)
     });
     for d in &mut report.diagnostics {
-        d.severity = settings.severity(d.rule);
+        // A rule may report one case at another severity than its own (SK408: a link that
+        // works is a warning); a severity configured for the rule applies to all of them.
+        if let Some(severity) = settings.configured_severity(d.rule) {
+            d.severity = severity;
+        }
     }
     report.diagnostics.sort_by(|a, b| {
         a.sort_key()

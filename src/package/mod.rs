@@ -102,7 +102,7 @@ pub fn file_set(root: &Path, limits: Limits) -> Result<Vec<PackFile>, FileSetErr
                 let target = std::fs::canonicalize(&path).map_err(|_| {
                     FileSetError(format!(
                         "symlink `{rel}` is dangling ({})",
-                        crate::rule::SK413.code
+                        crate::rule::SK408.code
                     ))
                 })?;
                 if !target.starts_with(&real_root) {

@@ -1,4 +1,4 @@
-//! File rules: SK408–SK411 and SK413 — what the skill directory holds.
+//! File rules: SK408–SK411 — what the skill directory holds.
 
 use std::io::Read;
 
@@ -7,9 +7,9 @@ use crate::files::{Entry, Kind, LinkTarget, SkillTree};
 use crate::skill::Reporter;
 
 crate::rule::declare! {
-    SK408 "symlink-escape" Warning Both
+    SK408 "symlink-escape" Error Both
         tags(files)
-        "A symlink inside the skill points to a file outside it.";
+        "A symlink inside the skill dangles (error), or points to an existing file outside it (warning).";
     SK409 "script-not-runnable" Warning Both
         tags(files)
         "A file directly in `scripts/` that is neither a known script nor data, not executable and without `#!`.";
@@ -18,9 +18,6 @@ crate::rule::declare! {
     SK411 "sensitive-file" Warning Both
         tags(files)
         "The skill holds a file that looks like a secret or version-control data.";
-    SK413 "dangling-symlink" Error Both
-        tags(files)
-        "A symlink inside the skill, or the skill file itself, points to nothing.";
 }
 
 /// Upload limits (SK410).
@@ -96,7 +93,7 @@ pub fn check(dir: &SkillDir, tree: &SkillTree, out: &mut Reporter) {
     }
 }
 
-/// SK408, SK409, SK411 and SK413 on one entry of the skill directory.
+/// SK408, SK409 and SK411 on one entry of the skill directory.
 fn check_entry(dir: &SkillDir, entry: &Entry, out: &mut Reporter) {
     // The entry's path is made only for a diagnostic (most entries have none).
     let path = || dir.path_of(&entry.rel);
@@ -106,7 +103,7 @@ fn check_entry(dir: &SkillDir, entry: &Entry, out: &mut Reporter) {
         }
         Kind::Symlink(LinkTarget::Dangling) => {
             out.emit_file(
-                &SK413,
+                &SK408,
                 path(),
                 format!("symlink `{}` is dangling", entry.rel),
             )
@@ -170,21 +167,23 @@ pub fn link_outside(
     } else {
         " (not read: the target is not a skill file)"
     };
-    out.emit_file(
+    // The link works where it is: a warning (a dangling one is an error, the rule's severity).
+    let d = out.emit_file(
         &SK408,
         path,
         format!(
             "symlink `{rel}` points outside the skill, to `{}`{unread}",
             target.display()
         ),
-    )
-    .help("runtimes follow the link where it is, but `skillc pack`, an install that copies the skill directory or a move to another machine loses or breaks it: copy the target into the skill, or link the whole skill directory instead");
+    );
+    d.severity = crate::diagnostic::Severity::Warning;
+    d.help("runtimes follow the link where it is, but `skillc pack`, an install that copies the skill directory or a move to another machine loses or breaks it: copy the target into the skill, or link the whole skill directory instead");
 }
 
-/// SK413: the skill file itself is a symbolic link that leads nowhere.
+/// SK408: the skill file itself is a symbolic link that leads nowhere.
 pub fn dangling_skill_file(name: &str, path: std::path::PathBuf, out: &mut Reporter) {
     out.emit_file(
-        &SK413,
+        &SK408,
         path,
         format!("symlink `{name}` is dangling: the skill has no skill file"),
     )
