@@ -645,6 +645,14 @@ fn vague_trigger(text: &str) -> Option<String> {
     text.split(['.', '!', '?', ';'])
         .map(str::trim)
         .find(|sentence| {
+            // Most sentences open with another word: looked at before anything is copied.
+            let first = sentence
+                .split(|c: char| !c.is_alphanumeric())
+                .next()
+                .unwrap_or("");
+            if !TRIGGER_VERBS.iter().any(|v| first.eq_ignore_ascii_case(v)) {
+                return false;
+            }
             let lower = sentence.to_lowercase();
             let words: Vec<&str> = lower
                 .split(|c: char| !c.is_alphanumeric() && c != '\'')

@@ -64,26 +64,35 @@ pub fn check(
         .filter(|e| matches!(e.kind, crate::files::Kind::Dir) && !e.rel.contains('/'))
         .map(|e| e.rel.as_str())
         .collect();
+    // What a path of the skill starts with, to pass over the other runs of path characters
+    // (`src/app.ts`, URLs) before anything is resolved.
+    let starts: Vec<String> = SKILL_FOLDERS
+        .iter()
+        .chain(folders.iter())
+        .map(|f| format!("{f}/"))
+        .collect();
+    if !body.contains('/') {
+        return;
+    }
     let mut near = NearMatch::new(&tree.entries);
     let mut reported: Vec<String> = Vec::new();
     let mut fence: Option<(char, usize)> = None;
     // The line that introduced the current list (or paragraph), lower-cased: its words hold
     // for the list's items.
-    let mut lead_in = String::new();
+    let mut lead_in = "";
     let mut at = 0;
     for raw in body.split_inclusive('\n') {
         let start = at;
         at += raw.len();
         let line = raw.trim_end_matches(['\n', '\r']);
         let trimmed = line.trim_start();
+        let digits = trimmed.bytes().take_while(u8::is_ascii_digit).count();
         let item = ["- ", "* ", "+ "].iter().any(|m| trimmed.starts_with(m))
-            || trimmed
-                .split_once(['.', ')'])
-                .is_some_and(|(n, _)| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()));
+            || (digits > 0 && matches!(trimmed.as_bytes().get(digits), Some(b'.' | b')')));
         if trimmed.starts_with('#') {
-            lead_in.clear();
+            lead_in = "";
         } else if !item && !trimmed.is_empty() && fence.is_none() {
-            lead_in = trimmed.to_lowercase();
+            lead_in = trimmed;
         }
         if let Some(m @ ('`' | '~')) = trimmed.chars().next() {
             let len = trimmed.chars().take_while(|&c| c == m).count();
@@ -100,12 +109,26 @@ pub fn check(
                 continue;
             }
         }
-        if fence.is_some() || !line.contains('/') {
+        if fence.is_some()
+            || !line.contains('/')
+            || !starts.iter().any(|s| line.contains(s.as_str()))
+        {
+            continue;
+        }
+        let runs: Vec<(usize, usize)> = path_runs(line)
+            .into_iter()
+            .filter(|&(a, b)| starts.iter().any(|s| line[a..b].contains(s.as_str())))
+            .collect();
+        if runs.is_empty() {
             continue;
         }
         let hidden = link_ranges(line);
         let lower = line.to_lowercase();
-        let context = if item { lead_in.as_str() } else { "" };
+        let context = if item {
+            lead_in.to_lowercase()
+        } else {
+            String::new()
+        };
         if HYPOTHETICAL
             .iter()
             .any(|w| lower.contains(w) || context.contains(w))
@@ -113,7 +136,7 @@ pub fn check(
         {
             continue;
         }
-        for (from, to) in path_runs(line) {
+        for (from, to) in runs {
             if hidden.iter().any(|&(a, b)| from < b && to > a) {
                 continue;
             }
