@@ -657,3 +657,54 @@ fn add_noqa_never_writes_into_a_code_span_or_a_tag() {
         )
     );
 }
+
+/// The README's Action names `skills .claude/skills`: a repository with only one of them is
+/// still checked, with a warning for the other, and the SARIF file is written.
+#[test]
+fn a_missing_path_beside_an_existing_one_is_a_warning() {
+    let tmp = tempfile::tempdir().unwrap();
+    skill(tmp.path(), "skills/notes", "notes");
+    let run = skillc(
+        tmp.path(),
+        &[
+            "validate",
+            "skills",
+            ".claude/skills",
+            "--format",
+            "sarif",
+            "-o",
+            "out.sarif",
+        ],
+    );
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    assert_eq!(run.stderr, "warning: path not found: .claude/skills\n");
+    let sarif = std::fs::read_to_string(tmp.path().join("out.sarif")).unwrap();
+    assert!(sarif.contains("\"version\": \"2.1.0\""), "{sarif}");
+    // When no PATH exists at all, it is an error.
+    let run = skillc(tmp.path(), &["validate", ".claude/skills", "gone"]);
+    assert_eq!(run.code, Some(2));
+    assert_eq!(run.stderr, "error: path not found: .claude/skills\n");
+}
+
+/// A file that belongs to no skill, and `--show-fixes` without `--fix`, were silent no-ops.
+#[test]
+fn silent_no_ops_are_warned_about() {
+    let tmp = tempfile::tempdir().unwrap();
+    common::write(&tmp.path().join("random.md"), "# Notes\n");
+    let run = skillc(tmp.path(), &["validate", "random.md"]);
+    assert_eq!(run.code, Some(0));
+    assert_eq!(
+        run.stderr,
+        "warning: `random.md` is in no skill: no SKILL.md or skill.md beside it or in a folder above it\nChecked 0 skills: 0 errors, 0 warnings, 0 infos.\n"
+    );
+    skill(tmp.path(), "skills/notes", "notes");
+    let run = skillc(tmp.path(), &["validate", "--show-fixes", "skills"]);
+    assert_eq!(run.code, Some(0));
+    assert!(
+        run.stderr.starts_with(
+            "warning: `--show-fixes` lists what `--fix` fixed: without `--fix` it shows nothing\n"
+        ),
+        "{}",
+        run.stderr
+    );
+}

@@ -134,6 +134,11 @@ fn run_paths(args: &Args, extra: Overrides, mode: Mode, color: ColorChoice) -> O
             .load_with(settings, cwd.clone(), args.quiet, keep)
     };
     let scope = Scope::new(&cwd, &args.skills.paths);
+    if args.show_fixes && !args.fix && !args.quiet {
+        eprintln!(
+            "warning: `--show-fixes` lists what `--fix` fixed: without `--fix` it shows nothing"
+        );
+    }
     if args.add_noqa {
         return match load(settings, Keep::default()) {
             Ok(loaded) => add_noqa(loaded, &cwd, &scope),

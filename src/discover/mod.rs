@@ -292,15 +292,25 @@ pub fn discover_streaming(
         .canonicalize()
         .unwrap_or_else(|_| cwd.to_path_buf())
         .into();
+    // PATHs that do not exist: a warning each while another PATH does (CI configurations name
+    // folders some repositories lack); none existing is an error.
+    let mut missing: Vec<&PathBuf> = Vec::new();
+    // Files given that lie in no skill: said only when nothing else was found (a pre-commit
+    // hook passes a README beside the skills it changed).
+    let mut astray: Vec<PathBuf> = Vec::new();
     for path in paths {
         let display = display_path(path, cwd);
         let Some(is_dir) = is_dir(path) else {
-            return Err(NotFound(path.clone()));
+            missing.push(path);
+            continue;
         };
         if !is_dir {
-            found.extend(
-                from_file(&display).map(|found| found.resolve(cwd, &base, user_root, &mut nearest)),
-            );
+            match from_file(&display) {
+                Some(candidate) => {
+                    found.push(candidate.resolve(cwd, &base, user_root, &mut nearest));
+                }
+                None => astray.push(display),
+            }
             continue;
         }
         let own = skill_file_in(&display);
@@ -381,6 +391,25 @@ pub fn discover_streaming(
     // The directories remembered for nesting are not needed beside the skills' list.
     drop(nearest);
     out.skills = dedup(found);
+    if missing.len() == paths.len()
+        && let Some(first) = missing.first()
+    {
+        return Err(NotFound((*first).clone()));
+    }
+    out.warnings.splice(
+        0..0,
+        missing
+            .iter()
+            .map(|p| format!("path not found: {}", display_path(p, cwd).display())),
+    );
+    if out.skills.is_empty() {
+        out.warnings.extend(astray.iter().map(|f| {
+            format!(
+                "`{}` is in no skill: no SKILL.md or skill.md beside it or in a folder above it",
+                f.display()
+            )
+        }));
+    }
     // The same unreadable ignore file above several PATHs is reported once.
     let mut said = HashSet::default();
     out.warnings.retain(|w| said.insert(w.clone()));
