@@ -83,7 +83,10 @@ fn json_output_shape() {
             .unwrap()
             .starts_with("shorten the description")
     );
-    assert!(d["url"].is_null());
+    assert_eq!(
+        d["url"],
+        "https://github.com/skillc/skillc/blob/main/src/rules/docs/SK111.md"
+    );
     // Keys in the documented order.
     let keys: Vec<&str> = doc
         .as_object()

@@ -292,7 +292,12 @@ fn err_fixtures_render_in_every_format() {
                                 pos,
                                 level.to_string(),
                                 c[5].to_string(),
-                                unescape(&c[6]),
+                                // The help follows the message on a line of its own.
+                                unescape(&c[6])
+                                    .split("\nhelp: ")
+                                    .next()
+                                    .unwrap_or_default()
+                                    .to_string(),
                             )
                         })
                         .collect()

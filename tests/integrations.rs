@@ -125,7 +125,7 @@ fn github_annotations() {
     assert_eq!(code, Some(1));
     assert_eq!(
         stdout,
-        "::error file=pdf/SKILL.md,line=3,col=14,endLine=3,endColumn=1114,title=skillc (SK111)::description is 1100 characters long; the limit is 1024\n"
+        "::error file=pdf/SKILL.md,line=3,col=14,endLine=3,endColumn=1114,title=skillc (SK111)::description is 1100 characters long; the limit is 1024%0Ahelp: shorten the description to what the skill does and when to use it; move details into the body\n"
     );
     let (_, stdout, _) = skillc(
         &repo().join("fixtures/err/sk011-file-too-large"),
@@ -133,7 +133,7 @@ fn github_annotations() {
     );
     assert_eq!(
         stdout,
-        "::error file=big-file/SKILL.md,title=skillc (SK011)::the skill file is 551 bytes; `max-file-size` is 200 bytes\n"
+        "::error file=big-file/SKILL.md,title=skillc (SK011)::the skill file is 551 bytes; `max-file-size` is 200 bytes%0Ahelp: move long material into files under references/ that the body links, or raise `max-file-size` in skillc.toml\n"
     );
     let (code, stdout, _) = skillc(
         &repo().join("fixtures/err/sk113-no-trigger"),

@@ -35,7 +35,12 @@ fn render_report(report: &SkillReport, out: &mut String) {
             ",title={}",
             property(&format!("skillc ({})", d.rule.code))
         );
-        let _ = writeln!(out, "::{command} {props}::{}", data(&printable(&d.message)));
+        // The help goes into the annotation's text: a pull request shows nothing else.
+        let mut text = data(&printable(&d.message));
+        if let Some(help) = &d.help {
+            let _ = write!(text, "%0Ahelp: {}", data(&printable(help)));
+        }
+        let _ = writeln!(out, "::{command} {props}::{text}");
     }
 }
 

@@ -74,7 +74,8 @@ struct DiagnosticEntry<'a> {
     end_column: Option<usize>,
     offset: Option<usize>,
     length: Option<usize>,
-    url: Option<&'static str>,
+    /// The rule's documentation page.
+    url: String,
     fix: Option<FixEntry<'a>>,
 }
 
@@ -112,7 +113,7 @@ impl<'a> DiagnosticEntry<'a> {
             end_column: r.map(|r| r.end_column),
             offset: r.map(|r| r.offset),
             length: r.map(|r| r.length),
-            url: None,
+            url: crate::rule::doc_url(d.rule.code),
             fix: d.fix.as_deref().map(|f| FixEntry {
                 applicability: f.applicability.as_str(),
                 available: f.available,

@@ -4,6 +4,7 @@
 use super::body::{NearMatch, Resolver, Target};
 use crate::diagnostic::Span;
 use crate::files::SkillTree;
+use crate::markdown::Link;
 use crate::skill::Reporter;
 use crate::source::Layout;
 
@@ -56,6 +57,7 @@ pub fn check(
     layout: &Layout,
     tree: &SkillTree,
     body: &str,
+    links: &[Link],
     out: &mut Reporter,
 ) {
     let folders: Vec<&str> = tree
@@ -122,7 +124,17 @@ pub fn check(
         if runs.is_empty() {
             continue;
         }
-        let hidden = link_ranges(line);
+        // A reference definition (`[id]: references/x.md`) is a link, used or not.
+        if trimmed.starts_with('[') && trimmed.contains("]:") {
+            continue;
+        }
+        let mut hidden = link_ranges(line);
+        // The parser's links on this line (autolinks, HTML, definitions), in the line's bytes.
+        hidden.extend(links.iter().filter_map(|l| {
+            let a = l.span.start.checked_sub(start)?;
+            let b = l.span.end.checked_sub(start)?;
+            (a < line.len()).then_some((a, b.min(line.len())))
+        }));
         let lower = line.to_lowercase();
         let context = if item {
             lead_in.to_lowercase()
