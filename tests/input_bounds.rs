@@ -130,7 +130,7 @@ fn a_hundred_thousand_keys() {
         statistics(tmp.path(), "keys"),
         (
             Some(1),
-            "100000\tSK013\tunknown-field\nChecked 1 skill: 100000 errors, 0 warnings, 0 infos.\n"
+            "100000\tSK013\tunknown-field\nChecked 1 skill: 100,000 errors, 0 warnings, 0 infos.\n"
                 .into()
         )
     );
@@ -155,17 +155,17 @@ fn long_flow_lines() {
         (
             "seq",
             format!("x: [{}]\n", repeat("y", 500_000, ",")),
-            "500000\tSK010\tyaml-1-1-ambiguity\n1\tSK013\tunknown-field\nChecked 1 skill: 1 error, 500000 warnings, 0 infos.\n",
+            "500000\tSK010\tyaml-1-1-ambiguity\n1\tSK013\tunknown-field\nChecked 1 skill: 1 error, 500,000 warnings, 0 infos.\n",
         ),
         (
             "map",
             format!("x: {{{}}}\n", repeat("k: v", 170_000, ", ")),
-            "169999\tSK008\tduplicate-key\n1\tSK013\tunknown-field\nChecked 1 skill: 170000 errors, 0 warnings, 0 infos.\n",
+            "169999\tSK008\tduplicate-key\n1\tSK013\tunknown-field\nChecked 1 skill: 170,000 errors, 0 warnings, 0 infos.\n",
         ),
         (
             "floats",
             format!("x: [{}]\n", repeat("1.10", 170_000, ", ")),
-            "170000\tSK010\tyaml-1-1-ambiguity\n1\tSK013\tunknown-field\nChecked 1 skill: 1 error, 170000 warnings, 0 infos.\n",
+            "170000\tSK010\tyaml-1-1-ambiguity\n1\tSK013\tunknown-field\nChecked 1 skill: 1 error, 170,000 warnings, 0 infos.\n",
         ),
         (
             "metadata",
@@ -176,7 +176,7 @@ fn long_flow_lines() {
                     .collect::<Vec<_>>()
                     .join(", ")
             ),
-            "99999\tSK303\tmetadata-value-type\n10000\tSK010\tyaml-1-1-ambiguity\n1\tSK009\tyaml-non-portable\nChecked 1 skill: 0 errors, 110000 warnings, 0 infos.\n",
+            "99999\tSK303\tmetadata-value-type\n10000\tSK010\tyaml-1-1-ambiguity\n1\tSK009\tyaml-non-portable\nChecked 1 skill: 0 errors, 110,000 warnings, 0 infos.\n",
         ),
     ];
     for (name, fields, want) in cases {
@@ -198,7 +198,7 @@ fn many_directives_and_many_links() {
         statistics(tmp.path(), "supp"),
         (
             Some(1),
-            "60000\tSK404\tbroken-link\n1\tSK402\tbody-too-many-tokens\nChecked 1 skill: 60000 errors, 1 warning, 0 infos.\n"
+            "60000\tSK404\tbroken-link\n1\tSK402\tbody-too-many-tokens\nChecked 1 skill: 60,000 errors, 1 warning, 0 infos.\n"
                 .into()
         )
     );

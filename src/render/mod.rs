@@ -56,10 +56,11 @@ impl Summary {
     /// `Checked 12 skills: 3 errors, 1 warning, 2 infos.`
     pub fn line(&self) -> String {
         let plural = |n: usize, word: &str| {
+            let shown = crate::diagnostic::thousands(n);
             if n == 1 {
-                format!("{n} {word}")
+                format!("{shown} {word}")
             } else {
-                format!("{n} {word}s")
+                format!("{shown} {word}s")
             }
         };
         format!(

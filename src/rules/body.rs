@@ -605,7 +605,8 @@ fn tokens(layout: &Layout, body: &str, settings: &Settings, out: &mut Reporter) 
     let count = crate::diagnostic::thousands(count);
     let encoding = crate::tokens::encoding_name(settings.encoding);
     let start = Span::new(layout.body.start, layout.body.start);
-    out.emit(&SK402, Some(start), format!("the body has {count} tokens; the limit is {BODY_MAX_TOKENS} ({encoding})"))
+    let limit = crate::diagnostic::thousands(BODY_MAX_TOKENS);
+    out.emit(&SK402, Some(start), format!("the body has {count} tokens; the limit is {limit} ({encoding})"))
         .label("the body starts here")
         .help("an agent loads the whole body when the skill activates: keep the core steps here and move detail into references/ files that it links");
 }
