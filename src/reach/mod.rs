@@ -63,6 +63,8 @@ pub struct Wants {
     pub chains: bool,
     /// Whether each discoverable file is reached ([`Reached::discoverable`]).
     pub discoverable: bool,
+    /// The full texts of the Markdown files the skill file links ([`Reached::read`]).
+    pub linked: bool,
 }
 
 /// A Markdown file the skill file links that links on to files of the skill the skill file
@@ -114,15 +116,16 @@ pub fn of<'t>(
         .iter()
         .any(|e| e.is_file() && is_candidate(&e.rel));
     let want_chains = wants.chains && other_markdown;
+    let want_linked = wants.linked && other_markdown && !body.linked.is_empty();
     let want_discoverable = wants.discoverable && discoverable;
     let mut reached = Reached::default();
-    if !want_chains && !want_discoverable {
+    if !want_chains && !want_discoverable && !want_linked {
         return reached;
     }
     let index = Index::new(tree);
     // Its candidates may all be files of skills nested in it: then none can be unmentioned.
     let want_discoverable = want_discoverable && index.candidates > 0;
-    if !want_chains && !want_discoverable {
+    if !want_chains && !want_discoverable && !want_linked {
         return reached;
     }
     // What the skill file mentions, scanned only when a fact needs more than its links.
@@ -130,8 +133,8 @@ pub fn of<'t>(
     let mentions =
         || mentions.get_or_init(|| Mentions::of(&index, resolve, body.file, "", TextKind::Prose));
     // The chains' reader keeps what it read for the discoverable files', when they are wanted.
-    let mut reader = Reader::new(root, &index, want_discoverable);
-    if want_chains {
+    let mut reader = Reader::new(root, &index, want_discoverable || want_linked);
+    if want_chains || want_linked {
         // What the skill file itself links or mentions: one level, nothing followed further;
         // a path names the files it can be the end of, not every file of that name. Needed
         // only once a linked file links on to a file the body does not link.
@@ -143,7 +146,7 @@ pub fn of<'t>(
                 direct
             })
         };
-        reached.chains = chains(resolve, body, &index, direct, &mut reader);
+        reached.chains = chains(resolve, body, &index, direct, &mut reader, want_chains);
     }
     if want_discoverable {
         let mut reach = Reach::new(&index, Names::Loose);
@@ -165,13 +168,15 @@ pub fn of<'t>(
 /// The reference chains: a Markdown file the body links that links on to a file of the skill
 /// the body neither links nor mentions (`direct`: by the rules of SK412, a folder or a glob
 /// included), at that second link, once per file reached that way. None when what the body
-/// mentions cannot be told ([`Reach::incomplete`]).
+/// mentions cannot be told ([`Reach::incomplete`]). Each linked Markdown file read is kept for
+/// [`Reached::read`]; its links are followed only when `hops_wanted`.
 fn chains<'i, 't: 'i>(
     resolve: &Resolve,
     body: &Body,
     index: &'i Index<'t>,
     direct: impl Fn() -> &'i Reach<'i, 't>,
     reader: &mut Reader,
+    hops_wanted: bool,
 ) -> Vec<Chain> {
     let linked: HashSet<&str> = body.linked.iter().map(String::as_str).collect();
     let mut chains = Vec::new();
@@ -186,7 +191,12 @@ fn chains<'i, 't: 'i>(
             continue;
         };
         let mut hops = Vec::new();
-        for link in markdown::links(&text) {
+        let links = if hops_wanted {
+            markdown::links(&text)
+        } else {
+            Vec::new()
+        };
+        for link in links {
             let Some(second) = resolve(&link.dest, parent(first)) else {
                 continue;
             };
@@ -302,6 +312,7 @@ mod tests {
         let all = Wants {
             chains: true,
             discoverable: true,
+            linked: true,
         };
         let reached = of(&root, &tree, &resolve, &body, all);
         let [chain] = reached.chains.as_slice() else {
@@ -324,6 +335,7 @@ mod tests {
         let none = Wants {
             chains: false,
             discoverable: false,
+            linked: false,
         };
         let reached = of(&root, &tree, &resolve, &body, none);
         assert!(reached.chains.is_empty() && reached.discoverable.is_none());

@@ -232,7 +232,15 @@ pub fn check(text: &Text, out: &mut Reporter) -> Vec<SkillFile> {
     };
     let linked = check_links(&resolver, layout, tree, links, out);
     if settings.enabled(&super::mentions::SK414) {
-        super::mentions::check(&resolver, layout, tree, body, links, out);
+        super::mentions::check(
+            &resolver,
+            tree,
+            body,
+            layout.body.start,
+            "",
+            Some(links),
+            out,
+        );
     }
     let skill_file = file.path.file_name().map_or_else(
         || "SKILL.md".to_string(),

@@ -1,17 +1,16 @@
-//! SK414: the paths of the skill that the body's text and code spans name (not its links,
-//! which are SK404's) and that do not exist.
+//! SK414: the paths of the skill that the body's text and code spans name, or those of a
+//! Markdown file the body links (not their links, which are SK404's), and that do not exist.
 
 use super::body::{NearMatch, Resolver, Target};
 use crate::diagnostic::Span;
 use crate::files::SkillTree;
 use crate::markdown::Link;
 use crate::skill::Reporter;
-use crate::source::Layout;
 
 crate::rule::declare! {
     SK414 "missing-mentioned-file" Warning Both
         needs(frontmatter)
-        "A path of the skill named in the body's text or code spans names a file that does not exist.";
+        "A path of the skill named in the text or code spans of the body or of a Markdown file it links names a file that does not exist.";
 }
 
 /// Folders a skill keeps its files in by convention: a path that starts with one names a file
@@ -51,13 +50,16 @@ const HYPOTHETICAL: [&str; 8] = [
 /// is SK404's, nor in a code fence) that names a file that does not exist: `scripts/run.py`,
 /// `` `references/guide.md` ``, `python scripts/research.py --query …`. A path counts when it
 /// starts with a folder the skill has or keeps files in by convention ([`SKILL_FOLDERS`]) and
-/// its last part has an extension; one per path.
+/// its last part has an extension; one per path. `body` is the body (at `offset` in its file)
+/// or a linked file (in `folder`; its links parsed here when `links` is `None`): a
+/// path of a linked file may also be written from its folder.
 pub fn check(
     resolver: &Resolver,
-    layout: &Layout,
     tree: &SkillTree,
     body: &str,
-    links: &[Link],
+    offset: usize,
+    folder: &str,
+    links: Option<&[Link]>,
     out: &mut Reporter,
 ) {
     let folders: Vec<&str> = tree
@@ -73,9 +75,17 @@ pub fn check(
         .chain(folders.iter())
         .map(|f| format!("{f}/"))
         .collect();
-    if !body.contains('/') {
+    if !body.contains('/') || !starts.iter().any(|s| body.contains(s.as_str())) {
         return;
     }
+    let parsed;
+    let links = match links {
+        Some(links) => links,
+        None => {
+            parsed = crate::markdown::links(body);
+            &parsed
+        }
+    };
     let mut near = NearMatch::new(&tree.entries);
     let mut reported: Vec<String> = Vec::new();
     let mut fence: Option<(char, usize)> = None;
@@ -83,7 +93,8 @@ pub fn check(
     // for the list's items.
     let mut lead_in = "";
     let mut at = 0;
-    for raw in body.split_inclusive('\n') {
+    let mut lines = body.split_inclusive('\n');
+    while let Some(raw) = lines.next() {
         let start = at;
         at += raw.len();
         let line = raw.trim_end_matches(['\n', '\r']);
@@ -128,6 +139,22 @@ pub fn check(
         if trimmed.starts_with('[') && trimmed.contains("]:") {
             continue;
         }
+        // A path that labels the code block below it (`**scripts/check.sh:**`, `### scripts/
+        // check.sh`) gives that file's contents: a file to write, not one the skill has.
+        let label = trimmed.trim_matches(|c: char| matches!(c, '*' | '_' | '#' | '`' | ':' | ' '));
+        if runs
+            .iter()
+            .any(|&(a, b)| line[a..b].trim_end_matches([':', '.']) == label)
+            && lines
+                .clone()
+                .find(|next| !next.trim().is_empty())
+                .is_some_and(|next| {
+                    let next = next.trim_start();
+                    next.starts_with("```") || next.starts_with("~~~")
+                })
+        {
+            continue;
+        }
         let mut hidden = link_ranges(line);
         // The parser's links on this line (autolinks, HTML, definitions), in the line's bytes.
         hidden.extend(links.iter().filter_map(|l| {
@@ -161,17 +188,17 @@ pub fn check(
             let in_plugin = resolver
                 .installed_with
                 .is_some_and(|plugin| std::fs::symlink_metadata(plugin.join(&rel)).is_ok());
-            if in_plugin || tree.contains(resolver.skill, &rel) || reported.contains(&rel) {
+            let beside = !folder.is_empty()
+                && matches!(resolver.resolve(written, folder), Target::Inside(near) if tree.contains(resolver.skill, &near));
+            if in_plugin || beside || tree.contains(resolver.skill, &rel) || reported.contains(&rel)
+            {
                 continue;
             }
             let before = lower.get(..from).unwrap_or("");
             if MAKES.iter().any(|w| before.contains(w)) {
                 continue;
             }
-            let span = Span::new(
-                layout.body.start + start + from,
-                layout.body.start + start + from + written.len(),
-            );
+            let span = Span::new(offset + start + from, offset + start + from + written.len());
             let d = out
                 .emit(
                     &SK414,

@@ -36,8 +36,9 @@ pub fn check(
     let wants = Wants {
         chains: settings.enabled(&SK406),
         discoverable: settings.enabled(&SK412),
+        linked: settings.enabled(&super::mentions::SK414),
     };
-    if !wants.chains && !wants.discoverable {
+    if !wants.chains && !wants.discoverable && !wants.linked {
         return Vec::new();
     }
     let resolve = |dest: &str, from: &str| match resolver.resolve(dest, from) {
@@ -51,15 +52,22 @@ pub fn check(
         .map(|chain| chains(dir, body, chain, out))
         .collect();
     // The other files read whole, for the rules that read the skill's files next (a chain's
-    // file is kept only up to its last hop: it is read again).
-    let partial: Vec<std::path::PathBuf> = files.iter().map(|f| f.path.to_path_buf()).collect();
-    files.extend(
-        reached
-            .read
-            .into_iter()
-            .map(|(rel, text)| SkillFile::new(dir.path_of(&rel), text))
-            .filter(|f| !partial.iter().any(|p| **p == *f.path)),
-    );
+    // file is kept only up to its last hop, unless SK414 reports into it).
+    for (rel, text) in reached.read {
+        let file = SkillFile::new(dir.path_of(&rel), text);
+        let partial = files.iter().position(|f| f.path == file.path);
+        let mut here = Reporter::new(Some(&file), file.path.clone(), dir.dir.clone());
+        if wants.linked && body.linked.contains(&rel) && instructions(&rel) {
+            super::mentions::check(resolver, tree, &file.text, 0, parent(&rel), None, &mut here);
+        }
+        let reported = !here.diagnostics.is_empty();
+        out.diagnostics.extend(here.diagnostics);
+        match partial {
+            Some(i) if reported => files[i] = file,
+            Some(_) => {}
+            None => files.push(file),
+        }
+    }
     if let Some(discoverable) = &reached.discoverable {
         unreferenced(dir, discoverable, out);
     }
@@ -96,6 +104,11 @@ fn instructions(rel: &str) -> bool {
     ["md", "markdown", "mdx", "txt", "rst"]
         .iter()
         .any(|e| ext.eq_ignore_ascii_case(e))
+}
+
+/// The folder of `rel` (empty at the skill's root).
+fn parent(rel: &str) -> &str {
+    rel.rsplit_once('/').map_or("", |(folder, _)| folder)
 }
 
 /// SK412: one diagnostic per unmentioned file, or per folder (below references/, resources/ or
