@@ -11,7 +11,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 use crate::input::Listed;
 
 /// A manifest larger than this is not read.
-const MANIFEST_MAX_BYTES: u64 = 1024 * 1024;
+pub const MANIFEST_MAX_BYTES: u64 = 1024 * 1024;
 /// How many ancestors are searched for a manifest.
 const MAX_DEPTH: usize = 64;
 /// At most this many marketplace entries are read.
@@ -294,6 +294,32 @@ fn read(root: &Path, kind: Kind) -> Vec<Declared> {
 
 /// The entries of a marketplace whose `source` is a local folder.
 fn marketplace(root: &Path, json: &serde_json::Value) -> Vec<Declared> {
+    local_entries(root, json)
+        .map(|(entry, _, plugin_root)| {
+            let skills = skill_paths(&plugin_root, entry.get("skills"));
+            let name = entry
+                .get("name")
+                .and_then(|n| n.as_str())
+                .map(str::to_string);
+            Declared::new(plugin_root, name, skills)
+        })
+        .collect()
+}
+
+/// The `source` of each entry of a marketplace (its `.claude-plugin` folder in `root`) that is
+/// a local path, as written and as the folder Claude Code installs: a `./` or `../` path from
+/// `root`, another from `metadata.pluginRoot` (remote sources, objects, are not local).
+pub fn local_sources(root: &Path, json: &serde_json::Value) -> Vec<(String, PathBuf)> {
+    local_entries(root, json)
+        .map(|(_, written, folder)| (written.to_string(), folder))
+        .collect()
+}
+
+/// [`local_sources`] with each entry.
+fn local_entries<'j>(
+    root: &Path,
+    json: &'j serde_json::Value,
+) -> impl Iterator<Item = (&'j serde_json::Value, &'j str, PathBuf)> {
     let base = match json
         .pointer("/metadata/pluginRoot")
         .and_then(|v| v.as_str())
@@ -301,28 +327,20 @@ fn marketplace(root: &Path, json: &serde_json::Value) -> Vec<Declared> {
         Some(prefix) => join(root, prefix),
         None => root.to_path_buf(),
     };
-    let Some(entries) = json.get("plugins").and_then(|p| p.as_array()) else {
-        return Vec::new();
-    };
-    entries
-        .iter()
-        .take(MAX_ENTRIES)
-        .filter_map(|entry| {
-            let source = entry.get("source")?.as_str()?;
-            let plugin_root =
-                if source.starts_with("./") || source.starts_with("../") || source == "." {
-                    join(root, source)
-                } else {
-                    join(&base, source)
-                };
-            let skills = skill_paths(&plugin_root, entry.get("skills"));
-            let name = entry
-                .get("name")
-                .and_then(|n| n.as_str())
-                .map(str::to_string);
-            Some(Declared::new(plugin_root, name, skills))
-        })
-        .collect()
+    let entries = json
+        .get("plugins")
+        .and_then(|p| p.as_array())
+        .map_or(&[][..], Vec::as_slice);
+    let root = root.to_path_buf();
+    entries.iter().take(MAX_ENTRIES).filter_map(move |entry| {
+        let source = entry.get("source")?.as_str()?;
+        let folder = if source.starts_with("./") || source.starts_with("../") || source == "." {
+            join(&root, source)
+        } else {
+            join(&base, source)
+        };
+        Some((entry, source, folder))
+    })
 }
 
 /// A manifest's `skills`: a path or a list of paths, relative to the plugin's folder.

@@ -185,6 +185,11 @@ fn run_paths(args: &Args, extra: Overrides, mode: Mode, color: ColorChoice) -> O
         Ok(loaded) => loaded,
         Err(outcome) => return outcome,
     };
+    // The marketplaces at the PATHs' roots, in path order among the skills.
+    for report in crate::lint::marketplaces(&args.skills.paths, &settings, &cwd, keep(args)) {
+        let at = reports.partition_point(|r| r.dir.dir < report.dir.dir);
+        reports.insert(at, report);
+    }
     for report in &mut reports {
         mode.settle(&settings, &mut report.diagnostics);
     }

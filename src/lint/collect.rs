@@ -154,3 +154,71 @@ pub(super) fn check_among(
         other.diagnostics.clear();
     }
 }
+
+/// The reports of the plugin marketplaces (`.claude-plugin/marketplace.json`) at the root of
+/// each of `paths` (the current directory when none is given): not skills, but what they list
+/// is installed from the repository ([`rules::marketplace`]). One report per marketplace that
+/// has something to say, its directory the marketplace's folder and no skill file (so it is not
+/// counted as a skill checked).
+pub fn marketplaces(
+    paths: &[std::path::PathBuf],
+    settings: &Settings,
+    cwd: &Path,
+    keep: crate::skill::Keep,
+) -> Vec<SkillReport> {
+    use crate::rules::marketplace::SK505;
+    if !settings.enabled(&SK505) {
+        return Vec::new();
+    }
+    let here = [cwd.to_path_buf()];
+    let paths = if paths.is_empty() { &here[..] } else { paths };
+    let mut seen: Vec<std::path::PathBuf> = Vec::new();
+    let mut reports = Vec::new();
+    for path in paths {
+        let absolute = crate::discover::absolute(cwd, path);
+        let manifest = absolute.join(".claude-plugin").join("marketplace.json");
+        let Ok(real) = absolute.canonicalize() else {
+            continue;
+        };
+        if seen.contains(&real) || !manifest.is_file() {
+            continue;
+        }
+        seen.push(real.clone());
+        let text = match crate::input::read_capped(
+            &manifest,
+            crate::plugins::MANIFEST_MAX_BYTES,
+            crate::input::Links::Follow,
+        ) {
+            Ok(crate::input::Read::Bytes(bytes)) => match String::from_utf8(bytes) {
+                Ok(text) => text,
+                Err(_) => continue,
+            },
+            _ => continue,
+        };
+        let shown_dir = crate::discover::display_path(&absolute, cwd);
+        let shown = crate::discover::display_path(&manifest, cwd);
+        let file = crate::source::SkillFile::new(shown, text);
+        let mut out =
+            crate::skill::Reporter::new(Some(&file), file.path.clone(), shown_dir.clone());
+        rules::marketplace::check(&real, &file, &mut out);
+        if out.diagnostics.is_empty() {
+            continue;
+        }
+        let dir = crate::discover::SkillDir {
+            dir: shown_dir.into(),
+            file: None,
+            real: crate::discover::Real::At(real.into()),
+            tier: crate::discover::Tier::Project,
+            rare: None,
+            listed: crate::input::Listed::default(),
+        };
+        let mut report = SkillReport::empty(dir);
+        report.diagnostics = out.diagnostics;
+        apply_settings(&mut report, settings, cwd);
+        if keep.lines {
+            super::keep_lines(&mut report, Some(&file), &[]);
+        }
+        reports.push(report);
+    }
+    reports
+}

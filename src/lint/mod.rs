@@ -8,7 +8,7 @@ mod collect;
 mod pipeline;
 mod settle;
 
-pub use collect::{Collected, collect_among, collected_before, collection_facts};
+pub use collect::{Collected, collect_among, collected_before, collection_facts, marketplaces};
 pub use pipeline::{Progress, discover_and_lint};
 pub use settle::{costs, keep_lines};
 

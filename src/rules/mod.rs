@@ -6,6 +6,7 @@ pub mod body;
 pub mod collection;
 pub mod files;
 pub mod identity;
+pub mod marketplace;
 pub mod mentions;
 pub mod par_fields;
 pub mod references;
