@@ -75,9 +75,24 @@ pub fn check(
         .chain(folders.iter())
         .map(|f| format!("{f}/"))
         .collect();
-    if !body.contains('/') || !starts.iter().any(|s| body.contains(s.as_str())) {
+    // One pass over the body's slashes finds the lines worth a look: those with a folder of
+    // the skill (a word of `starts`) before a `/`.
+    let bytes = body.as_bytes();
+    let word_byte = |b: u8| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.');
+    let mut wanted: Vec<usize> = memchr::memchr_iter(b'/', bytes)
+        .filter(|&slash| {
+            let from = bytes[..slash]
+                .iter()
+                .rposition(|&b| !word_byte(b))
+                .map_or(0, |i| i + 1);
+            let word = &body[from..slash];
+            SKILL_FOLDERS.contains(&word) || folders.contains(&word)
+        })
+        .collect();
+    if wanted.is_empty() {
         return;
     }
+    wanted.reverse();
     let parsed;
     let links = match links {
         Some(links) => links,
@@ -98,7 +113,7 @@ pub fn check(
         let start = at;
         at += raw.len();
         let line = raw.trim_end_matches(['\n', '\r']);
-        let trimmed = line.trim_start();
+        let trimmed = line.trim_ascii_start();
         let digits = trimmed.bytes().take_while(u8::is_ascii_digit).count();
         let item = ["- ", "* ", "+ "].iter().any(|m| trimmed.starts_with(m))
             || (digits > 0 && matches!(trimmed.as_bytes().get(digits), Some(b'.' | b')')));
@@ -122,10 +137,15 @@ pub fn check(
                 continue;
             }
         }
-        if fence.is_some()
-            || !line.contains('/')
-            || !starts.iter().any(|s| line.contains(s.as_str()))
-        {
+        // The slashes before this line's end are behind: is one of them on it?
+        let mut here = false;
+        while wanted.last().is_some_and(|&slash| slash < at) {
+            here |= wanted.pop().is_some_and(|slash| slash >= start);
+        }
+        if fence.is_some() || !here {
+            if wanted.is_empty() {
+                break;
+            }
             continue;
         }
         let runs: Vec<(usize, usize)> = path_runs(line)
