@@ -346,7 +346,7 @@ impl Settings {
                         path: path.clone(),
                         line,
                         column,
-                        message: e.message().trim_end().to_string(),
+                        message: unknown_field_hint(e.message().trim_end()),
                     }
                 })?;
                 (parsed, text)
@@ -376,8 +376,9 @@ impl Settings {
                         return Err(error(
                             s.span(),
                             format!(
-                                "unknown rule `{}` in {what}; see `skillc rule` for the list",
-                                s.get_ref()
+                                "unknown rule `{}` in {what}{}",
+                                s.get_ref(),
+                                rule::suggestion(s.get_ref(), "see `skillc rule` for the list")
                             ),
                         ));
                     }
@@ -398,8 +399,9 @@ impl Settings {
                         line: None,
                         column: None,
                         message: format!(
-                            "unknown rule `{}` in {flag}; see `skillc rule` for the list",
-                            s.trim()
+                            "unknown rule `{}` in {flag}{}",
+                            s.trim(),
+                            rule::suggestion(s, "see `skillc rule` for the list")
                         ),
                     })?);
                 }
@@ -697,4 +699,20 @@ fn line_column(text: &str, offset: usize) -> (usize, usize) {
     let line = before.matches('\n').count() + 1;
     let column = before.rsplit('\n').next().unwrap_or("").chars().count() + 1;
     (line, column)
+}
+
+/// toml's "unknown field `strcit`, expected one of `dialect`, `strict`, …" as "unknown field
+/// `strcit`: did you mean `strict`?" when one field is close; other messages as they are.
+fn unknown_field_hint(message: &str) -> String {
+    let Some(rest) = message.strip_prefix("unknown field `") else {
+        return message.to_string();
+    };
+    let Some((field, expected)) = rest.split_once("`, expected one of ") else {
+        return message.to_string();
+    };
+    let known = expected.split(", ").map(|k| k.trim_matches('`'));
+    match crate::suggest::closest(field, known) {
+        Some(k) => format!("unknown field `{field}`: did you mean `{k}`?"),
+        None => message.to_string(),
+    }
 }

@@ -14,6 +14,7 @@ pub mod input;
 pub mod json;
 pub mod parallel;
 pub mod rule;
+pub mod suggest;
 pub mod time;
 // Parse: a skill file's text, frontmatter and body.
 pub mod dialect;

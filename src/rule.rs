@@ -256,6 +256,18 @@ pub fn defaults() -> impl Iterator<Item = &'static Rule> {
 
 /// The rules a selector names: a code, a code prefix (`SK1`, `SK`), a name, or `security`
 /// (every security rule). `None` when the selector names nothing.
+/// The end of the message about `selector`, which no rule answers to: `: did you mean `SK404`
+/// (broken-link)?` when a rule's name or code is close to it, else `; {otherwise}`.
+pub fn suggestion(selector: &str, otherwise: &str) -> String {
+    let names = RULES.iter().flat_map(|r| [r.name, r.code]);
+    match crate::suggest::closest(selector.trim(), names)
+        .and_then(|k| RULES.iter().find(|r| r.name == k || r.code == k))
+    {
+        Some(rule) => format!(": did you mean `{}` ({})?", rule.code, rule.name),
+        None => format!("; {otherwise}"),
+    }
+}
+
 pub fn select(selector: &str) -> Option<Vec<&'static Rule>> {
     let selector = selector.trim();
     if let Some(rule) = find(selector) {

@@ -658,6 +658,60 @@ fn rule_command() {
     );
 }
 
+/// A name that is one typo away from a known one gets a suggestion, wherever it is written.
+#[test]
+fn did_you_mean_rules_keys_and_settings() {
+    let tmp = tempfile::tempdir().unwrap();
+    skill(
+        tmp.path(),
+        "pdf",
+        "Fills PDF forms. Use when the user has a PDF form to fill.",
+    );
+    let cases: [(&[&str], &str); 5] = [
+        (
+            &["rule", "brokenlink"],
+            "error: unknown rule `brokenlink`: did you mean `SK404` (broken-link)?\n",
+        ),
+        (
+            &["validate", "--select", "broken-links"],
+            "error: unknown rule `broken-links` in --select: did you mean `SK404` (broken-link)?\n",
+        ),
+        (
+            &["show", "pfd"],
+            "error: no skill with key `pfd` found: did you mean `pdf`?\n",
+        ),
+        (
+            &["show", "spreadsheet"],
+            "error: no skill with key `spreadsheet` found; `skillc list` shows the keys\n",
+        ),
+        (
+            &["rule", "zzz"],
+            "error: unknown rule `zzz`; run `skillc rule` for the list\n",
+        ),
+    ];
+    for (args, stderr) in cases {
+        let run = skillc(tmp.path(), args);
+        assert_eq!(
+            (run.code, run.stderr.as_str()),
+            (Some(2), stderr),
+            "{args:?}"
+        );
+    }
+    write(&tmp.path().join("skillc.toml"), "strcit = true\n");
+    let run = skillc(tmp.path(), &["validate"]);
+    let config = tmp.path().join("skillc.toml");
+    assert_eq!(
+        (run.code, run.stderr),
+        (
+            Some(2),
+            format!(
+                "error: {}:1:1: unknown field `strcit`: did you mean `strict`?\n",
+                config.display()
+            )
+        )
+    );
+}
+
 #[test]
 fn schema_command_prints_the_embedded_schema() {
     let tmp = tempfile::tempdir().unwrap();

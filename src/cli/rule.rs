@@ -34,7 +34,10 @@ pub fn run(args: &Args) -> Outcome {
         }
         None => fail(
             Outcome::Usage,
-            format!("unknown rule `{wanted}`; run `skillc rule` for the list"),
+            format!(
+                "unknown rule `{wanted}`{}",
+                crate::rule::suggestion(wanted, "run `skillc rule` for the list")
+            ),
         ),
     }
 }

@@ -61,10 +61,20 @@ pub fn run(args: &Args) -> Outcome {
     if matches.is_empty() {
         return fail(
             Outcome::Usage,
-            format!(
-                "no skill with key `{}` found; `skillc list` shows the keys",
-                crate::render::escaped(&args.key)
-            ),
+            match crate::suggest::closest(
+                &args.key,
+                reports.iter().filter_map(|r| r.key.as_deref()),
+            ) {
+                Some(key) => format!(
+                    "no skill with key `{}` found: did you mean `{}`?",
+                    crate::render::escaped(&args.key),
+                    crate::render::escaped(key)
+                ),
+                None => format!(
+                    "no skill with key `{}` found; `skillc list` shows the keys",
+                    crate::render::escaped(&args.key)
+                ),
+            },
         );
     }
     // The one an agent loads: the highest tier, then the first by path.

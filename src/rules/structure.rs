@@ -297,7 +297,10 @@ fn schema_rules(skill: &Skill, out: &mut Reporter) {
                 let runtime = super::runtime_fields::unknown_field_help(name);
                 // `metadata` maps strings to strings: only a scalar moves there as it is.
                 let scalar = !matches!(skill.resolve(value).value, Value::Map(_) | Value::Seq(_));
-                match (closest(name, &known), runtime) {
+                match (
+                    crate::suggest::closest(name, known.iter().copied()),
+                    runtime,
+                ) {
                     (_, Some(help)) if skill.dialect == Dialect::AgentSkills => d.help(help),
                     (Some(near), _) => d.help(format!("did you mean `{near}`? {allow}")),
                     (None, _) if skill.dialect == Dialect::AgentSkills && scalar => {
@@ -580,29 +583,4 @@ fn placeholder(dialect: Dialect, field: &str) -> &'static str {
         (Dialect::AgentSkills, "name") => "<the directory name>",
         _ => "...",
     }
-}
-
-/// The known field closest to `name`, when it is a likely typo.
-fn closest<'a>(name: &str, known: &[&'a str]) -> Option<&'a str> {
-    known
-        .iter()
-        .map(|k| (distance(name, k), *k))
-        .filter(|(d, k)| *d <= 2.min(k.len() / 3).max(1))
-        .min()
-        .map(|(_, k)| k)
-}
-
-fn distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut prev = row[0];
-        row[0] = i + 1;
-        for (j, cb) in b.iter().enumerate() {
-            let cur = row[j + 1];
-            row[j + 1] = (prev + usize::from(ca != *cb)).min(row[j] + 1).min(cur + 1);
-            prev = cur;
-        }
-    }
-    row[b.len()]
 }
