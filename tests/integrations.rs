@@ -319,6 +319,23 @@ fn pre_commit_hook(hook: &str) {
     assert!(output.contains("Failed"), "{output}");
     assert!(output.contains("error[SK101]"), "{output}");
     assert!(output.contains("skills/bad/SKILL.md:2:7"), "{output}");
+    // Any file of a skill runs the hook: a file beside SKILL.md renamed away from its link.
+    write(
+        &work.join("skills/pdf/SKILL.md"),
+        "---\nname: pdf\ndescription: Fills PDF forms. Use when the user has a PDF form to fill.\n---\n\nRead [the forms guide](forms.md).\n",
+    );
+    write(&work.join("skills/pdf/forms.md"), "# Forms\n");
+    write(&work.join("README.md"), "# Skills\n");
+    git(&work, &["add", "-A"]);
+    git(&work, &["mv", "skills/pdf/forms.md", "skills/pdf/FORMS.md"]);
+    let (code, output) = run(&["skills/pdf/FORMS.md"]);
+    assert_eq!(code, Some(1), "{output}");
+    assert!(output.contains("error[SK404]"), "{output}");
+    assert!(output.contains("skills/pdf/SKILL.md:6:"), "{output}");
+    // A file in no skill is passed over.
+    let (code, output) = run(&["README.md"]);
+    assert_eq!(code, Some(0), "{output}");
+    assert!(output.contains("Passed"), "{output}");
 }
 
 #[test]
