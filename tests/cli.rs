@@ -728,6 +728,55 @@ fn schema_command_prints_the_embedded_schema() {
     );
 }
 
+/// Editors that validate frontmatter with `skillc schema` catch the two most common errors: a
+/// name SK101 rejects and a description longer than SK111 allows.
+#[test]
+fn schemas_reject_what_the_name_and_length_rules_reject() {
+    let tmp = tempfile::tempdir().unwrap();
+    let long = "x".repeat(1025);
+    for (dialect, base) in [
+        (
+            "agentskills",
+            serde_json::json!({"name": "pdf", "description": "Fills forms."}),
+        ),
+        (
+            "par",
+            serde_json::json!({"schema_version": 1, "id": "pdf", "name": "PDF", "description": "Fills forms."}),
+        ),
+    ] {
+        let schema: serde_json::Value =
+            serde_json::from_str(&skillc(tmp.path(), &["schema", "--dialect", dialect]).stdout)
+                .unwrap();
+        let validator = jsonschema::validator_for(&schema).unwrap();
+        assert!(validator.is_valid(&base), "{dialect}");
+        let key = if dialect == "par" { "id" } else { "name" };
+        for (field, value, valid) in [
+            (key, "Bad_Name", false),
+            (key, "-pdf", false),
+            (key, "pdf--forms", false),
+            (key, "pdf-forms2", true),
+            (key, "", false),
+            ("description", long.as_str(), false),
+            ("description", "   ", false),
+        ] {
+            let mut doc = base.clone();
+            doc[field] = serde_json::Value::from(value);
+            assert_eq!(
+                validator.is_valid(&doc),
+                valid,
+                "{dialect} {field}={value:.20}"
+            );
+        }
+    }
+    // Agent Skills names may be any lowercase letters (`café`), PAR ids only ASCII ones.
+    let schema: serde_json::Value =
+        serde_json::from_str(&skillc(tmp.path(), &["schema", "--dialect", "agentskills"]).stdout)
+            .unwrap();
+    let validator = jsonschema::validator_for(&schema).unwrap();
+    let doc = serde_json::json!({"name": "café", "description": "Fills forms."});
+    assert!(validator.is_valid(&doc));
+}
+
 #[test]
 fn readme_rule_table_matches_the_registry() {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md");

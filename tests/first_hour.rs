@@ -165,6 +165,44 @@ fn new_refuses_reserved_names_and_suggests_the_whole_command() {
     assert!(!tmp.path().join("claude-helper").exists());
 }
 
+/// `new` does not write a skill whose description a rule rejects: it says which and why.
+#[test]
+fn new_refuses_a_description_the_rules_reject() {
+    let tmp = tempfile::tempdir().unwrap();
+    let long = "Does things. ".repeat(100);
+    let accents = "é".repeat(600);
+    let cases: [(&[&str], &str); 3] = [
+        (
+            &["new", "my-skill", "--description", &long],
+            "error: the description is 1,300 characters long; the limit is 1,024 (SK111); nothing was written\n",
+        ),
+        (
+            &["new", "my-skill", "--description", "  "],
+            "error: the description is empty (SK110); nothing was written\n",
+        ),
+        (
+            &[
+                "new",
+                "my-skill",
+                "--dialect",
+                "par",
+                "--description",
+                &accents,
+            ],
+            "error: the description is 1,200 bytes in UTF-8; PAR's loader rejects more than 1,024 (SK114); nothing was written\n",
+        ),
+    ];
+    for (args, stderr) in cases {
+        let run = skillc(tmp.path(), args);
+        assert_eq!((run.code, run.stderr.as_str()), (Some(2), stderr));
+        assert!(!tmp.path().join("my-skill").exists());
+        assert!(!tmp.path().join(".par").exists());
+    }
+    // 600 accented letters are 600 characters: an Agent Skills description may hold them.
+    let run = skillc(tmp.path(), &["new", "my-skill", "--description", &accents]);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+}
+
 #[test]
 fn the_placeholder_description_of_new_fails_strict() {
     let tmp = tempfile::tempdir().unwrap();

@@ -126,9 +126,17 @@ fn shell_quoted(arg: &str) -> String {
     }
 }
 
-fn description(given: Option<String>, yes: bool) -> Result<String, Outcome> {
+/// The description given (checked: a skill that fails SK110, SK111 or SK114 is not written),
+/// asked for, or the placeholder.
+fn description(given: Option<String>, yes: bool, dialect: Dialect) -> Result<String, Outcome> {
     if let Some(text) = given {
-        return Ok(text);
+        return match description_problem(&text, dialect) {
+            Some(problem) => Err(fail(
+                Outcome::Usage,
+                format!("{problem}; nothing was written"),
+            )),
+            None => Ok(text),
+        };
     }
     let stdin = std::io::stdin();
     if yes || !stdin.is_terminal() {
@@ -210,7 +218,7 @@ pub fn run_new(args: NewArgs) -> Outcome {
             );
         }
     }
-    let description = match description(args.description, args.yes) {
+    let description = match description(args.description, args.yes, args.dialect) {
         Ok(text) => text,
         Err(outcome) => return outcome,
     };
@@ -299,7 +307,7 @@ pub fn run_init(args: InitArgs) -> Outcome {
             ),
         );
     }
-    let description = match description(args.description, args.yes) {
+    let description = match description(args.description, args.yes, args.dialect) {
         Ok(text) => text,
         Err(outcome) => return outcome,
     };
@@ -344,4 +352,28 @@ pub fn run_init(args: InitArgs) -> Outcome {
         dir.display()
     );
     Outcome::Success
+}
+
+/// Why `text` cannot be a description of `dialect`, as the rules that would reject it say.
+fn description_problem(text: &str, dialect: Dialect) -> Option<String> {
+    use crate::rules::identity::{DESCRIPTION_MAX, SK110, SK111, SK114};
+    let chars = text.chars().count();
+    let limit = crate::diagnostic::thousands(DESCRIPTION_MAX);
+    if text.trim().is_empty() {
+        Some(format!("the description is empty ({})", SK110.code))
+    } else if chars > DESCRIPTION_MAX {
+        Some(format!(
+            "the description is {} characters long; the limit is {limit} ({})",
+            crate::diagnostic::thousands(chars),
+            SK111.code
+        ))
+    } else if dialect == Dialect::Par && text.len() > DESCRIPTION_MAX {
+        Some(format!(
+            "the description is {} bytes in UTF-8; PAR's loader rejects more than {limit} ({})",
+            crate::diagnostic::thousands(text.len()),
+            SK114.code
+        ))
+    } else {
+        None
+    }
 }
