@@ -166,6 +166,16 @@ impl Diagnostic {
 }
 
 /// `1873` → `1,873`: counts as people read them.
+/// `1 error`, `2 errors`, `1,234 infos`: a count and its noun, in the singular or the plural.
+pub fn counted(n: usize, noun: &str) -> String {
+    let shown = thousands(n);
+    if n == 1 {
+        format!("{shown} {noun}")
+    } else {
+        format!("{shown} {noun}s")
+    }
+}
+
 pub fn thousands(n: usize) -> String {
     let digits = n.to_string();
     let mut out = String::new();

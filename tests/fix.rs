@@ -114,7 +114,11 @@ fn a_file_with_nothing_to_fix_is_never_written() {
     assert_eq!(run.code, Some(0), "{}", run.stderr);
     assert_eq!(read(&file), LINKED);
     assert_eq!(mtime(&file), before);
-    assert!(run.stderr.starts_with("Fixed 0 problems (0 remaining).\n"));
+    assert!(
+        run.stderr.starts_with("Nothing to fix.\n"),
+        "{}",
+        run.stderr
+    );
 }
 
 #[test]
@@ -170,7 +174,7 @@ fn a_skill_file_linked_from_outside_the_skill_is_not_written_through() {
         run.stdout
     );
     assert!(
-        run.stderr.starts_with("Fixed 0 problems (3 remaining).\n"),
+        run.stderr.starts_with("Nothing fixed (3 remaining).\n"),
         "{}",
         run.stderr
     );
@@ -206,7 +210,7 @@ fn unfixable_rules_are_neither_marked_nor_fixed() {
         "{}",
         run.stdout
     );
-    assert!(run.stderr.starts_with("Fixed 0 problems (2 remaining).\n"));
+    assert!(run.stderr.starts_with("Nothing fixed (2 remaining).\n"));
     // An unknown rule in the list is a configuration error with its place.
     write(
         &tmp.path().join("skillc.toml"),
@@ -271,7 +275,7 @@ fn a_rename_never_replaces_an_existing_file() {
         "other/SKILL.md: warning[SK012] PAR loads `skill.md`, but this par skill is in `SKILL.md`\n"
     );
     assert!(
-        run.stderr.starts_with("Fixed 0 problems (1 remaining).\n"),
+        run.stderr.starts_with("Nothing fixed (1 remaining).\n"),
         "{}",
         run.stderr
     );
@@ -420,7 +424,7 @@ fn a_name_fix_that_would_collide_with_another_skill_is_not_offered() {
     );
     assert_eq!(
         run.stderr,
-        "Fixed 0 problems (1 remaining).\nChecked 2 skills: 1 error, 0 warnings, 0 infos.\n"
+        "Nothing fixed (1 remaining).\nChecked 2 skills: 1 error, 0 warnings, 0 infos.\n"
     );
     assert_eq!(run.code, Some(1));
 }

@@ -80,7 +80,7 @@ fn a_name_with_a_comment_in_its_header_or_an_anchor_is_not_rewritten() {
         let (after, code, stderr) = fix_all("team-skill", text.as_bytes());
         assert_eq!(after, text);
         assert_eq!(code, Some(1), "{stderr}");
-        assert!(stderr.starts_with("Fixed 0 problems"), "{stderr}");
+        assert!(stderr.starts_with("Nothing fixed"), "{stderr}");
     }
 }
 
@@ -108,7 +108,7 @@ fn unknown_fields_of_a_flow_mapping_are_not_moved_and_the_help_says_why() {
     assert_eq!(code, Some(1));
     assert_eq!(
         stderr,
-        "Fixed 0 problems (1 remaining).\nChecked 1 skill: 1 error, 0 warnings, 0 infos.\n"
+        "Nothing fixed (1 remaining).\nChecked 1 skill: 1 error, 0 warnings, 0 infos.\n"
     );
     assert_eq!(
         help_of("team-skill", text, "SK013"),
@@ -150,7 +150,7 @@ fn a_tool_list_holding_an_anchor_is_not_rewritten_and_the_help_says_why() {
     assert_eq!(code, Some(0));
     assert_eq!(
         stderr,
-        "Fixed 0 problems (3 remaining).\nChecked 1 skill: 0 errors, 3 warnings, 0 infos.\n"
+        "Nothing fixed (3 remaining).\nChecked 1 skill: 0 errors, 3 warnings, 0 infos.\n"
     );
     assert_eq!(
         help_of("team-skill", text, "SK304"),

@@ -186,8 +186,9 @@ pub fn run(args: &Args) -> Outcome {
         return fail(
             Outcome::Problems,
             format!(
-                "`{}` has {errors} validation error(s); fix them or pass --no-validate",
-                shown
+                "`{}` has {}; fix them or pass --no-validate",
+                shown,
+                crate::diagnostic::counted(errors, "validation error")
             ),
         );
     }

@@ -202,6 +202,7 @@ fn describe(
         thousands(costs.l3.iter().filter_map(|f| f.tokens).sum()),
         tokens::encoding_name(settings.encoding)
     );
+    use crate::diagnostic::counted;
     let count = |s: Severity| -> usize {
         r.diagnostics
             .iter()
@@ -211,10 +212,10 @@ fn describe(
     };
     let _ = writeln!(
         out,
-        "  diagnostics: {} errors, {} warnings, {} infos (skillc validate {})",
-        count(Severity::Error),
-        count(Severity::Warning),
-        count(Severity::Info),
+        "  diagnostics: {}, {}, {} (skillc validate {})",
+        counted(count(Severity::Error), "error"),
+        counted(count(Severity::Warning), "warning"),
+        counted(count(Severity::Info), "info"),
         printable(&slash_path(&r.dir.dir))
     );
     out

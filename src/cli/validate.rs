@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use super::skills::{Loaded, SkillArgs};
 use super::{ColorChoice, Outcome, fail};
 use crate::config::{Overrides, Settings};
-use crate::diagnostic::Diagnostic;
+use crate::diagnostic::{Diagnostic, counted};
 use crate::discover::NotFound;
 use crate::fix;
 use crate::render::{self, Format, Summary};
@@ -270,7 +270,7 @@ fn run_stdin(
                 }
                 if args.diff {
                     let count = fixed.count();
-                    eprintln!("Would fix {count} {}.", plural(count));
+                    eprintln!("Would fix {}.", counted(count, "problem"));
                     return if count > 0 {
                         Outcome::Problems
                     } else {
@@ -394,7 +394,17 @@ fn finish(
             .flat_map(|r| &r.diagnostics)
             .map(|d| d.count)
             .sum();
-        eprintln!("Fixed {count} {} ({remaining} remaining).", plural(count));
+        let remaining = crate::diagnostic::thousands(remaining);
+        if count == 0 && remaining == "0" {
+            eprintln!("Nothing to fix.");
+        } else if count == 0 {
+            eprintln!("Nothing fixed ({remaining} remaining).");
+        } else {
+            eprintln!(
+                "Fixed {} ({remaining} remaining).",
+                counted(count, "problem")
+            );
+        }
     }
     // JSON holds its own summary; the other machine formats' statistics are lines of text.
     if !args.quiet && (!machine || (args.statistics && args.format != Format::Json)) {
@@ -402,7 +412,7 @@ fn finish(
         let mode = Mode {
             unsafe_fixes: args.unsafe_fixes,
         };
-        if let Some(hint) = fixable_hint(reports, mode) {
+        if let Some(hint) = fixable_hint(reports, mode, fixed.is_some()) {
             eprintln!("{hint}");
         }
         eprintln!("{line}");
@@ -416,10 +426,6 @@ fn finish(
     } else {
         Outcome::Success
     }
-}
-
-fn plural(count: usize) -> &'static str {
-    if count == 1 { "problem" } else { "problems" }
 }
 
 /// Where `--fix`, `--diff` and `--add-noqa` may write: below the current directory, below a
@@ -611,12 +617,15 @@ fn append_step_summary(reports: &[SkillReport], line: &str, path: &Path) {
     }
 }
 
-/// `[*] N fixable with --fix` under the summary, when there is anything to fix.
-pub(super) fn fixable_hint(reports: &[SkillReport], mode: Mode) -> Option<String> {
+/// `[*] N fixable with --fix` under the summary, when there is anything to fix. After a run
+/// that fixed (`fixing`), what `--fix` could fix and still shows was not written (a read-only
+/// file, said already): only the fixes it does not apply are offered.
+pub(super) fn fixable_hint(reports: &[SkillReport], mode: Mode, fixing: bool) -> Option<String> {
     let (on, hidden) = reports
         .iter()
         .map(|r| fix::counts(&r.diagnostics))
         .fold((0, 0), |(a, b), (c, d)| (a + c, b + d));
+    let on = if fixing { 0 } else { on };
     let more = match hidden {
         0 => String::new(),
         1 => " (1 more with `--fix --unsafe-fixes`)".to_string(),
@@ -847,7 +856,7 @@ fn diff(done: &Done) -> Outcome {
         let _ = out.write_all(diff.as_bytes());
     }
     let _ = out.flush();
-    eprintln!("Would fix {} {}.", done.count, plural(done.count));
+    eprintln!("Would fix {}.", counted(done.count, "problem"));
     if done.failed {
         Outcome::Failure
     } else if done.count > 0 {
@@ -882,7 +891,7 @@ fn show_fixes(done: &Done) {
     if done.files.is_empty() {
         return;
     }
-    eprintln!("Fixed {} {}:", done.count, plural(done.count));
+    eprintln!("Fixed {}:", counted(done.count, "problem"));
     for FileFix { path, fixed, .. } in &done.files {
         eprintln!("- {}:", render::escaped(&render::slash_path(path)));
         for (code, n) in &fixed.applied {

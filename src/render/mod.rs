@@ -55,14 +55,7 @@ impl Summary {
 
     /// `Checked 12 skills: 3 errors, 1 warning, 2 infos.`
     pub fn line(&self) -> String {
-        let plural = |n: usize, word: &str| {
-            let shown = crate::diagnostic::thousands(n);
-            if n == 1 {
-                format!("{shown} {word}")
-            } else {
-                format!("{shown} {word}s")
-            }
-        };
+        let plural = crate::diagnostic::counted;
         format!(
             "Checked {}: {}, {}, {}.",
             plural(self.skills, "skill"),
