@@ -105,6 +105,9 @@ pub struct Runtime {
     pub listing_cap: Option<usize>,
     /// The catalog budget (SK503 in tokens, SK504 in characters).
     pub budget: Option<Budget>,
+    /// It refuses a skill whose frontmatter holds a key it does not define (SK013 is then an
+    /// error; a runtime that loads the skill and ignores the key makes it a warning).
+    pub rejects_unknown: bool,
     /// Where the facts come from: `false` when only from a third-party reading (runtimes.md's
     /// †), so that rules built on them never make errors.
     pub documented: bool,
@@ -143,6 +146,7 @@ const DEFAULTS: Runtime = Runtime {
     tools_with_commas: false,
     listing_cap: None,
     budget: None,
+    rejects_unknown: false,
     documented: false,
 };
 
@@ -152,6 +156,8 @@ pub static RUNTIMES: &[Runtime] = &[
         name: "spec",
         title: "Agent Skills",
         folders: &[".agents/skills"],
+        // `skills-ref validate` refuses any key beyond the six.
+        rejects_unknown: true,
         documented: true,
         ..DEFAULTS
     },
@@ -228,6 +234,7 @@ pub static RUNTIMES: &[Runtime] = &[
         placeholders: &[],
         namespace: Namespace::Tier,
         budget: Some(Budget::Tokens(2048)),
+        rejects_unknown: true,
         documented: true,
         ..DEFAULTS
     },

@@ -38,6 +38,20 @@ pub(crate) fn undetected(skill: &Skill) -> bool {
         && skill.targets == Targets::spec()
 }
 
+/// When every target of an Agent Skills skill loads it whatever other keys its frontmatter
+/// holds (none of them is `spec`, whose validator rejects them, or PAR), their titles: an
+/// unknown field is then a warning, not an error (runtimes.md, "What each target accepts").
+pub(crate) fn all_ignore_unknown(skill: &Skill) -> Option<String> {
+    if skill.dialect != Dialect::AgentSkills
+        || skill.targets.is_empty()
+        || !skill.targets.filter(|r| r.rejects_unknown).is_empty()
+    {
+        return None;
+    }
+    let titles: Vec<&str> = skill.targets.iter().map(|r| r.title).collect();
+    Some(and_list(&titles))
+}
+
 /// SK013's help for a field a runtime that is not among the skill's targets defines: which
 /// runtime reads it and how to target it. `None` for a field no runtime defines.
 pub fn unknown_field_help(field: &str) -> Option<String> {

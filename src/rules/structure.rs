@@ -292,15 +292,24 @@ fn schema_rules(skill: &Skill, out: &mut Reporter) {
                     continue;
                 };
                 d.label("not a field of this dialect");
+                if let Some(ignoring) = super::runtime_fields::all_ignore_unknown(skill) {
+                    // Nothing breaks: the field has no effect where the skill is loaded.
+                    d.severity = crate::diagnostic::Severity::Warning;
+                    d.message.push_str(&format!(": {ignoring} ignores it"));
+                }
                 let allow =
                     format!("or allow it with `extra-fields = [\"{name}\"]` in skillc.toml");
                 let runtime = super::runtime_fields::unknown_field_help(name);
                 // `metadata` maps strings to strings: only a scalar moves there as it is.
                 let scalar = !matches!(skill.resolve(value).value, Value::Map(_) | Value::Seq(_));
-                match (
-                    crate::suggest::closest(name, known.iter().copied()),
-                    runtime,
-                ) {
+                // `tools` for `allowed-tools`: a compound field's last word is as close as a typo.
+                let near = crate::suggest::closest(name, known.iter().copied()).or_else(|| {
+                    known
+                        .iter()
+                        .copied()
+                        .find(|k| k.strip_suffix(name).is_some_and(|p| p.ends_with('-')))
+                });
+                match (near, runtime) {
                     (_, Some(help)) if skill.dialect == Dialect::AgentSkills => d.help(help),
                     (Some(near), _) => d.help(format!("did you mean `{near}`? {allow}")),
                     (None, _) if skill.dialect == Dialect::AgentSkills && scalar => {
