@@ -67,7 +67,7 @@ impl Server<'_> {
                 && d.message
                     .ends_with(&format!("also used by `{}`", r.path().display()))
         })?;
-        let path = self.root.join(other.path());
+        let path = self.cwd.join(other.path());
         let region = other.key_region()?;
         // The other file is read only to place the key in the client's encoding.
         let size = std::fs::metadata(&path).ok()?.len();

@@ -27,6 +27,7 @@ impl Server<'_> {
         self.generation += 1;
         self.scans_started += 1;
         let (generation, root, done) = (self.generation, self.root.clone(), self.scan_done.clone());
+        let cwd = self.cwd.clone();
         let spawned = std::thread::Builder::new().spawn(move || {
             let keep = Keep {
                 details: false,
@@ -37,7 +38,7 @@ impl Server<'_> {
             let found = crate::lint::discover_and_lint(
                 std::slice::from_ref(&root),
                 &settings,
-                &root,
+                &cwd,
                 crate::discover::Options::default(),
                 keep,
                 &crate::lint::Progress::default(),

@@ -38,6 +38,9 @@ pub struct Server<'c> {
     pub connection: &'c Connection,
     pub encoding: Encoding,
     pub root: PathBuf,
+    /// The process's current directory, against which discovery resolves and shows paths: the
+    /// root itself, except for a session pinned to a root ([`super::serve_in`]).
+    pub cwd: PathBuf,
     /// The workspace's settings, loaded again only when its skillc.toml changes.
     pub settings: RefCell<SettingsCache>,
     pub documents: HashMap<String, Document>,
@@ -75,6 +78,7 @@ impl<'c> Server<'c> {
             connection,
             encoding,
             settings: RefCell::new(SettingsCache::new(&root)),
+            cwd: std::env::current_dir().unwrap_or_else(|_| root.clone()),
             root,
             documents: HashMap::new(),
             dirty: Vec::new(),
@@ -112,12 +116,12 @@ impl<'c> Server<'c> {
     /// (quick fixes offer the unsafe ones too, labelled).
     pub fn lint(&self, path: &Path, text: &str) -> Option<SkillReport> {
         let settings = self.settings()?;
-        let dir = crate::discover::skill_of_file(path, &self.root).ok()?;
+        let dir = crate::discover::skill_of_file(path, &self.cwd).ok()?;
         let mut report = crate::lint::lint_buffer_alone(
             dir,
             text.as_bytes().to_vec(),
             &settings,
-            &self.root,
+            &self.cwd,
             Keep::default(),
         );
         // The collection rules compare the skill with every other of the workspace: run again
@@ -132,14 +136,14 @@ impl<'c> Server<'c> {
             Some((generation, known, collected))
                 if *generation == self.scanned && *known == facts =>
             {
-                crate::lint::collected_before(&mut report, collected, &settings, &self.root);
+                crate::lint::collected_before(&mut report, collected, &settings, &self.cwd);
             }
             _ => {
                 let collected = crate::lint::collect_among(
                     &mut report,
                     &mut self.workspace.borrow_mut(),
                     &settings,
-                    &self.root,
+                    &self.cwd,
                 );
                 memo.insert(path.to_path_buf(), (self.scanned, facts, collected));
             }
