@@ -17,6 +17,7 @@ fn main() {
     println!("cargo:rerun-if-changed=data");
     println!("cargo:rerun-if-changed=src/tokens/hash.rs");
     println!("cargo:rerun-if-changed=build");
+    version();
     let out = std::env::var_os("OUT_DIR").unwrap_or_default();
     if let Err(e) = registry::generate(Path::new("src"), Path::new(&out)) {
         panic!("the rule registry: {e}");
@@ -125,4 +126,34 @@ fn base64(text: &str) -> Option<Vec<u8>> {
         out.extend_from_slice(&acc.to_be_bytes()[1..1 + n]);
     }
     Some(out)
+}
+
+/// `SKILLC_VERSION`, what `--version` prints: the package's version, followed by the commit it
+/// was built from and that commit's date when built from a git checkout (`0.1.0 (abc1234
+/// 2026-11-26)`, as ruff prints), else the version alone (a crate downloaded from a registry).
+fn version() {
+    let package = std::env::var("CARGO_PKG_VERSION").unwrap_or_default();
+    for path in [".git/HEAD", ".git/packed-refs"] {
+        println!("cargo:rerun-if-changed={path}");
+    }
+    // The branch HEAD names moves with each commit.
+    if let Some(branch) = std::fs::read_to_string(".git/HEAD")
+        .ok()
+        .and_then(|head| head.strip_prefix("ref: ").map(|r| r.trim().to_string()))
+    {
+        println!("cargo:rerun-if-changed=.git/{branch}");
+    }
+    let commit = std::process::Command::new("git")
+        .args(["log", "-1", "--format=%h %cs", "--abbrev=7"])
+        .output()
+        .ok()
+        .filter(|out| out.status.success())
+        .and_then(|out| String::from_utf8(out.stdout).ok())
+        .map(|line| line.trim().to_string())
+        .filter(|line| !line.is_empty());
+    let version = match commit {
+        Some(commit) if Path::new(".git").exists() => format!("{package} ({commit})"),
+        _ => package,
+    };
+    println!("cargo:rustc-env=SKILLC_VERSION={version}");
 }

@@ -335,6 +335,34 @@ fn exclude_and_gitignore_and_skipped_directories() {
         paths,
         [".claude/skills/found", "ignored/hidden-by-gitignore"]
     );
+    // An excluded folder named on the command line is searched: it was asked for.
+    let run = skillc(root, &["validate", "--format", "json", "vendor"]);
+    let doc: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    let paths: Vec<&str> = doc["skills"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["path"].as_str().unwrap())
+        .collect();
+    assert_eq!(paths, ["vendor/vendored"]);
+}
+
+/// Dogfood: the repository's own skillc.toml leaves out the fixtures (broken on purpose) and
+/// the templates, and what is left is clean; the quick start's `validate fixtures/ok` still
+/// checks the examples it names.
+#[test]
+fn the_repository_itself_validates_clean() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let run = skillc(root, &["validate", "--strict", "--format", "concise"]);
+    assert_eq!(run.stdout, "", "{}", run.stderr);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    let run = skillc(root, &["validate", "--strict", "fixtures/ok"]);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    assert!(
+        run.stderr.contains("Checked 13 skills: 0 errors"),
+        "{}",
+        run.stderr
+    );
 }
 
 #[test]
@@ -1249,4 +1277,27 @@ fn rule_says_how_it_fixes_and_its_tags_from_the_registry() {
     assert!(run.stdout.starts_with(
         "SK503 budget-exceeded\nSeverity: error · Dialects: par, agentskills · Fix: none · Tags: collection, tokens\n"
     ), "{}", run.stdout);
+}
+
+/// `--version` names the commit built and its date, as ruff does (`skillc 0.1.0 (abc1234
+/// 2026-11-26)`), when built from a git checkout.
+#[test]
+fn version_names_the_commit() {
+    let run = skillc(Path::new(env!("CARGO_MANIFEST_DIR")), &["--version"]);
+    assert_eq!(run.code, Some(0));
+    let line = run.stdout.trim_end();
+    let expected = format!("skillc {}", env!("CARGO_PKG_VERSION"));
+    let head = Command::new("git")
+        .args(["log", "-1", "--format=%h %cs", "--abbrev=7"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .ok()
+        .filter(|o| o.status.success())
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string());
+    match head {
+        Some(head) if Path::new(env!("CARGO_MANIFEST_DIR")).join(".git").exists() => {
+            assert_eq!(line, format!("{expected} ({head})"))
+        }
+        _ => assert_eq!(line, expected),
+    }
 }

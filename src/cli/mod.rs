@@ -74,7 +74,7 @@ impl ColorChoice {
 #[derive(Debug, Parser)]
 #[command(
     name = "skillc",
-    version,
+    version = env!("SKILLC_VERSION"),
     about = "Lint, measure, scaffold, package and sign agent skills",
     propagate_version = true
 )]

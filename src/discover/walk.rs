@@ -203,6 +203,10 @@ struct Walker<'a> {
     user_root: Option<&'a Path>,
     options: Options,
     ignores: Option<&'a Ignores>,
+    /// The config's `exclude` applies below the root: not when it matches the root itself, a
+    /// PATH named on the command line (`validate fixtures/ok` with `exclude = ["fixtures"]`),
+    /// which is searched because it was asked for, as ruff does.
+    exclude: bool,
     root: &'a Path,
     root_real: PathBuf,
     /// What the root's subdirectories have above them.
@@ -310,6 +314,7 @@ fn walk_within(
         user_root,
         options,
         ignores,
+        exclude: true,
         root,
         root_real,
         root_above: above.clone(),
@@ -324,6 +329,7 @@ fn walk_within(
         lent_root: None,
         warnings,
     };
+    walker.exclude = !walker.excluded(root);
     walker.search(start);
     while let Some((_, link)) = walker.links.pop_first() {
         walker.search(link);
@@ -758,7 +764,8 @@ impl Walker<'_> {
     /// Whether the config's `exclude` globs match `path`.
     fn excluded(&self, path: &Path) -> bool {
         let exclude = &self.settings.exclude;
-        !exclude.is_empty()
+        self.exclude
+            && !exclude.is_empty()
             && absolute(self.cwd, path)
                 .strip_prefix(&self.settings.base)
                 .is_ok_and(|rel| exclude.is_match(rel))
