@@ -254,7 +254,7 @@ fn no_source_file_is_over_1000_lines() {
 
 #[test]
 fn readme_fix_table_matches_the_registry() {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md");
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/commands.md");
     let readme = std::fs::read_to_string(&path).unwrap();
     let (open, close) = ("<!-- fixes:start -->", "<!-- fixes:end -->");
     let mut expected = format!("{open}\n| rule | fix | applicability |\n|---|---|---|\n");
@@ -272,10 +272,10 @@ fn readme_fix_table_matches_the_registry() {
     expected += close;
     let start = readme
         .find(open)
-        .expect("README has the fix table's start marker");
+        .expect("docs/commands.md has the fix table's start marker");
     let end = readme
         .find(close)
-        .expect("README has the fix table's end marker")
+        .expect("docs/commands.md has the fix table's end marker")
         + close.len();
     if std::env::var_os("SKILLC_BLESS").is_some() {
         let text = format!("{}{expected}{}", &readme[..start], &readme[end..]);
@@ -285,6 +285,6 @@ fn readme_fix_table_matches_the_registry() {
     assert_eq!(
         &readme[start..end],
         expected,
-        "README's fix table is out of date (SKILLC_BLESS=1 rewrites it)"
+        "docs/commands.md's fix table is out of date (SKILLC_BLESS=1 rewrites it)"
     );
 }

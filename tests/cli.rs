@@ -807,7 +807,7 @@ fn schemas_reject_what_the_name_and_length_rules_reject() {
 
 #[test]
 fn readme_rule_table_matches_the_registry() {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md");
+    let path = common::doc_holding("<!-- rules:start -->");
     let readme = fs::read_to_string(&path).unwrap();
     let tmp = tempfile::tempdir().unwrap();
     let table = skillc(tmp.path(), &["rule"]).stdout;
@@ -838,7 +838,7 @@ fn readme_rule_table_matches_the_registry() {
     assert_eq!(
         &readme[start..end],
         expected,
-        "README's rule table is out of date (SKILLC_BLESS=1 rewrites it)"
+        "the rule table is out of date (SKILLC_BLESS=1 rewrites it)"
     );
 }
 
@@ -1299,5 +1299,66 @@ fn version_names_the_commit() {
             assert_eq!(line, format!("{expected} ({head})"))
         }
         _ => assert_eq!(line, expected),
+    }
+}
+
+/// docs/commands.md lists every flag of every command as `--help` has it.
+#[test]
+fn docs_flag_tables_match_help() {
+    let (open, close) = ("<!-- flags:start -->", "<!-- flags:end -->");
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/commands.md");
+    let text = fs::read_to_string(&path).unwrap();
+    let expected = format!("{open}\n{}{close}", skillc::cli::reference::flag_tables());
+    let start = text
+        .find(open)
+        .expect("docs/commands.md has the flags' start marker");
+    let end = text
+        .find(close)
+        .expect("docs/commands.md has the flags' end marker")
+        + close.len();
+    if std::env::var_os("SKILLC_BLESS").is_some() {
+        fs::write(
+            &path,
+            format!("{}{expected}{}", &text[..start], &text[end..]),
+        )
+        .unwrap();
+        return;
+    }
+    assert_eq!(
+        &text[start..end],
+        expected,
+        "docs/commands.md's flag tables are out of date (SKILLC_BLESS=1 rewrites them)"
+    );
+    // And each is spelt as `skillc CMD --help` prints it.
+    let tmp = tempfile::tempdir().unwrap();
+    for section in expected.split("### `skillc ").skip(1) {
+        let command = section.split('`').next().unwrap();
+        let help = skillc(tmp.path(), &[command, "--help"]).stdout;
+        for flag in section.lines().filter_map(|l| l.strip_prefix("| `")) {
+            let flag = flag.split([' ', '`']).next().unwrap();
+            if flag.starts_with('-') {
+                assert!(
+                    help.contains(flag),
+                    "`skillc {command} --help` lacks {flag}"
+                );
+            }
+        }
+    }
+}
+
+/// The exit codes are in `--help`, not only in the documentation.
+#[test]
+fn help_lists_the_exit_codes() {
+    let tmp = tempfile::tempdir().unwrap();
+    for args in [&["--help"][..], &["validate", "--help"], &["check", "-h"]] {
+        let run = skillc(tmp.path(), args);
+        assert_eq!(run.code, Some(0));
+        assert!(
+            run.stdout.contains(
+                "Exit codes:\n  0  no errors (and, with --strict, no warnings)\n  1  errors found"
+            ) && run.stdout.contains("  3  a file could not be read"),
+            "{args:?}: {}",
+            run.stdout
+        );
     }
 }

@@ -81,7 +81,7 @@ fn security_fixtures_scoreboard_matches_the_readme() {
         "| **all** | **{} of {}** | **{} of {}** |\n{END}",
         total[0], total[1], total[2], total[3]
     );
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md");
+    let path = common::doc_holding(START);
     let readme = std::fs::read_to_string(&path).unwrap();
     let start = readme.find(START).unwrap();
     let end = readme.find(END).unwrap() + END.len();
@@ -93,7 +93,7 @@ fn security_fixtures_scoreboard_matches_the_readme() {
     assert_eq!(
         &readme[start..end],
         expected,
-        "README's security fixtures table is out of date (SKILLC_BLESS=1 rewrites it)"
+        "the security fixtures table is out of date (SKILLC_BLESS=1 rewrites it)"
     );
 }
 
@@ -120,7 +120,7 @@ fn readme_security_rule_table_matches_the_registry() {
         );
     }
     expected += RULES_END;
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md");
+    let path = common::doc_holding(RULES_START);
     let readme = std::fs::read_to_string(&path).unwrap();
     let start = readme.find(RULES_START).unwrap();
     let end = readme.find(RULES_END).unwrap() + RULES_END.len();
@@ -132,7 +132,7 @@ fn readme_security_rule_table_matches_the_registry() {
     assert_eq!(
         &readme[start..end],
         expected,
-        "README's security rule table is out of date (SKILLC_BLESS=1 rewrites it)"
+        "the security rule table is out of date (SKILLC_BLESS=1 rewrites it)"
     );
 }
 

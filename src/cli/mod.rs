@@ -8,6 +8,7 @@ mod list;
 mod new;
 mod pack;
 mod prompt;
+pub mod reference;
 mod rule;
 mod schema;
 mod server;
@@ -71,11 +72,19 @@ impl ColorChoice {
     }
 }
 
+/// What every command's exit status means (`--help` of skillc and of `validate`).
+const EXIT_CODES: &str = "Exit codes:
+  0  no errors (and, with --strict, no warnings)
+  1  errors found (or warnings with --strict)
+  2  usage or configuration error, or no PATH found
+  3  a file could not be read (the other skills are still checked)";
+
 #[derive(Debug, Parser)]
 #[command(
     name = "skillc",
     version = env!("SKILLC_VERSION"),
     about = "Lint, measure, scaffold, package and sign agent skills",
+    after_help = EXIT_CODES,
     propagate_version = true
 )]
 struct Cli {
@@ -90,7 +99,7 @@ struct Cli {
 #[derive(Debug, Subcommand)]
 enum Command {
     /// Lint skills: frontmatter, fields, grammars, collections.
-    #[command(visible_alias = "check")]
+    #[command(visible_alias = "check", after_help = EXIT_CODES)]
     Validate(validate::Args),
     /// Print one rule's documentation, or a table of all rules.
     Rule(rule::Args),

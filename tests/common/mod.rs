@@ -148,3 +148,20 @@ pub fn extract_corpus() -> Option<tempfile::TempDir> {
     );
     Some(tmp)
 }
+
+/// The page of the documentation (README.md or a file of docs/) that holds `marker`, the start
+/// of a table a test keeps in sync.
+pub fn doc_holding(marker: &str) -> std::path::PathBuf {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut pages = vec![root.join("README.md")];
+    let mut docs: Vec<_> = std::fs::read_dir(root.join("docs"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    docs.sort();
+    pages.extend(docs);
+    pages
+        .into_iter()
+        .find(|p| std::fs::read_to_string(p).is_ok_and(|t| t.contains(marker)))
+        .unwrap_or_else(|| panic!("no page of the documentation holds {marker}"))
+}
