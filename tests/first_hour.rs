@@ -19,9 +19,10 @@ fn skill(root: &Path, dir: &str, name: &str) {
 fn a_subcommand_prints_the_version_as_skillc_does() {
     let tmp = tempfile::tempdir().unwrap();
     let run = skillc(tmp.path(), &["validate", "--version"]);
-    assert_eq!((run.code, run.stdout.as_str()), (Some(0), "skillc 0.1.0\n"));
-    let run = skillc(tmp.path(), &["--version"]);
-    assert_eq!(run.stdout, "skillc 0.1.0\n");
+    assert_eq!(run.code, Some(0));
+    assert!(run.stdout.starts_with("skillc 0.1.0"), "{}", run.stdout);
+    // The same line as `skillc --version` (with the commit when built from a checkout).
+    assert_eq!(skillc(tmp.path(), &["--version"]).stdout, run.stdout);
 }
 
 #[test]
@@ -745,4 +746,54 @@ fn silent_no_ops_are_warned_about() {
         "{}",
         run.stderr
     );
+}
+
+/// ruff's `--output-format` works on every command that prints data; `--format` stays an alias
+/// where it was the flag (`pack`'s archive format is `--archive-format`, alias `--format`).
+#[test]
+fn every_command_that_prints_data_takes_output_format_json() {
+    let tmp = tempfile::tempdir().unwrap();
+    skill(tmp.path(), "skills/x", "x");
+    let json = |args: &[&str]| {
+        let run = skillc(tmp.path(), args);
+        assert!(matches!(run.code, Some(0 | 1)), "{args:?}: {}", run.stderr);
+        serde_json::from_str::<serde_json::Value>(&run.stdout)
+            .unwrap_or_else(|e| panic!("{args:?}: {e}: {}", run.stdout))
+    };
+    let of = "--output-format";
+    assert_eq!(json(&["validate", of, "json"])["summary"]["skills"], 1);
+    assert_eq!(json(&["tokens", of, "json"])["skills"][0]["key"], "x");
+    assert_eq!(json(&["list", of, "json"])["skills"][0]["key"], "x");
+    let shown = json(&["show", "x", of, "json"]);
+    assert_eq!(
+        (&shown["key"], &shown["path"], &shown["fields"]["name"]),
+        (&"x".into(), &"skills/x/SKILL.md".into(), &"x".into())
+    );
+    assert_eq!(
+        json(&["rule", "SK111", of, "json"])["name"],
+        "description-too-long"
+    );
+    assert!(
+        json(&["rule", of, "json"])
+            .as_array()
+            .is_some_and(|a| a.len() > 50)
+    );
+    assert_eq!(json(&["schema", of, "json"])["type"], "object");
+    let packed = json(&["pack", "skills/x", "--dry-run", of, "json"]);
+    assert!(packed["files"].is_array(), "{packed}");
+    // The old spellings still work.
+    assert_eq!(json(&["list", "--format", "json"])["skills"][0]["key"], "x");
+    let run = skillc(tmp.path(), &["validate", of, "concise"]);
+    assert_eq!(
+        (run.code, run.stdout.as_str()),
+        (Some(0), ""),
+        "{}",
+        run.stderr
+    );
+    for flag in ["--archive-format", "--format"] {
+        let out = format!("out{flag}.zip");
+        let run = skillc(tmp.path(), &["pack", "skills/x", flag, "zip", "-o", &out]);
+        assert_eq!(run.code, Some(0), "{}", run.stderr);
+        assert_eq!(std::fs::read(tmp.path().join(&out)).unwrap()[..2], *b"PK");
+    }
 }

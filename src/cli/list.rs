@@ -15,8 +15,14 @@ use crate::tokens;
 pub struct Args {
     #[command(flatten)]
     skills: SkillArgs,
-    /// Output format.
-    #[arg(long, value_enum, default_value = "table")]
+    /// Output format (`--format` is the same flag).
+    #[arg(
+        long = "output-format",
+        visible_alias = "format",
+        value_name = "FORMAT",
+        value_enum,
+        default_value = "table"
+    )]
     format: ListFormat,
 }
 

@@ -72,6 +72,13 @@ impl ColorChoice {
     }
 }
 
+/// `--output-format` of the commands that print text or JSON.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub(crate) enum OutputFormat {
+    Text,
+    Json,
+}
+
 /// What every command's exit status means (`--help` of skillc and of `validate`).
 const EXIT_CODES: &str = "Exit codes:
   0  no errors (and, with --strict, no warnings)

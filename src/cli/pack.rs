@@ -22,8 +22,14 @@ pub struct Args {
     /// The archive to write (default `{key}.skill.tar.gz` or `{key}.zip` here).
     #[arg(short, long, value_name = "PATH")]
     output: Option<PathBuf>,
-    /// Archive format.
-    #[arg(long, value_enum, default_value = "tar.gz")]
+    /// Archive format (`--format` is the same flag).
+    #[arg(
+        long = "archive-format",
+        visible_alias = "format",
+        value_name = "FORMAT",
+        value_enum,
+        default_value = "tar.gz"
+    )]
     format: Format,
     /// Write nothing; print what would be packed.
     #[arg(long)]
@@ -31,7 +37,15 @@ pub struct Args {
     /// Print only the file list, one path per line, and write nothing.
     #[arg(long)]
     list: bool,
-    /// Print the result as JSON on stdout.
+    /// Output format of the result (`--json` is `--output-format json`).
+    #[arg(
+        long = "output-format",
+        value_enum,
+        value_name = "FORMAT",
+        default_value = "text"
+    )]
+    output_format: super::OutputFormat,
+    /// Print the result as JSON on stdout (`--output-format json`).
     #[arg(long)]
     json: bool,
     /// Sign the archive right after packing (writes ARCHIVE.sigstore.json).
@@ -331,7 +345,7 @@ pub fn run(args: &Args) -> Outcome {
             return outcome;
         }
     }
-    if args.json {
+    if json_out(args) {
         let doc = json!({
             "path": render::slash_path(&output),
             "key": key,
@@ -377,7 +391,7 @@ pub fn run(args: &Args) -> Outcome {
         );
     }
     // The archive's path on stdout, as `npm pack` prints it: `ARCHIVE=$(skillc pack)`.
-    if !args.json && !args.dry_run {
+    if !json_out(args) && !args.dry_run {
         return super::emit(&format!("{}\n", output.display())).unwrap_or(Outcome::Success);
     }
     Outcome::Success
@@ -411,4 +425,9 @@ fn unparsed(bytes: &[u8]) -> Option<String> {
             Some(_) => Some(format!("its frontmatter is not a mapping ({})", SK007.code)),
         },
     }
+}
+
+/// Whether the result is printed as JSON (`--output-format json` or `--json`).
+fn json_out(args: &Args) -> bool {
+    args.json || args.output_format == super::OutputFormat::Json
 }

@@ -85,7 +85,7 @@ fn describe(arg: &clap::Arg) -> String {
         .map(|h| h.to_string())
         .unwrap_or_default();
     let mut text = help.split_whitespace().collect::<Vec<_>>().join(" ");
-    if !text.is_empty() && !text.ends_with(['.', ')', '`']) {
+    if !text.is_empty() && !text.ends_with('.') {
         text.push('.');
     }
     let values: Vec<String> = arg

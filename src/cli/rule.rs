@@ -7,13 +7,30 @@ use crate::rule::{self, RULES};
 pub struct Args {
     /// A rule code (`SK111`) or name (`description-too-long`); omit for the table of all rules.
     rule: Option<String>,
+    /// Output format: the documentation as text, or the rule's facts as JSON (an array of
+    /// every rule without RULE).
+    #[arg(
+        long = "output-format",
+        value_enum,
+        value_name = "FORMAT",
+        default_value = "text"
+    )]
+    output_format: super::OutputFormat,
 }
 
 pub fn run(args: &Args) -> Outcome {
+    let json = args.output_format == super::OutputFormat::Json;
     let Some(wanted) = &args.rule else {
-        return super::emit(&table()).unwrap_or(Outcome::Success);
+        let text = if json {
+            let all: Vec<serde_json::Value> = RULES.iter().map(|r| facts(r, false)).collect();
+            pretty(&serde_json::Value::Array(all))
+        } else {
+            table()
+        };
+        return super::emit(&text).unwrap_or(Outcome::Success);
     };
     match rule::find(wanted) {
+        Some(rule) if json => super::emit(&pretty(&facts(rule, true))).unwrap_or(Outcome::Success),
         Some(rule) => {
             let mut text = format!(
                 "{} {}\nSeverity: {} · Dialects: {} · Fix: {}{}{}\n\n{}\n\n{}",
@@ -95,4 +112,37 @@ fn tags_of(rule: &rule::Rule) -> String {
     }
     let names: Vec<&str> = rule.tags.iter().map(|t| t.as_str()).collect();
     format!(" · Tags: {}", names.join(", "))
+}
+
+/// A rule as JSON: what `skillc rule` prints in words, and its documentation (Markdown) when
+/// `doc`.
+fn facts(rule: &rule::Rule, doc: bool) -> serde_json::Value {
+    let mut value = serde_json::json!({
+        "code": rule.code,
+        "name": rule.name,
+        "severity": rule.severity.as_str(),
+        "dialects": rule.dialects.as_str(),
+        "default": rule.default,
+        "tags": rule.tags.iter().map(|t| t.as_str()).collect::<Vec<_>>(),
+        "summary": rule.summary,
+        "fixes": rule.fixes.iter().map(|f| serde_json::json!({
+            "what": f.what,
+            "applicability": f.applicability.as_str(),
+        })).collect::<Vec<_>>(),
+        "security": rule.security.map(|s| serde_json::json!({
+            "severity": s.severity.as_str(),
+            "cwe": s.cwe.iter().map(|n| format!("CWE-{n}")).collect::<Vec<_>>(),
+        })),
+        "url": crate::rule::doc_url(rule.code),
+    });
+    if doc {
+        value["documentation"] = serde_json::Value::from(rule.doc);
+    }
+    value
+}
+
+fn pretty(value: &serde_json::Value) -> String {
+    let mut text = serde_json::to_string_pretty(value).unwrap_or_default();
+    text.push('\n');
+    text
 }

@@ -17,6 +17,14 @@ pub struct Args {
     key: String,
     #[command(flatten)]
     skills: SkillArgs,
+    /// Output format.
+    #[arg(
+        long = "output-format",
+        value_enum,
+        value_name = "FORMAT",
+        default_value = "text"
+    )]
+    output_format: super::OutputFormat,
 }
 
 pub fn run(args: &Args) -> Outcome {
@@ -92,6 +100,11 @@ pub fn run(args: &Args) -> Outcome {
             Outcome::Failure,
             "the tokenizer's embedded ranks failed to load",
         );
+    }
+    if args.output_format == super::OutputFormat::Json {
+        let shadowed = matches[1..].iter().map(|&o| &reports[o]);
+        let doc = facts(r, reports, i, &loaded.settings, shadowed);
+        return super::emit(&(crate::render::json_text(&doc) + "\n")).unwrap_or(Outcome::Success);
     }
     let mut text = describe(r, reports, i, &loaded.settings, &loaded.cwd);
     for &other in &matches[1..] {
@@ -219,4 +232,63 @@ fn describe(
         printable(&slash_path(&r.dir.dir))
     );
     out
+}
+
+/// What [`describe`] says, as a JSON document (versioned, as skillc's others are).
+fn facts<'r>(
+    r: &SkillReport,
+    reports: &[SkillReport],
+    i: usize,
+    settings: &crate::config::Settings,
+    shadowed: impl Iterator<Item = &'r SkillReport>,
+) -> serde_json::Value {
+    let costs = crate::lint::costs(&r.dir, settings).unwrap_or_default();
+    let count = |s: Severity| -> usize {
+        r.diagnostics
+            .iter()
+            .filter(|d| d.severity == s)
+            .map(|d| d.count)
+            .sum()
+    };
+    let note = super::list::shadowing(reports, i, &super::list::by_key(reports));
+    let fields: serde_json::Map<String, serde_json::Value> = r
+        .fields()
+        .iter()
+        .map(|(k, v)| (k.clone(), serde_json::Value::from(v.as_str())))
+        .collect();
+    serde_json::json!({
+        "version": 1,
+        "tool": {"name": "skillc", "version": env!("CARGO_PKG_VERSION")},
+        "key": r.key,
+        "dialect": r.dialect.map(|d| d.as_str()),
+        "tier": r.dir.tier.as_str(),
+        "path": slash_path(r.path()),
+        "targets": r.targets.names(),
+        "plugin": r.placement().plugin.as_ref().map(|p| serde_json::json!({
+            "name": p.name.as_deref(),
+            "root": slash_path(&p.root),
+        })),
+        "note": Some(note).filter(|n| !n.is_empty()),
+        "fields": fields,
+        "files": costs.l3.iter().map(|f| serde_json::json!({
+            "path": f.path,
+            "bytes": f.bytes,
+            "tokens": f.tokens,
+        })).collect::<Vec<_>>(),
+        "tokens": {
+            "encoding": tokens::encoding_name(settings.encoding),
+            "l1": costs.l1,
+            "l2": costs.l2,
+            "l3": costs.l3.iter().filter_map(|f| f.tokens).sum::<usize>(),
+        },
+        "diagnostics": {
+            "errors": count(Severity::Error),
+            "warnings": count(Severity::Warning),
+            "infos": count(Severity::Info),
+        },
+        "shadowed": shadowed.map(|o| serde_json::json!({
+            "path": slash_path(o.path()),
+            "tier": o.dir.tier.as_str(),
+        })).collect::<Vec<_>>(),
+    })
 }

@@ -19,8 +19,15 @@ use crate::skill::{Keep, SkillReport};
 pub struct Args {
     #[command(flatten)]
     skills: SkillArgs,
-    /// Output format.
-    #[arg(long, value_enum, env = "SKILLC_FORMAT", default_value = "full")]
+    /// Output format (`--format` is the same flag).
+    #[arg(
+        long = "output-format",
+        visible_alias = "format",
+        value_name = "FORMAT",
+        value_enum,
+        env = "SKILLC_FORMAT",
+        default_value = "full"
+    )]
     format: Format,
     /// Write diagnostics to this file instead of stdout.
     #[arg(short = 'o', long, value_name = "PATH")]

@@ -45,10 +45,11 @@ pub struct Args {
     /// Check only integrity (digest and archive), not the signature: prints INTEGRITY OK.
     #[arg(long)]
     insecure_skip_signature: bool,
-    /// Output format.
+    /// Output format (`--format` is the same flag).
     #[arg(
-        long,
-        visible_alias = "output-format",
+        long = "output-format",
+        visible_alias = "format",
+        value_name = "FORMAT",
         value_enum,
         default_value = "text"
     )]
