@@ -133,15 +133,21 @@ fn base64(text: &str) -> Option<Vec<u8>> {
 /// 2026-11-26)`, as ruff prints), else the version alone (a crate downloaded from a registry).
 fn version() {
     let package = std::env::var("CARGO_PKG_VERSION").unwrap_or_default();
-    for path in [".git/HEAD", ".git/packed-refs"] {
-        println!("cargo:rerun-if-changed={path}");
-    }
-    // The branch HEAD names moves with each commit.
-    if let Some(branch) = std::fs::read_to_string(".git/HEAD")
-        .ok()
-        .and_then(|head| head.strip_prefix("ref: ").map(|r| r.trim().to_string()))
-    {
-        println!("cargo:rerun-if-changed=.git/{branch}");
+    // The branch HEAD names moves with each commit. Only files that exist are watched: cargo
+    // takes a missing one for a change, and would rebuild the crate on every build.
+    let branch = std::fs::read_to_string(".git/HEAD").ok().and_then(|head| {
+        head.strip_prefix("ref: ")
+            .map(|r| format!(".git/{}", r.trim()))
+    });
+    let watched = [
+        Some(".git/HEAD".to_string()),
+        Some(".git/packed-refs".into()),
+        branch,
+    ];
+    for path in watched.into_iter().flatten() {
+        if Path::new(&path).exists() {
+            println!("cargo:rerun-if-changed={path}");
+        }
     }
     let commit = std::process::Command::new("git")
         .args(["log", "-1", "--format=%h %cs", "--abbrev=7"])
