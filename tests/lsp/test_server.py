@@ -175,7 +175,7 @@ async def test_edits_are_linted_again(client: LanguageClient):
     diagnostics = await change(client, rel, broken, 3, lambda _: True)
     assert [(d.code, d.range.start.line, d.message.split("\n")[0]) for d in diagnostics] == [
         ("SK015", 0, "missing required field `description`"),
-        ("SK013", 2, "unknown field `descripton` for the agentskills dialect"),
+        ("SK013", 2, "unknown field `descripton` for the agentskills dialect: Claude Code ignores it"),
     ]
     assert list(diagnostics[1].tags) == [t.DiagnosticTag.Unnecessary]
 
