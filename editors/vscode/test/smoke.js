@@ -1,8 +1,9 @@
 "use strict";
 
-// Loads extension.js without VS Code: a stand-in `vscode` module, just enough for
+// Loads the bundled extension (dist/extension.js, `npm run bundle`) without VS Code: a stand-in `vscode` module, just enough for
 // vscode-languageclient to load, is resolved in place of the real one. Fails if
-// extension.js does not load or does not export `activate` and `deactivate`.
+// the bundle does not load, does not export `activate` and `deactivate`, or needs
+// anything from node_modules (the package ships no node_modules).
 
 const assert = require("node:assert/strict");
 const Module = require("node:module");
@@ -40,12 +41,15 @@ Module._resolveFilename = function (request, ...rest) {
   return request === "vscode" ? vscodeId : resolve.call(this, request, ...rest);
 };
 
-const extension = require("../extension.js");
-assert.equal(typeof extension.activate, "function", "extension.js exports activate");
-assert.equal(typeof extension.deactivate, "function", "extension.js exports deactivate");
+const bundle = path.join(__dirname, "..", "dist", "extension.js");
+const extension = require(bundle);
+assert.equal(typeof extension.activate, "function", "the bundle exports activate");
+assert.equal(typeof extension.deactivate, "function", "the bundle exports deactivate");
+const fromModules = Object.keys(require.cache).filter((id) => id.includes("node_modules"));
+assert.deepEqual(fromModules, [], "the bundle loads nothing from node_modules");
 
 // The manifest points at the file just loaded.
 const manifest = require("../package.json");
-assert.equal(path.resolve(__dirname, "..", manifest.main), require.resolve("../extension.js"));
+assert.equal(path.resolve(__dirname, "..", manifest.main), bundle);
 
-console.log("ok: extension.js loads and exports activate and deactivate");
+console.log("ok: dist/extension.js loads alone and exports activate and deactivate");
