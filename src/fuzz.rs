@@ -96,7 +96,7 @@ fn phantom_skill() -> SkillDir {
 /// Every renderer over the reports.
 fn render_all(reports: &[SkillReport]) {
     let _ = render::full::render(reports, true);
-    let _ = render::concise::render(reports);
+    let _ = render::concise::render(reports, false);
     let _ = render::json::render(reports);
     let _ = render::sarif::render(reports);
     let _ = render::github::render(reports);

@@ -185,7 +185,7 @@ fn summary_line_and_exit_codes() {
     let run = skillc(tmp.path(), &["validate", "--format", "concise"]);
     assert_eq!(
         run.stdout,
-        "markup/SKILL.md:3:39: warning[SK112] the description contains `<`\n"
+        "markup/SKILL.md:3:39: warning[SK112] the description contains `<` (help: reword without `<` and `>`: Claude.ai rejects XML tags in descriptions and some prompt formats break)\n"
     );
     assert_eq!(
         run.stderr,
@@ -206,7 +206,7 @@ fn summary_line_and_exit_codes() {
     let run = skillc(tmp.path(), &["validate", "--format", "concise"]);
     assert_eq!(
         run.stdout,
-        "markup/SKILL.md:3:39: error[SK112] the description contains `<`\n"
+        "markup/SKILL.md:3:39: error[SK112] the description contains `<` (help: reword without `<` and `>`: Claude.ai rejects XML tags in descriptions and some prompt formats break)\n"
     );
     assert_eq!(run.code, Some(1));
     // --no-config ignores it; --ignore drops the rule.
@@ -300,7 +300,7 @@ fn config_found_in_ancestor_and_per_file_ignores() {
     );
     assert_eq!(
         run.stdout,
-        "../new/fresh/SKILL.md:3:14: info[SK113] the description says what the skill does, not when to use it\n"
+        "../new/fresh/SKILL.md:3:14: info[SK113] the description says what the skill does, not when to use it (help: add when to load it, e.g. \"Use when the user asks to ...\")\n"
     );
 }
 
@@ -384,8 +384,8 @@ fn files_map_to_their_skill_once() {
     );
     assert_eq!(
         run.stdout,
-        "tool/SKILL.md:3:31: warning[SK112] the description contains `<`\n\
-         tool/scripts/run.py: info[SK412] `scripts/run.py` is mentioned neither in the body nor in any file it leads to\n"
+        "tool/SKILL.md:3:31: warning[SK112] the description contains `<` (help: reword without `<` and `>`: Claude.ai rejects XML tags in descriptions and some prompt formats break)\n\
+         tool/scripts/run.py: info[SK412] `scripts/run.py` is mentioned neither in the body nor in any file it leads to (help: link it where the agent needs it, e.g. `[run.py](scripts/run.py)`, or remove it: the model cannot discover it otherwise)\n"
     );
     assert_eq!(
         run.stderr,
@@ -403,7 +403,7 @@ fn symlinked_skills_are_reported_once_and_loops_end() {
     let run = skillc(root, &["validate", "--format", "concise"]);
     assert_eq!(
         run.stdout,
-        "a/one/SKILL.md:3:31: warning[SK112] the description contains `<`\n"
+        "a/one/SKILL.md:3:31: warning[SK112] the description contains `<` (help: reword without `<` and `>`: Claude.ai rejects XML tags in descriptions and some prompt formats break)\n"
     );
     assert_eq!(run.code, Some(0));
 }
@@ -434,7 +434,7 @@ fn user_tier_and_shadowing() {
     );
     assert_eq!(
         run.stdout,
-        "project/.par/skills/deploy/skill.md:3:5: info[SK502] `deploy` shadows the user skill `home/.par/skills/deploy/skill.md`\n"
+        "project/.par/skills/deploy/skill.md:3:5: info[SK502] `deploy` shadows the user skill `home/.par/skills/deploy/skill.md` (help: this skill replaces the other one; rename it if that is not intended)\n"
     );
     let run = skillc(root, &["validate", "--format", "json", "home/.par/skills"]);
     let doc: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
@@ -540,7 +540,7 @@ fn unreadable_skill_file_is_named_and_exits_3() {
     assert_eq!(run.code, Some(0));
     assert_eq!(
         run.stdout,
-        "bad/SKILL.md: warning[SK408] symlink `SKILL.md` points outside the skill, to `/proc/self/mem` (not read: the target is not a skill file)\n"
+        "bad/SKILL.md: warning[SK408] symlink `SKILL.md` points outside the skill, to `/proc/self/mem` (not read: the target is not a skill file) (help: runtimes follow the link where it is, but `skillc pack`, an install that copies the skill directory or a move to another machine loses or breaks it: copy the target into the skill, or link the whole skill directory instead)\n"
     );
     let dir = root.join("bad");
     let skill = skillc::discover::SkillDir {
@@ -602,12 +602,10 @@ fn output_file_and_statistics() {
     assert_eq!(run.stdout, "");
     assert_eq!(
         fs::read_to_string(tmp.path().join("out.txt")).unwrap(),
-        "one/SKILL.md:3:18: warning[SK112] the description contains `<`\n\
-         one/SKILL.md:3:14: info[SK113] the description says what the skill does, not when to use it\n\
-         two/SKILL.md:3:18: warning[SK112] the description contains `<`\n\
-         two/SKILL.md:3:14: info[SK113] the description says what the skill does, not when to use it\n"
-            .replace("one/SKILL.md:3:18: warning[SK112] the description contains `<`\none/SKILL.md:3:14: info[SK113] the description says what the skill does, not when to use it", "one/SKILL.md:3:14: info[SK113] the description says what the skill does, not when to use it\none/SKILL.md:3:18: warning[SK112] the description contains `<`")
-            .replace("two/SKILL.md:3:18: warning[SK112] the description contains `<`\ntwo/SKILL.md:3:14: info[SK113] the description says what the skill does, not when to use it", "two/SKILL.md:3:14: info[SK113] the description says what the skill does, not when to use it\ntwo/SKILL.md:3:18: warning[SK112] the description contains `<`")
+        "one/SKILL.md:3:14: info[SK113] the description says what the skill does, not when to use it (help: add when to load it, e.g. \"Use when the user asks to ...\")\n\
+         one/SKILL.md:3:18: warning[SK112] the description contains `<` (help: reword without `<` and `>`: Claude.ai rejects XML tags in descriptions and some prompt formats break)\n\
+         two/SKILL.md:3:14: info[SK113] the description says what the skill does, not when to use it (help: add when to load it, e.g. \"Use when the user asks to ...\")\n\
+         two/SKILL.md:3:18: warning[SK112] the description contains `<` (help: reword without `<` and `>`: Claude.ai rejects XML tags in descriptions and some prompt formats break)\n"
     );
     let run = skillc(tmp.path(), &["validate", "--statistics"]);
     assert_eq!(
@@ -636,6 +634,32 @@ fn full_format_colour() {
     assert!(coloured.stdout.contains("\u{1b}["));
 }
 
+/// `concise` keeps the help on the diagnostic's line, and is coloured like `full` under
+/// `--color` (path bold, severity and code in the severity's colour, `help:` in cyan).
+#[test]
+fn concise_format_help_and_colour() {
+    let dir = fixture("sk112-markup");
+    let help = "reword without `<` and `>`: Claude.ai rejects XML tags in descriptions and some prompt formats break";
+    let plain = skillc(&dir, &["validate", "-q", "--format", "concise"]);
+    assert_eq!(
+        plain.stdout,
+        format!(
+            "markup-desc/SKILL.md:3:39: warning[SK112] the description contains `<` (help: {help})\n"
+        )
+    );
+    let coloured = skillc(
+        &dir,
+        &["validate", "-q", "--format", "concise", "--color", "always"],
+    );
+    assert_eq!(
+        coloured.stdout,
+        format!(
+            "\u{1b}[1mmarkup-desc/SKILL.md:3:39:\u{1b}[0m \u{1b}[1m\u{1b}[33mwarning[SK112]\u{1b}[0m \
+             the description contains `<` (\u{1b}[1m\u{1b}[36mhelp:\u{1b}[0m {help})\n"
+        )
+    );
+}
+
 #[test]
 fn explicit_directory_without_skill_and_empty_default() {
     let tmp = tempfile::tempdir().unwrap();
@@ -643,7 +667,7 @@ fn explicit_directory_without_skill_and_empty_default() {
     let run = skillc(tmp.path(), &["validate", "--format", "concise", "empty"]);
     assert_eq!(
         run.stdout,
-        "empty: error[SK001] no skill file (SKILL.md or skill.md) in `empty` or below it\n"
+        "empty: error[SK001] no skill file (SKILL.md or skill.md) in `empty` or below it (help: a skill is a directory holding a SKILL.md with YAML frontmatter (`name`, `description`) and instructions)\n"
     );
     assert_eq!(run.code, Some(1));
     let run = skillc(&tmp.path().join("empty"), &["validate"]);
@@ -855,8 +879,8 @@ fn skill_size_limits() {
     let run = skillc(tmp.path(), &["validate", "--format", "concise"]);
     assert_eq!(
         run.stdout,
-        "big: warning[SK410] the skill holds 9.0 MiB; upload limits allow 8 MiB\n\
-         many: warning[SK410] the skill holds 1002 files; upload limits allow 1000\n"
+        "big: warning[SK410] the skill holds 9.0 MiB; upload limits allow 8 MiB (help: move large data out of the skill or fetch it at run time)\n\
+         many: warning[SK410] the skill holds 1,002 files; upload limits allow 1,000 (help: remove generated or vendored files, or list them in .skillignore)\n"
     );
 }
 
@@ -911,7 +935,7 @@ fn adversarial_shapes_stay_fast_and_exact() {
     );
     assert_eq!(
         run.stdout,
-        "a/SKILL.md:2:9: error[SK013] unknown field `foo` for the agentskills dialect\n"
+        "a/SKILL.md:2:9: error[SK013] unknown field `foo` for the agentskills dialect (help: move it under `metadata:` as a string (`metadata:` / `  foo: \"...\"`), or allow it with `extra-fields = [\"foo\"]` in skillc.toml)\n"
     );
     // A BOM at the start of the frontmatter does not shift columns.
     write(
@@ -924,7 +948,7 @@ fn adversarial_shapes_stay_fast_and_exact() {
     );
     assert_eq!(
         run.stdout,
-        "a/SKILL.md:2:2: error[SK013] unknown field `foo` for the agentskills dialect\n"
+        "a/SKILL.md:2:2: error[SK013] unknown field `foo` for the agentskills dialect (help: move it under `metadata:` as a string (`metadata:` / `  foo: \"...\"`), or allow it with `extra-fields = [\"foo\"]` in skillc.toml)\n"
     );
     // Large frontmatter: no false type errors after 10,000 nodes.
     let entries: String = (0..12_000).map(|i| format!("  k{i}: v\n")).collect();
@@ -1021,11 +1045,11 @@ fn diagnostics_are_capped_per_rule_and_skill() {
     assert_eq!(lines.len(), 101);
     assert_eq!(
         lines[99],
-        "many/SKILL.md:104:5: error[SK404] link `missing99.md` names a file that does not exist in the skill"
+        "many/SKILL.md:104:5: error[SK404] link `missing99.md` names a file that does not exist in the skill (help: create `missing99.md` or fix the link)"
     );
     assert_eq!(
         lines[100],
-        "many/SKILL.md:105:5: error[SK404] 150 more `broken-link` diagnostics in this skill are not shown (at most 100 per rule and skill)"
+        "many/SKILL.md:105:5: error[SK404] 150 more `broken-link` diagnostics in this skill are not shown (at most 100 per rule and skill) (help: fix the ones shown and run skillc again to see the rest)"
     );
     // The summary and the statistics count every problem, shown or not.
     assert_eq!(
@@ -1064,7 +1088,7 @@ fn skill_file_linked_out_of_the_skill_is_not_read() {
     assert_eq!(
         run.stdout,
         format!(
-            "skills/leak/SKILL.md: warning[SK408] symlink `SKILL.md` points outside the skill, to `{}` (not read: the target is not a skill file)\n",
+            "skills/leak/SKILL.md: warning[SK408] symlink `SKILL.md` points outside the skill, to `{}` (not read: the target is not a skill file) (help: runtimes follow the link where it is, but `skillc pack`, an install that copies the skill directory or a move to another machine loses or breaks it: copy the target into the skill, or link the whole skill directory instead)\n",
             tmp.path().join("secret.txt").display()
         )
     );

@@ -533,7 +533,8 @@ fn a_nested_skill_reached_through_a_link_first_is_nested_at_its_path_without_lin
     assert_eq!(
         String::from_utf8(out.stdout).unwrap(),
         "z/outer/inner/SKILL.md: info[SK016] this skill file lies inside the skill `z/outer`: \
-         runtimes do not load it as a skill\n"
+         runtimes do not load it as a skill (help: if it is meant to be a skill, move `z/outer/inner` out of \
+         `z/outer`, beside the other skills; a template or an example needs nothing)\n"
     );
 }
 

@@ -54,7 +54,7 @@ fn an_empty_directory_is_no_skill_checked() {
     assert_eq!(run.code, Some(1));
     assert_eq!(
         run.stdout,
-        ".: error[SK001] no skill file (SKILL.md or skill.md) in `.` or below it\n"
+        ".: error[SK001] no skill file (SKILL.md or skill.md) in `.` or below it (help: a skill is a directory holding a SKILL.md with YAML frontmatter (`name`, `description`) and instructions)\n"
     );
     assert_eq!(
         run.stderr,
@@ -216,7 +216,7 @@ fn the_placeholder_description_of_new_fails_strict() {
     assert_eq!(run.code, Some(1));
     assert_eq!(
         run.stdout,
-        "pdf-forms/SKILL.md:3:14: warning[SK115] the description is unfinished: it ends with an ellipsis\n"
+        "pdf-forms/SKILL.md:3:14: warning[SK115] the description is unfinished: it ends with an ellipsis (help: write what the skill does and when to use it: the model decides from this text alone whether to load the skill)\n"
     );
     // With a description, it passes.
     let run = skillc(
@@ -637,7 +637,7 @@ fn a_skill_file_in_another_case_given_by_path_is_reported() {
         (run.code, run.stdout.as_str(), run.stderr.as_str()),
         (
             Some(1),
-            "skills/x: error[SK001] `skills/x` has no SKILL.md or skill.md, but holds `Skill.md`\n",
+            "skills/x: error[SK001] `skills/x` has no SKILL.md or skill.md, but holds `Skill.md` (help: skill files are named exactly `SKILL.md` (or `skill.md` for PAR); rename it: mv skills/x/Skill.md skills/x/SKILL.md)\n",
             "Checked 0 skills: 1 error, 0 warnings, 0 infos.\n"
         )
     );

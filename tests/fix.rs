@@ -63,8 +63,8 @@ fn fix_applies_the_safe_fixes_and_unsafe_fixes_the_rest() {
     let run = skillc(tmp.path(), &["validate", "--format", "concise", "pdf"]);
     assert_eq!(
         run.stdout,
-        "pdf/SKILL.md:3:22: error[SK006] [*] invalid YAML: mapping values are not allowed in this context\n\
-         pdf/SKILL.md:8:18: error[SK404] link `reference/guide.md` names a file that does not exist in the skill\n"
+        "pdf/SKILL.md:3:22: error[SK006] [*] invalid YAML: mapping values are not allowed in this context (help: quote the value: `description: 'Use when: the user asks for forms.'`)\n\
+         pdf/SKILL.md:8:18: error[SK404] link `reference/guide.md` names a file that does not exist in the skill (help: did you mean `references/guide.md`?)\n"
     );
     assert_eq!(
         run.stderr,
@@ -79,7 +79,7 @@ fn fix_applies_the_safe_fixes_and_unsafe_fixes_the_rest() {
     assert_eq!(read(&file), QUOTED);
     assert_eq!(
         run.stdout,
-        "pdf/SKILL.md:8:18: error[SK404] link `reference/guide.md` names a file that does not exist in the skill\n"
+        "pdf/SKILL.md:8:18: error[SK404] link `reference/guide.md` names a file that does not exist in the skill (help: did you mean `references/guide.md`?)\n"
     );
     assert_eq!(
         run.stderr,
@@ -272,7 +272,7 @@ fn a_rename_never_replaces_an_existing_file() {
     // No fix is offered for it: no `[*]`, nothing renamed.
     assert_eq!(
         run.stdout,
-        "other/SKILL.md: warning[SK012] PAR loads `skill.md`, but this par skill is in `SKILL.md`\n"
+        "other/SKILL.md: warning[SK012] PAR loads `skill.md`, but this par skill is in `SKILL.md` (help: rename the file to `skill.md`)\n"
     );
     assert!(
         run.stderr.starts_with("Nothing fixed (1 remaining).\n"),
@@ -323,8 +323,8 @@ fn stdin_is_linted_as_the_file_it_stands_for() {
     let run = skillc_stdin(tmp.path(), &args, BROKEN);
     assert_eq!(
         run.stdout,
-        "pdf/SKILL.md:3:22: error[SK006] [*] invalid YAML: mapping values are not allowed in this context\n\
-         pdf/SKILL.md:8:18: error[SK404] link `reference/guide.md` names a file that does not exist in the skill\n"
+        "pdf/SKILL.md:3:22: error[SK006] [*] invalid YAML: mapping values are not allowed in this context (help: quote the value: `description: 'Use when: the user asks for forms.'`)\n\
+         pdf/SKILL.md:8:18: error[SK404] link `reference/guide.md` names a file that does not exist in the skill (help: did you mean `references/guide.md`?)\n"
     );
     assert_eq!(run.code, Some(1));
 
@@ -335,7 +335,7 @@ fn stdin_is_linted_as_the_file_it_stands_for() {
     assert_eq!(run.stdout, QUOTED);
     assert_eq!(
         run.stderr,
-        "pdf/SKILL.md:8:18: error[SK404] link `reference/guide.md` names a file that does not exist in the skill\nFixed 1 problem (1 remaining).\nNo fixes available with `--fix` (1 with `--fix --unsafe-fixes`).\nChecked 1 skill: 1 error, 0 warnings, 0 infos.\n"
+        "pdf/SKILL.md:8:18: error[SK404] link `reference/guide.md` names a file that does not exist in the skill (help: did you mean `references/guide.md`?)\nFixed 1 problem (1 remaining).\nNo fixes available with `--fix` (1 with `--fix --unsafe-fixes`).\nChecked 1 skill: 1 error, 0 warnings, 0 infos.\n"
     );
     assert_eq!(run.code, Some(1));
     // The file on disk is untouched.
@@ -357,7 +357,7 @@ fn stdin_is_linted_as_the_file_it_stands_for() {
     );
     assert_eq!(
         run.stdout,
-        "new-skill/SKILL.md:2:7: error[SK103] the name `other` does not match the directory name `new-skill`\n",
+        "new-skill/SKILL.md:2:7: error[SK103] the name `other` does not match the directory name `new-skill` (help: rename the directory to `other`, or set `name: new-skill`)\n",
         "{}",
         run.stderr
     );
@@ -420,7 +420,7 @@ fn a_name_fix_that_would_collide_with_another_skill_is_not_offered() {
     assert_eq!(read(&tmp.path().join("b/pdf/SKILL.md")), other);
     assert_eq!(
         run.stdout,
-        "b/pdf/SKILL.md:2:7: error[SK103] the name `pdf-tools` does not match the directory name `pdf`\n"
+        "b/pdf/SKILL.md:2:7: error[SK103] the name `pdf-tools` does not match the directory name `pdf` (help: rename the directory to `pdf-tools`, or set `name: pdf`)\n"
     );
     assert_eq!(
         run.stderr,

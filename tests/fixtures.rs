@@ -147,7 +147,7 @@ type Row = (String, Option<(u64, u64)>, String, String, String);
 
 fn concise_rows(stdout: &str) -> Vec<Row> {
     let re = regex::Regex::new(
-        r"^(.*?)(?::(\d+):(\d+))?: (error|warning|info)\[(SK\d+)\](?: \[\*\])? (.*)$",
+        r"^(.*?)(?::(\d+):(\d+))?: (error|warning|info)\[(SK\d+)\](?: \[\*\])? (.*?)(?: \(help: .*\))?$",
     )
     .unwrap();
     stdout

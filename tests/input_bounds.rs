@@ -143,7 +143,7 @@ fn a_hundred_thousand_keys() {
     assert_eq!(lines.len(), 101, "{}", run.stdout);
     assert_eq!(
         lines[100],
-        "keys/SKILL.md:104:1: error[SK013] 99900 more `unknown-field` diagnostics in this skill are not shown (at most 100 per rule and skill)"
+        "keys/SKILL.md:104:1: error[SK013] 99900 more `unknown-field` diagnostics in this skill are not shown (at most 100 per rule and skill) (help: fix the ones shown and run skillc again to see the rest)"
     );
 }
 
@@ -290,7 +290,7 @@ fn syntax_errors_cannot_be_suppressed() {
         (run1.code, run1.stdout.as_str()),
         (
             Some(1),
-            "bad/SKILL.md:4:18: warning[SK018] `SK006` cannot be suppressed: a skill file that cannot be parsed is always reported\nbad/SKILL.md:6:1: error[SK006] invalid YAML: while parsing a flow sequence, expected ',' or ']'\n"
+            "bad/SKILL.md:4:18: warning[SK018] `SK006` cannot be suppressed: a skill file that cannot be parsed is always reported (help: fix the file instead; SK002, SK003, SK005, SK006 and SK007 are never suppressed)\nbad/SKILL.md:6:1: error[SK006] invalid YAML: while parsing a flow sequence, expected ',' or ']'\n"
         )
     );
     // A prefix that covers SK006 suppresses the others it names, not SK006.

@@ -236,6 +236,64 @@ fn completions_for_every_shell() {
     assert!(stderr.contains("invalid value 'tcsh'"), "{stderr}");
 }
 
+/// bash completes rule codes and names (`skillc rule`, `--select`) and the keys of the skills
+/// under the current directory (`skillc show`); zsh and fish get the same values.
+#[test]
+fn completions_complete_rules_and_skill_keys() {
+    let (_, script, _) = skillc(&repo(), &["completions", "bash"]);
+    let tmp = tempfile::tempdir().unwrap();
+    let file = tmp.path().join("skillc.bash");
+    fs::write(&file, &script).unwrap();
+    let bin_dir = PathBuf::from(env!("CARGO_BIN_EXE_skillc"))
+        .parent()
+        .unwrap()
+        .to_path_buf();
+    let path = std::env::join_paths(std::iter::once(bin_dir).chain(std::env::split_paths(
+        &std::env::var_os("PATH").unwrap_or_default(),
+    )))
+    .unwrap();
+    let complete = |words: &str| -> String {
+        let program = format!(
+            "source '{}'; COMP_WORDS=({words}); COMP_CWORD=$((${{#COMP_WORDS[@]}} - 1)); COMP_LINE=\"{words}\"; COMP_POINT=${{#COMP_LINE}}; _skillc_with_keys skillc \"${{COMP_WORDS[COMP_CWORD]}}\" \"${{COMP_WORDS[COMP_CWORD-1]}}\"; printf '%s\\n' \"${{COMPREPLY[@]}}\" | sort",
+            file.display()
+        );
+        let out = Command::new("bash")
+            .current_dir(repo().join("fixtures/ok"))
+            .env("PATH", &path)
+            .args(["--norc", "-c", &program])
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).unwrap()
+    };
+    assert_eq!(complete("skillc show pd"), "pdf-forms\n");
+    assert_eq!(
+        complete("skillc rule SK40"),
+        "SK401\nSK402\nSK403\nSK404\nSK405\nSK406\nSK407\nSK408\nSK409\n"
+    );
+    assert_eq!(complete("skillc rule broken-"), "broken-link\n");
+    assert_eq!(complete("skillc validate --select secu"), "security\n");
+    let (_, zsh, _) = skillc(&repo(), &["completions", "zsh"]);
+    assert!(zsh.contains(":_skillc_keys' \\"), "{zsh}");
+    assert!(
+        zsh.contains("SK404\\:\"broken-link\""),
+        "zsh: rule codes with their names"
+    );
+    let (_, fish, _) = skillc(&repo(), &["completions", "fish"]);
+    assert!(
+        fish.contains("__fish_skillc_using_subcommand show\" -f -a \"(skillc list"),
+        "{fish}"
+    );
+    assert!(
+        fish.contains("SK404\\t'broken-link'"),
+        "fish: rule codes with their names"
+    );
+}
+
 fn git(dir: &Path, args: &[&str]) {
     let status = Command::new("git")
         .current_dir(dir)

@@ -117,8 +117,8 @@ fn a_large_or_non_utf8_text_is_still_followed() {
     assert_eq!(
         out,
         [
-            "s/references/b.md:1:5: warning[SK406] `references/d.md` is two links away from the skill file: SKILL.md → references/b.md → references/d.md",
-            "s/references/latin.md:1:14: warning[SK406] `references/c.md` is two links away from the skill file: SKILL.md → references/latin.md → references/c.md",
+            "s/references/b.md:1:5: warning[SK406] `references/d.md` is two links away from the skill file: SKILL.md → references/b.md → references/d.md (help: link `references/d.md` from SKILL.md where the agent needs it, or merge it into `references/b.md`: keep references one level deep)",
+            "s/references/latin.md:1:14: warning[SK406] `references/c.md` is two links away from the skill file: SKILL.md → references/latin.md → references/c.md (help: link `references/c.md` from SKILL.md where the agent needs it, or merge it into `references/latin.md`: keep references one level deep)",
         ]
     );
 }

@@ -99,7 +99,7 @@ fn every_template_in_every_dialect_validates_clean() {
                     assert_eq!(
                         stdout,
                         format!(
-                            "{dir}/{}: warning[SK115] the description is unfinished: it ends with an ellipsis\n",
+                            "{dir}/{}: warning[SK115] the description is unfinished: it ends with an ellipsis (help: write what the skill does and when to use it: the model decides from this text alone whether to load the skill)\n",
                             if dialect == "par" {
                                 "skill.md:5:14"
                             } else {
@@ -345,7 +345,7 @@ fn init_adds_a_skill_file_named_after_the_directory() {
         (code, stdout.as_str()),
         (
             Some(1),
-            "release-notes/SKILL.md:3:14: warning[SK115] the description is unfinished: it ends with an ellipsis\n"
+            "release-notes/SKILL.md:3:14: warning[SK115] the description is unfinished: it ends with an ellipsis (help: write what the skill does and when to use it: the model decides from this text alone whether to load the skill)\n"
         )
     );
     let before = fs::read(dir.join("SKILL.md")).unwrap();

@@ -172,7 +172,7 @@ pub fn main() -> ExitCode {
         Command::Show(args) => show::run(&args),
         Command::Prompt(args) => prompt::run(&args),
         Command::New(args) => new::run_new(args),
-        Command::Pack(args) => pack::run(&args),
+        Command::Pack(args) => pack::run(&args, cli.color),
         Command::Keygen(args) => keygen::run(&args),
         Command::Sign(args) => sign::run(&args),
         Command::Verify(args) => verify::run(&args),

@@ -68,7 +68,9 @@ pub struct Args {
     max_size: u64,
 }
 
-pub fn run(args: &Args) -> Outcome {
+/// `color`: `--color`, for the validation errors printed on stderr.
+pub fn run(args: &Args, color: super::ColorChoice) -> Outcome {
+    let color = color.enabled(std::io::IsTerminal::is_terminal(&std::io::stderr()));
     let cwd = match current_dir() {
         Ok(cwd) => cwd,
         Err(outcome) => return outcome,
@@ -181,7 +183,10 @@ pub fn run(args: &Args) -> Outcome {
     }
     // The spec's `--no-validate` still packs it; no suppression or configuration does.
     if let Some(why) = unparsed(&skill_file.bytes).filter(|_| !args.no_validate) {
-        eprint!("{}", render::concise::render(std::slice::from_ref(&report)));
+        eprint!(
+            "{}",
+            render::concise::render(std::slice::from_ref(&report), color)
+        );
         return fail(
             Outcome::Problems,
             format!(
@@ -196,7 +201,10 @@ pub fn run(args: &Args) -> Outcome {
         .map(|d| d.count)
         .sum::<usize>();
     if errors > 0 && !args.no_validate {
-        eprint!("{}", render::concise::render(std::slice::from_ref(&report)));
+        eprint!(
+            "{}",
+            render::concise::render(std::slice::from_ref(&report), color)
+        );
         return fail(
             Outcome::Problems,
             format!(

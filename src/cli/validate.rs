@@ -350,7 +350,7 @@ fn finish(
         } else {
             match args.format {
                 Format::Full => render::full::write(reports, color, &mut sink)?,
-                Format::Concise => render::concise::write(reports, &mut sink)?,
+                Format::Concise => render::concise::write(reports, color, &mut sink)?,
                 Format::Json => render::json::write(reports, &mut sink)?,
                 Format::Sarif => sink.write_all(render::sarif::render(reports).as_bytes())?,
                 Format::Github => render::github::write(reports, &mut sink)?,

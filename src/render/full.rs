@@ -8,32 +8,13 @@ use std::fmt::Write;
 use annotate_snippets::{AnnotationKind, Group, Level, Renderer, Snippet};
 use anstyle::{AnsiColor, Style};
 
+use super::{severity_style, style};
+
 use super::snippet::{Mark, shown};
 use super::{printable, slash_path};
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::skill::SkillReport;
 use crate::source::Excerpt;
-
-/// The colours: severity in red, yellow or cyan, the gutter and secondary marks in blue, `help`
-/// in cyan, all bold; none when `color` is off (`--color`, `NO_COLOR`, not a terminal).
-fn style(color: bool, c: AnsiColor) -> Style {
-    if color {
-        Style::new().fg_color(Some(c.into())).bold()
-    } else {
-        Style::new()
-    }
-}
-
-fn severity_style(color: bool, severity: Severity) -> Style {
-    style(
-        color,
-        match severity {
-            Severity::Error => AnsiColor::Red,
-            Severity::Warning => AnsiColor::Yellow,
-            Severity::Info => AnsiColor::Cyan,
-        },
-    )
-}
 
 fn renderer(color: bool) -> Renderer {
     if !color {

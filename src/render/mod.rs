@@ -8,6 +8,8 @@ pub mod sarif;
 mod snippet;
 pub mod statistics;
 
+use anstyle::{AnsiColor, Style};
+
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::rule::Rule;
 use crate::skill::SkillReport;
@@ -104,10 +106,28 @@ pub fn printable(text: &str) -> std::borrow::Cow<'_, str> {
         .into()
 }
 
-/// Text safe to print in a message on a terminal line: control characters (newlines, escapes) and
-/// bidirectional overrides are written as Rust escapes, so a name cannot forge an output line
-/// or drive the terminal. Quotes and backslashes stay as they are, so text that was already
-/// escaped is not escaped twice.
+/// The colours: severity in red, yellow or cyan, the gutter and secondary marks in blue, `help`
+/// in cyan, all bold; none when `color` is off (`--color`, `NO_COLOR`, not a terminal).
+pub fn style(color: bool, c: AnsiColor) -> Style {
+    if color {
+        Style::new().fg_color(Some(c.into())).bold()
+    } else {
+        Style::new()
+    }
+}
+
+/// The style of a severity: red, yellow or cyan.
+pub fn severity_style(color: bool, severity: Severity) -> Style {
+    style(
+        color,
+        match severity {
+            Severity::Error => AnsiColor::Red,
+            Severity::Warning => AnsiColor::Yellow,
+            Severity::Info => AnsiColor::Cyan,
+        },
+    )
+}
+
 /// ` [*]` after the code of a diagnostic whose fix this run applies (ruff's marker).
 pub fn fix_marker(d: &crate::diagnostic::Diagnostic) -> &'static str {
     if d.fix.as_deref().is_some_and(|f| f.available) {
@@ -117,6 +137,10 @@ pub fn fix_marker(d: &crate::diagnostic::Diagnostic) -> &'static str {
     }
 }
 
+/// Text safe to print in a message on a terminal line: control characters (newlines, escapes) and
+/// bidirectional overrides are written as Rust escapes, so a name cannot forge an output line
+/// or drive the terminal. Quotes and backslashes stay as they are, so text that was already
+/// escaped is not escaped twice.
 pub fn escaped(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {

@@ -70,14 +70,17 @@ pub fn check(dir: &SkillDir, tree: &SkillTree, out: &mut Reporter) {
     let (count, size) = tree.totals();
     if count > MAX_SKILL_FILES || tree.truncated {
         let shown = if tree.truncated {
-            format!("more than {count}")
+            format!("more than {}", crate::diagnostic::thousands(count))
         } else {
-            count.to_string()
+            crate::diagnostic::thousands(count)
         };
         out.emit_file(
             &SK410,
             dir.dir.clone(),
-            format!("the skill holds {shown} files; upload limits allow {MAX_SKILL_FILES}"),
+            format!(
+                "the skill holds {shown} files; upload limits allow {}",
+                crate::diagnostic::thousands(MAX_SKILL_FILES)
+            ),
         )
         .help("remove generated or vendored files, or list them in .skillignore");
     } else if size > MAX_SKILL_BYTES {

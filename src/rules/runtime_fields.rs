@@ -39,8 +39,9 @@ pub(crate) fn undetected(skill: &Skill) -> bool {
 }
 
 /// When every target of an Agent Skills skill loads it whatever other keys its frontmatter
-/// holds (none of them is `spec`, whose validator rejects them, or PAR), their titles: an
-/// unknown field is then a warning, not an error (runtimes.md, "What each target accepts").
+/// holds (none of them is `spec`, whose validator rejects them, or PAR), their titles and the
+/// verb (`Claude Code ignores`, `Claude Code and Codex ignore`): an unknown field is then a
+/// warning, not an error (runtimes.md, "What each target accepts").
 pub(crate) fn all_ignore_unknown(skill: &Skill) -> Option<String> {
     if skill.dialect != Dialect::AgentSkills
         || skill.targets.is_empty()
@@ -49,7 +50,12 @@ pub(crate) fn all_ignore_unknown(skill: &Skill) -> Option<String> {
         return None;
     }
     let titles: Vec<&str> = skill.targets.iter().map(|r| r.title).collect();
-    Some(and_list(&titles))
+    let verb = if titles.len() == 1 {
+        "ignores"
+    } else {
+        "ignore"
+    };
+    Some(format!("{} {verb}", and_list(&titles)))
 }
 
 /// SK013's help for a field a runtime that is not among the skill's targets defines: which

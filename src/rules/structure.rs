@@ -295,7 +295,7 @@ fn schema_rules(skill: &Skill, out: &mut Reporter) {
                 if let Some(ignoring) = super::runtime_fields::all_ignore_unknown(skill) {
                     // Nothing breaks: the field has no effect where the skill is loaded.
                     d.severity = crate::diagnostic::Severity::Warning;
-                    d.message.push_str(&format!(": {ignoring} ignores it"));
+                    d.message.push_str(&format!(": {ignoring} it"));
                 }
                 let allow =
                     format!("or allow it with `extra-fields = [\"{name}\"]` in skillc.toml");
