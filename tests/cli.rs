@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{skillc, write};
+use common::{skillc, skillc_env, write};
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -658,6 +658,37 @@ fn concise_format_help_and_colour() {
              the description contains `<` (\u{1b}[1m\u{1b}[36mhelp:\u{1b}[0m {help})\n"
         )
     );
+}
+
+/// The output format from the environment: `SKILLC_OUTPUT_FORMAT`, else its older name
+/// `SKILLC_FORMAT`; a flag wins over both.
+#[test]
+fn output_format_from_the_environment() {
+    let dir = fixture("sk112-markup");
+    let concise = "markup-desc/SKILL.md:3:39: warning[SK112] the description contains `<` (help: reword without `<` and `>`: Claude.ai rejects XML tags in descriptions and some prompt formats break)\n";
+    let run = skillc_env(
+        &dir,
+        &["validate", "-q"],
+        &[("SKILLC_OUTPUT_FORMAT", "concise")],
+    );
+    assert_eq!(run.stdout, concise);
+    let run = skillc_env(&dir, &["validate", "-q"], &[("SKILLC_FORMAT", "concise")]);
+    assert_eq!(run.stdout, concise);
+    let run = skillc_env(
+        &dir,
+        &["validate", "-q"],
+        &[
+            ("SKILLC_FORMAT", "json"),
+            ("SKILLC_OUTPUT_FORMAT", "concise"),
+        ],
+    );
+    assert_eq!(run.stdout, concise);
+    let run = skillc_env(
+        &dir,
+        &["validate", "-q", "--output-format", "concise"],
+        &[("SKILLC_OUTPUT_FORMAT", "json")],
+    );
+    assert_eq!(run.stdout, concise);
 }
 
 #[test]

@@ -64,6 +64,7 @@ fn run(root: &Path, repo: &str, args: &[&str]) -> (Vec<u8>, Vec<u8>, String) {
         .current_dir(root.join(repo))
         .env("HOME", root.join("home"))
         .env_remove("SKILLC_FORMAT")
+        .env_remove("SKILLC_OUTPUT_FORMAT")
         .env("NO_COLOR", "1")
         .output()
         .unwrap();

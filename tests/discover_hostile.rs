@@ -32,6 +32,7 @@ fn validate(dir: &Path, args: &[&str]) -> Run {
         .env("GIT_CONFIG_GLOBAL", home.join("gitconfig"))
         .env("GIT_CONFIG_SYSTEM", home.join("gitconfig-system"))
         .env_remove("SKILLC_FORMAT")
+        .env_remove("SKILLC_OUTPUT_FORMAT")
         .args(["validate", "--no-config", "--format", "json"])
         .args(args)
         .stdout(Stdio::piped())

@@ -36,6 +36,7 @@ fn skillc_stdin(dir: &Path, args: &[&str], input: &str) -> Run {
         .current_dir(dir)
         .env("HOME", dir.join("home"))
         .env_remove("SKILLC_FORMAT")
+        .env_remove("SKILLC_OUTPUT_FORMAT")
         .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())

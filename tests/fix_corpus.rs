@@ -24,6 +24,7 @@ fn skillc(root: &Path, repo: &str, args: &[&str]) -> (String, String) {
         .current_dir(root.join(repo))
         .env("HOME", root.join("home"))
         .env_remove("SKILLC_FORMAT")
+        .env_remove("SKILLC_OUTPUT_FORMAT")
         .env("NO_COLOR", "1")
         .output()
         .unwrap();

@@ -45,6 +45,7 @@ fn skillc(dir: &Path) -> Command {
         // Each case's own `home/` is the user's home: `home/.par/skills` is the user tier.
         .env("HOME", dir.join("home"))
         .env_remove("SKILLC_FORMAT")
+        .env_remove("SKILLC_OUTPUT_FORMAT")
         .env_remove("NO_COLOR");
     cmd
 }

@@ -14,6 +14,7 @@ fn skillc(dir: &Path, args: &[&str]) -> (Option<i32>, String, String) {
         .current_dir(dir)
         .env("HOME", dir.join("home"))
         .env_remove("SKILLC_FORMAT")
+        .env_remove("SKILLC_OUTPUT_FORMAT")
         .args(args)
         .output()
         .unwrap();

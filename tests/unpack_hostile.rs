@@ -70,6 +70,7 @@ impl Sandbox {
             .current_dir(self.root())
             .env("HOME", self.root().join("home"))
             .env_remove("SKILLC_FORMAT")
+            .env_remove("SKILLC_OUTPUT_FORMAT")
             .env_remove("NO_COLOR")
             .args(args)
             .output()

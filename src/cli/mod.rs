@@ -147,6 +147,21 @@ pub fn main() -> ExitCode {
     // would name the subcommand `skillc-validate`).
     let command = <Cli as clap::CommandFactory>::command()
         .mut_subcommands(|sub| sub.display_name(env!("CARGO_PKG_NAME")));
+    // `SKILLC_FORMAT`, the older name of `SKILLC_OUTPUT_FORMAT`, counts when the newer is unset.
+    let set = |name: &str| std::env::var_os(name).is_some_and(|v| !v.is_empty());
+    let command = if !set("SKILLC_OUTPUT_FORMAT") && set("SKILLC_FORMAT") {
+        command.mut_subcommands(|sub| {
+            sub.mut_args(|arg| {
+                if arg.get_env().is_some_and(|e| e == "SKILLC_OUTPUT_FORMAT") {
+                    arg.env("SKILLC_FORMAT")
+                } else {
+                    arg
+                }
+            })
+        })
+    } else {
+        command
+    };
     let parsed = command
         .try_get_matches()
         .and_then(|matches| <Cli as clap::FromArgMatches>::from_arg_matches(&matches));

@@ -25,7 +25,7 @@ pub struct Args {
         visible_alias = "format",
         value_name = "FORMAT",
         value_enum,
-        env = "SKILLC_FORMAT",
+        env = "SKILLC_OUTPUT_FORMAT",
         default_value = "full"
     )]
     format: Format,

@@ -808,6 +808,7 @@ def run_skillc(binary: str, c: Case, skill_dir: Path) -> None:
            "--", skill_dir.name]
     env = dict(os.environ)
     env.pop("SKILLC_FORMAT", None)
+    env.pop("SKILLC_OUTPUT_FORMAT", None)
     env["NO_COLOR"] = "1"
     try:
         p = subprocess.run(cmd, cwd=skill_dir.parent, capture_output=True, timeout=60, env=env)
