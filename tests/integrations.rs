@@ -245,14 +245,7 @@ fn completions_complete_rules_and_skill_keys() {
     let tmp = tempfile::tempdir().unwrap();
     let file = tmp.path().join("skillc.bash");
     fs::write(&file, &script).unwrap();
-    let bin_dir = PathBuf::from(env!("CARGO_BIN_EXE_skillc"))
-        .parent()
-        .unwrap()
-        .to_path_buf();
-    let path = std::env::join_paths(std::iter::once(bin_dir).chain(std::env::split_paths(
-        &std::env::var_os("PATH").unwrap_or_default(),
-    )))
-    .unwrap();
+    let path = path_with_skillc();
     let complete = |words: &str| -> String {
         let program = format!(
             "source '{}'; COMP_WORDS=({words}); COMP_CWORD=$((${{#COMP_WORDS[@]}} - 1)); COMP_LINE=\"{words}\"; COMP_POINT=${{#COMP_LINE}}; _skillc_with_keys skillc \"${{COMP_WORDS[COMP_CWORD]}}\" \"${{COMP_WORDS[COMP_CWORD-1]}}\"; printf '%s\\n' \"${{COMPREPLY[@]}}\" | sort",
@@ -293,6 +286,19 @@ fn completions_complete_rules_and_skill_keys() {
         fish.contains("SK404\\t'broken-link'"),
         "fish: rule codes with their names"
     );
+}
+
+/// `PATH` with the directory of the skillc under test first (hooks and completion scripts
+/// run `skillc` by name).
+fn path_with_skillc() -> std::ffi::OsString {
+    let bin_dir = PathBuf::from(env!("CARGO_BIN_EXE_skillc"))
+        .parent()
+        .unwrap()
+        .to_path_buf();
+    std::env::join_paths(std::iter::once(bin_dir).chain(std::env::split_paths(
+        &std::env::var_os("PATH").unwrap_or_default(),
+    )))
+    .unwrap()
 }
 
 fn git(dir: &Path, args: &[&str]) {
@@ -340,14 +346,7 @@ fn pre_commit_hook(hook: &str) {
     );
     write(&work.join("skills/good/scripts/run.py"), "print('ok')\n");
     git(&work, &["add", "-A"]);
-    let bin_dir = PathBuf::from(env!("CARGO_BIN_EXE_skillc"))
-        .parent()
-        .unwrap()
-        .to_path_buf();
-    let path = std::env::join_paths(std::iter::once(bin_dir).chain(std::env::split_paths(
-        &std::env::var_os("PATH").unwrap_or_default(),
-    )))
-    .unwrap();
+    let path = path_with_skillc();
     let run = |files: &[&str]| {
         let out = Command::new(&pre_commit)
             .current_dir(&work)
@@ -570,14 +569,7 @@ fn github_action_steps_run_locally() {
     let names: Vec<&str> = steps.iter().map(|(n, _)| n.as_str()).collect();
     assert_eq!(names, ["Install skillc", "Validate"]);
     let tmp = tempfile::tempdir().unwrap();
-    let bin_dir = PathBuf::from(env!("CARGO_BIN_EXE_skillc"))
-        .parent()
-        .unwrap()
-        .to_path_buf();
-    let path = std::env::join_paths(std::iter::once(bin_dir).chain(std::env::split_paths(
-        &std::env::var_os("PATH").unwrap_or_default(),
-    )))
-    .unwrap();
+    let path = path_with_skillc();
     let step = |name: &str, env: &[(&str, &str)], dir: &Path| {
         let script = &steps.iter().find(|(n, _)| n == name).unwrap().1;
         let output = tmp.path().join("github_output");
