@@ -61,7 +61,7 @@ fn json_output_shape() {
     assert_eq!(d["severity"], "error");
     assert_eq!(
         d["message"],
-        "description is 1100 characters long; the limit is 1024"
+        "description is 1,100 characters long; the limit is 1,024"
     );
     assert_eq!(d["path"], "pdf/SKILL.md");
     assert_eq!(d["skill"], "pdf");
@@ -520,7 +520,7 @@ fn hostile_inputs_never_panic() {
     }
     assert!(
         run.stdout
-            .contains("big/SKILL.md: error[SK011] the skill file is 2097184 bytes"),
+            .contains("big/SKILL.md: error[SK011] the skill file is 2,097,184 bytes"),
         "{}",
         run.stdout
     );

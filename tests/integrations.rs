@@ -126,7 +126,7 @@ fn github_annotations() {
     assert_eq!(code, Some(1));
     assert_eq!(
         stdout,
-        "::error file=pdf/SKILL.md,line=3,col=14,endLine=3,endColumn=1114,title=skillc (SK111)::description is 1100 characters long; the limit is 1024%0Ahelp: shorten the description to what the skill does and when to use it; move details into the body\n"
+        "::error file=pdf/SKILL.md,line=3,col=14,endLine=3,endColumn=1114,title=skillc (SK111)::description is 1,100 characters long; the limit is 1,024%0Ahelp: shorten the description to what the skill does and when to use it; move details into the body\n"
     );
     let (_, stdout, _) = skillc(
         &repo().join("fixtures/err/sk011-file-too-large"),
@@ -197,7 +197,7 @@ fn problem_matcher_matches_concise_output() {
         matched += 1;
     }
     assert!(matched > 50, "only {matched} lines");
-    let line = "skills/pdf/SKILL.md:3:14: error[SK111] description is 1100 characters long; the limit is 1024";
+    let line = "skills/pdf/SKILL.md:3:14: error[SK111] description is 1,100 characters long; the limit is 1,024";
     let caps = regex.captures(line).unwrap();
     assert_eq!(
         (

@@ -554,8 +554,8 @@ fn an_oversized_document_is_not_parsed() {
             .as_str()
             .unwrap()
             .starts_with(&format!(
-                "the skill file is {} bytes; `max-file-size` is 2000 bytes",
-                bomb.len()
+                "the skill file is {} bytes; `max-file-size` is 2,000 bytes",
+                skillc::diagnostic::thousands(bomb.len())
             )),
         "{}",
         diagnostics[0]

@@ -51,9 +51,16 @@ fn compatibility(skill: &Skill, out: &mut Reporter) {
         out.emit(
             &SK301,
             Some(node.span),
-            format!("`compatibility` is {chars} characters long; the limit is {COMPATIBILITY_MAX}"),
+            format!(
+                "`compatibility` is {} characters long; the limit is {}",
+                crate::diagnostic::thousands(chars),
+                crate::diagnostic::thousands(COMPATIBILITY_MAX)
+            ),
         )
-        .label(format!("{chars} characters"))
+        .label(format!(
+            "{} characters",
+            crate::diagnostic::thousands(chars)
+        ))
         .help("keep it to the environment requirements; move details into the body");
     }
 }

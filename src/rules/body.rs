@@ -590,7 +590,7 @@ fn length(file: &SkillFile, layout: &Layout, body: &str, out: &mut Reporter) {
     if lines > BODY_MAX_LINES {
         let first = file.line_of(layout.body.start);
         let span = file.line_span(first + BODY_MAX_LINES);
-        out.emit(&SK401, Some(span), format!("the body is {lines} lines long; the limit is {BODY_MAX_LINES}"))
+        out.emit(&SK401, Some(span), format!("the body is {} lines long; the limit is {}", crate::diagnostic::thousands(lines), crate::diagnostic::thousands(BODY_MAX_LINES)))
             .label(format!("line {} of the body", BODY_MAX_LINES + 1))
             .help("keep the core steps in the body and move detail into references/ files that it links (progressive disclosure)");
     }

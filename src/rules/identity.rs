@@ -452,16 +452,16 @@ fn description(skill: &Skill, out: &mut Reporter) {
     }
     let chars = text.chars().count();
     if chars > DESCRIPTION_MAX {
-        out.emit(&SK111, Some(node.span), format!("description is {chars} characters long; the limit is {DESCRIPTION_MAX}"))
-            .label(format!("{chars} characters"))
+        out.emit(&SK111, Some(node.span), format!("description is {} characters long; the limit is {}", crate::diagnostic::thousands(chars), crate::diagnostic::thousands(DESCRIPTION_MAX)))
+            .label(format!("{} characters", crate::diagnostic::thousands(chars)))
             .help("shorten the description to what the skill does and when to use it; move details into the body");
     } else if skill.dialect == Dialect::Par && text.len() > DESCRIPTION_MAX {
         out.emit(
             &SK114,
             Some(node.span),
-            format!("description is {} bytes in UTF-8 ({chars} characters); PAR's loader rejects more than {DESCRIPTION_MAX} bytes", text.len()),
+            format!("description is {} bytes in UTF-8 ({} characters); PAR's loader rejects more than {} bytes", crate::diagnostic::thousands(text.len()), crate::diagnostic::thousands(chars), crate::diagnostic::thousands(DESCRIPTION_MAX)),
         )
-        .label(format!("{} bytes", text.len()))
+        .label(format!("{} bytes", crate::diagnostic::thousands(text.len())))
         .help("shorten the description: PAR measures its length in bytes, and non-ASCII characters take 2-4 bytes each");
     }
     if let Some(at) = text.find(['<', '>']) {

@@ -213,11 +213,13 @@ fn listing_cut(skill: &Skill, out: &mut Reporter) {
         &SK306,
         Some(node.span),
         format!(
-            "{what} {total} characters long; {} shows the first {cap} in its skill listing",
-            runtime.title
+            "{what} {} characters long; {} shows the first {} in its skill listing",
+            crate::diagnostic::thousands(total),
+            runtime.title,
+            crate::diagnostic::thousands(cap)
         ),
     )
-    .label(format!("{total} characters"))
+    .label(format!("{} characters", crate::diagnostic::thousands(total)))
     .help("put what the skill does and when to use it first, and move detail into the body: the model never sees the rest");
 }
 

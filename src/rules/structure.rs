@@ -99,7 +99,7 @@ pub fn where_found(dir: &SkillDir, path: &std::path::Path, out: &mut Reporter) {
 
 /// SK011: the file exceeds `max-file-size`.
 pub fn file_too_large(size: u64, limit: u64, out: &mut Reporter) {
-    out.emit(&SK011, None, format!("the skill file is {size} bytes; `max-file-size` is {limit} bytes"))
+    out.emit(&SK011, None, format!("the skill file is {} bytes; `max-file-size` is {} bytes", crate::diagnostic::thousands(size as usize), crate::diagnostic::thousands(limit as usize)))
         .help("move long material into files under references/ that the body links, or raise `max-file-size` in skillc.toml");
 }
 
