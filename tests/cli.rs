@@ -1089,6 +1089,20 @@ fn diagnostics_are_capped_per_rule_and_skill() {
     );
     let run = skillc(tmp.path(), &["validate", "--statistics", "many"]);
     assert_eq!(run.stdout, "250\tSK404\tbroken-link\n");
+    // `show` counts them the same way, as text and as JSON.
+    let run = skillc(tmp.path(), &["show", "many", "many"]);
+    assert!(
+        run.stdout
+            .contains("  diagnostics: 250 errors, 0 warnings, 0 infos (skillc validate many)\n"),
+        "{}",
+        run.stdout
+    );
+    let run = skillc(
+        tmp.path(),
+        &["show", "many", "many", "--output-format", "json"],
+    );
+    let doc: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(doc["diagnostics"]["errors"], 250, "{}", run.stdout);
 }
 
 /// A committed `SKILL.md` that links out of its skill to a file that is not a skill file (to a

@@ -4,7 +4,6 @@ use std::fmt::Write;
 
 use super::skills::SkillArgs;
 use super::{Outcome, fail};
-use crate::diagnostic::Severity;
 use crate::diagnostic::thousands;
 use crate::dialect::par;
 use crate::render::{printable, slash_path};
@@ -216,19 +215,14 @@ fn describe(
         tokens::encoding_name(settings.encoding)
     );
     use crate::diagnostic::counted;
-    let count = |s: Severity| -> usize {
-        r.diagnostics
-            .iter()
-            .filter(|d| d.severity == s)
-            .map(|d| d.count)
-            .sum()
-    };
+    // The run's counts for this skill alone, those past the per-rule cap included.
+    let counts = crate::render::Summary::of(std::slice::from_ref(r));
     let _ = writeln!(
         out,
         "  diagnostics: {}, {}, {} (skillc validate {})",
-        counted(count(Severity::Error), "error"),
-        counted(count(Severity::Warning), "warning"),
-        counted(count(Severity::Info), "info"),
+        counted(counts.errors, "error"),
+        counted(counts.warnings, "warning"),
+        counted(counts.infos, "info"),
         printable(&slash_path(&r.dir.dir))
     );
     out
@@ -243,13 +237,8 @@ fn facts<'r>(
     shadowed: impl Iterator<Item = &'r SkillReport>,
 ) -> serde_json::Value {
     let costs = crate::lint::costs(&r.dir, settings).unwrap_or_default();
-    let count = |s: Severity| -> usize {
-        r.diagnostics
-            .iter()
-            .filter(|d| d.severity == s)
-            .map(|d| d.count)
-            .sum()
-    };
+    // The run's counts for this skill alone, those past the per-rule cap included.
+    let counts = crate::render::Summary::of(std::slice::from_ref(r));
     let note = super::list::shadowing(reports, i, &super::list::by_key(reports));
     let fields: serde_json::Map<String, serde_json::Value> = r
         .fields()
@@ -282,9 +271,9 @@ fn facts<'r>(
             "l3": costs.l3.iter().filter_map(|f| f.tokens).sum::<usize>(),
         },
         "diagnostics": {
-            "errors": count(Severity::Error),
-            "warnings": count(Severity::Warning),
-            "infos": count(Severity::Info),
+            "errors": counts.errors,
+            "warnings": counts.warnings,
+            "infos": counts.infos,
         },
         "shadowed": shadowed.map(|o| serde_json::json!({
             "path": slash_path(o.path()),
