@@ -836,13 +836,11 @@ fn is_assignment(line: &str) -> bool {
 
 /// Whether a line of code defines a pattern to match rather than doing what it names.
 fn pattern_like(line: &str) -> bool {
-    line.contains("re.compile(")
-        || line.contains("RegExp(")
-        || line.contains("(?i)")
-        || line.contains("\\.")
-        || line.contains("\\s")
-        || line.contains("\\|")
-        || line.contains("\\b")
+    let bytes = line.as_bytes();
+    memchr::memchr_iter(b'\\', bytes)
+        .any(|i| matches!(bytes.get(i + 1), Some(b'.' | b's' | b'|' | b'b')))
+        || memchr::memchr(b'(', bytes).is_some()
+            && (line.contains("re.compile(") || line.contains("RegExp(") || line.contains("(?i)"))
 }
 
 /// The language of a code fence's info string (`bash`, `python`…).

@@ -432,6 +432,10 @@ fn tainted_exec(scan: &Scan, i: usize, out: &mut Findings) {
     let mut remote: Vec<(String, usize)> = Vec::new();
     let mut decoded: Vec<(String, usize)> = Vec::new();
     for (n, line) in text.lines().enumerate() {
+        // Both assign: a line without `=` holds neither.
+        if !line.contains('=') {
+            continue;
+        }
         if let Some(c) = REMOTE_ASSIGN.captures(line).and_then(|c| c.get(1)) {
             remote.push((c.as_str().to_string(), n + 1));
         }

@@ -206,7 +206,7 @@ fn quoted(line: &str, at: usize) -> bool {
 /// SK710: characters that do not show — tag characters (decoded), bidi overrides, and
 /// zero-width characters that are not part of an emoji or a script that needs them.
 fn hidden_characters(i: usize, text: &str, out: &mut Findings) {
-    if text.is_ascii() {
+    if !may_hide(text.as_bytes()) {
         return;
     }
     let mut tags = String::new();
@@ -303,7 +303,49 @@ fn hidden_characters(i: usize, text: &str, out: &mut Findings) {
     }
 }
 
+/// Whether `text` holds the UTF-8 encoding of a character [`hidden_characters`] counts (a
+/// byte search: most text with non-ASCII characters, dashes and quotes, holds none of them).
+fn may_hide(text: &[u8]) -> bool {
+    let at = |i: usize| text.get(i).copied().unwrap_or(0);
+    memchr::memchr3_iter(0xE1, 0xE2, 0xEF, text).any(|i| {
+        matches!(
+            (at(i), at(i + 1), at(i + 2)),
+            // U+200B–U+200D, U+202A–U+202E
+            (0xE2, 0x80, 0x8B..=0x8D | 0xAA..=0xAE)
+            // U+2060–U+2064, U+2066–U+2069
+            | (0xE2, 0x81, 0xA0..=0xA4 | 0xA6..=0xA9)
+            // U+180E
+            | (0xE1, 0xA0, 0x8E)
+            // U+FEFF
+            | (0xEF, 0xBB, 0xBF)
+        )
+    }) || memchr::memmem::find(text, &[0xF3, 0xA0]).is_some() // U+E0000–U+E01EF
+}
+
 /// Whether `c` is an emoji or a symbol a zero-width joiner joins.
 fn pictographic(c: char) -> bool {
     matches!(c as u32, 0x1F000..=0x1FAFF | 0x2600..=0x27BF | 0x2300..=0x23FF | 0x2B00..=0x2BFF | 0xFE0F)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::may_hide;
+
+    /// The characters `hidden_characters` counts.
+    fn counted(c: char) -> bool {
+        matches!(c as u32, 0xE0000..=0xE007F | 0xE0100..=0xE01EF | 0x202A..=0x202E | 0x2066..=0x2069 | 0x200B..=0x200D | 0x2060..=0x2064 | 0x180E | 0xFEFF)
+    }
+
+    #[test]
+    fn the_byte_search_finds_the_counted_characters_and_no_others() {
+        for c in '\u{80}'..='\u{10FFFF}' {
+            let text = format!("a{c}b");
+            // The tag block is found by its first two bytes: U+E0000–U+E0FFF.
+            let expected = counted(c) || (0xE0000..=0xE0FFF).contains(&(c as u32));
+            assert_eq!(may_hide(text.as_bytes()), expected, "U+{:04X}", c as u32);
+        }
+        assert!(!may_hide(b"plain ASCII"));
+        assert!(may_hide("\u{FEFF}".as_bytes()));
+        assert!(!may_hide(&[0xE2, 0x80]), "a cut sequence");
+    }
 }

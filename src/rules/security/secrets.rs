@@ -209,17 +209,25 @@ pub fn check(scan: &Scan, out: &mut Findings) {
         } else if unit.is_code() && secretive {
             harvest(unit, out);
         }
-        let strong = credential.clone().or_else(|| {
-            secretive
-                .then(|| DATA.find(&unit.text))
+        // What the unit reads that must not leave (a credential or private data), and a named
+        // secret it uses: looked for only where they matter, in code and in what sends.
+        let evidence = || {
+            let strong = credential.clone().or_else(|| {
+                secretive
+                    .then(|| DATA.find(&unit.text))
+                    .flatten()
+                    .map(|m| m.as_str().trim().to_string())
+            });
+            let secret = secretive
+                .then(|| SECRET_VAR.find(&unit.text))
                 .flatten()
-                .map(|m| m.as_str().trim().to_string())
-        });
-        let secret = secretive
-            .then(|| SECRET_VAR.find(&unit.text))
-            .flatten()
-            .map(|m| m.as_str().to_string());
-        if unit.is_code() && (strong.is_some() || secret.is_some()) {
+                .map(|m| m.as_str().to_string());
+            (strong, secret)
+        };
+        let mut found = unit.is_code().then(evidence);
+        if let Some((strong, secret)) = &found
+            && (strong.is_some() || secret.is_some())
+        {
             for c in STORES.captures_iter(&unit.text) {
                 let Some(m) = c.name("name").or(c.name("file")) else {
                     continue;
@@ -349,6 +357,7 @@ pub fn check(scan: &Scan, out: &mut Findings) {
         let Some(sink) = SENDS.find(&unit.text) else {
             continue;
         };
+        let (strong, secret) = found.take().unwrap_or_else(evidence);
         let to = destination(unit, out.allowed);
         let hostile = urls(&unit.text)
             .find(|u| u.is_hostile())

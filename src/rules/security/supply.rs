@@ -548,12 +548,15 @@ fn misspells(part: &str, word: &str) -> bool {
         return false;
     }
     let (a, b) = (part.as_bytes(), word.as_bytes());
+    if a.len().abs_diff(b.len()) > 1 {
+        return false;
+    }
     let vowel = |c: u8| b"aeiou".contains(&c);
     if a.len() == b.len() {
-        let diff: Vec<usize> = (0..a.len()).filter(|&i| a[i] != b[i]).collect();
-        return match diff.as_slice() {
-            [i, j] => *j == i + 1 && a[*i] == b[*j] && a[*j] == b[*i],
-            [i] => b.len() >= 6 && vowel(a[*i]) && vowel(b[*i]),
+        let mut diff = (0..a.len()).filter(|&i| a[i] != b[i]);
+        return match (diff.next(), diff.next(), diff.next()) {
+            (Some(i), Some(j), None) => j == i + 1 && a[i] == b[j] && a[j] == b[i],
+            (Some(i), None, None) => b.len() >= 6 && vowel(a[i]) && vowel(b[i]),
             _ => false,
         };
     }
