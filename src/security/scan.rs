@@ -707,7 +707,7 @@ impl<'a> Cutter<'a> {
                 continue;
             }
             if let Some((marker, len, documented, lang, start, first)) = fence {
-                let closes = trimmed.starts_with(&marker.to_string().repeat(len))
+                let closes = trimmed.bytes().take_while(|&b| b == marker as u8).count() >= len
                     && trimmed.trim_start_matches(marker).trim().is_empty();
                 if closes {
                     fence = None;
@@ -723,9 +723,8 @@ impl<'a> Cutter<'a> {
                 continue;
             }
             // `<!--` inside a code span is text, not a comment.
-            let opens = line
-                .find("<!--")
-                .is_some_and(|at| line[..at].matches('`').count() % 2 == 0);
+            let opens = memchr::memmem::find(line.as_bytes(), b"<!--")
+                .is_some_and(|at| memchr::memchr_iter(b'`', &line.as_bytes()[..at]).count() % 2 == 0);
             if comment || opens {
                 self.flush(&mut para);
                 let ends = line.contains("-->");
