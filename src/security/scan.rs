@@ -633,8 +633,15 @@ impl<'a> Cutter<'a> {
             Some(o) => self.families_in(o, o + text.len()),
             None => families(text),
         };
-        // An assignment in code is kept too: what it holds may be a secret passed on.
-        if found != 0 || lang.is_code() && is_assignment(text) {
+        // An assignment in code is kept too: what it holds may be a secret passed on. Prose
+        // that names only the user, or only a negation, is matched by no rule (an injection
+        // needs both) and is not kept, unless it documents an attack (a payload decoded on
+        // its line takes that from it).
+        let idle = context == Context::Prose
+            && !documented
+            && found & !(WHO | NEGATION) == 0
+            && found & (WHO | NEGATION) != WHO | NEGATION;
+        if found != 0 && !idle || lang.is_code() && is_assignment(text) {
             self.units.push(Unit {
                 source: self.i,
                 line,

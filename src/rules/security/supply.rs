@@ -168,10 +168,12 @@ static IMPORT: LazyLock<Regex> = LazyLock::new(|| {
 });
 
 pub fn check(scan: &Scan, out: &mut Findings) {
-    let says_internal = scan
-        .units
-        .iter()
-        .any(|u| !u.is_code() && u.has(SUPPLY) && SAYS_INTERNAL.is_match(&u.text));
+    // Looked for once, and only when a command installs a package.
+    let says_internal = std::cell::LazyCell::new(|| {
+        scan.units
+            .iter()
+            .any(|u| !u.is_code() && u.has(SUPPLY) && SAYS_INTERNAL.is_match(&u.text))
+    });
     for unit in scan.units.iter().filter(|u| !u.documented) {
         if unit.has(SUPPLY) {
             typosquats(unit, out);
@@ -180,7 +182,7 @@ pub fn check(scan: &Scan, out: &mut Findings) {
             untrusted(unit, out);
         }
         if unit.is_code() && unit.has(SUPPLY) {
-            confusion(scan, unit, says_internal, out);
+            confusion(scan, unit, &says_internal, out);
         }
     }
     skill_name(scan, out);
@@ -466,7 +468,12 @@ fn untrusted(unit: &Unit, out: &mut Findings) {
 
 /// SK714: an internal-looking module imported but not in the skill, or a package installed
 /// from the public registry that the skill says comes from an internal one.
-fn confusion(scan: &Scan, unit: &Unit, says_internal: bool, out: &mut Findings) {
+fn confusion(
+    scan: &Scan,
+    unit: &Unit,
+    says_internal: &std::cell::LazyCell<bool, impl FnOnce() -> bool>,
+    out: &mut Findings,
+) {
     if let Some(c) = IMPORT.captures(&unit.text)
         && let Some(m) = c.get(1).or(c.get(2)).or(c.get(3)).or(c.get(4))
     {
@@ -480,10 +487,10 @@ fn confusion(scan: &Scan, unit: &Unit, says_internal: bool, out: &mut Findings) 
             return;
         }
     }
-    if says_internal
-        && !unit.text.contains("--registry")
+    if !unit.text.contains("--registry")
         && !unit.text.contains("index-url")
         && let Some(c) = INSTALL.captures(&unit.text)
+        && **says_internal
     {
         let args = c
             .name("pyargs")
