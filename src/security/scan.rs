@@ -730,8 +730,11 @@ impl<'a> Cutter<'a> {
                 continue;
             }
             // `<!--` inside a code span is text, not a comment.
-            let opens = memchr::memmem::find(line.as_bytes(), b"<!--")
-                .is_some_and(|at| memchr::memchr_iter(b'`', &line.as_bytes()[..at]).count() % 2 == 0);
+            let opens = memchr::memmem::find(line.as_bytes(), b"<!--").is_some_and(|at| {
+                memchr::memchr_iter(b'`', &line.as_bytes()[..at])
+                    .count()
+                    .is_multiple_of(2)
+            });
             if comment || opens {
                 self.flush(&mut para);
                 let ends = line.contains("-->");
