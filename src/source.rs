@@ -17,7 +17,8 @@ pub struct SkillFile {
     pub path: Arc<Path>,
     pub text: String,
     /// Where its lines start: the line model the server shares.
-    index: LineIndex,
+    /// Built on first use: most files are read, checked and never asked for a line.
+    index: std::cell::OnceCell<LineIndex>,
     /// The last position asked for (byte offset, line, column): a position on the same line
     /// counts its column from there, forwards or back, so that the positions of many
     /// diagnostics on one long line (minified JSON) cost what lies between them, not the line
@@ -100,11 +101,16 @@ impl SkillFile {
     pub fn new(path: impl Into<Arc<Path>>, text: String) -> SkillFile {
         SkillFile {
             path: path.into(),
-            index: LineIndex::new(&text),
+            index: std::cell::OnceCell::new(),
             text,
             last: std::cell::Cell::new((0, 1, 1)),
             checkpoints: std::cell::OnceCell::new(),
         }
+    }
+
+    /// The file's line index.
+    fn index(&self) -> &LineIndex {
+        self.index.get_or_init(|| LineIndex::new(&self.text))
     }
 
     /// Whether the file begins with a UTF-8 byte-order mark.
@@ -114,17 +120,17 @@ impl SkillFile {
 
     /// The number of lines in the file.
     pub fn line_count(&self) -> usize {
-        self.index.len()
+        self.index().len()
     }
 
     /// The byte span of line `n` (1-based), without its line end.
     pub fn line_span(&self, n: usize) -> Span {
         let start = n
             .checked_sub(1)
-            .and_then(|n| self.index.start(n))
+            .and_then(|n| self.index().start(n))
             .unwrap_or(self.text.len());
         let end = self
-            .index
+            .index()
             .start(n)
             .map_or(self.text.len(), |next| next.saturating_sub(1))
             .max(start);
@@ -160,7 +166,7 @@ impl SkillFile {
 
     /// The 1-based line holding byte `offset`.
     pub fn line_of(&self, offset: usize) -> usize {
-        self.index.line_of(offset) + 1
+        self.index().line_of(offset) + 1
     }
 
     /// Resolves a byte span to lines and columns.
@@ -195,7 +201,7 @@ impl SkillFile {
     fn position(&self, offset: usize) -> (usize, usize) {
         let line = self.line_of(offset);
         let (last_offset, last_line, last_column) = self.last.get();
-        let line_start = self.index.start(line - 1).unwrap_or(0);
+        let line_start = self.index().start(line - 1).unwrap_or(0);
         let column = if last_line == line && last_offset <= offset && offset - last_offset < FAR {
             last_column + self.text[last_offset..offset].chars().count()
         } else if last_line == line && offset < last_offset && last_offset - offset < FAR {
@@ -231,7 +237,19 @@ impl SkillFile {
 
     /// Splits the file into frontmatter and body.
     pub fn layout(&self) -> Result<Layout, LayoutError> {
-        let first = self.line_span(1);
+        // The lines are walked in place, not through the line index: the frontmatter is the
+        // first few lines of a file that may be long, and the index is built only when a
+        // diagnostic asks for a line. Each line: its span without its line end (as
+        // [`SkillFile::line_span`] has it), and where the next one starts.
+        let mut at = 0;
+        let mut lines = self.text.split_inclusive('\n').map(move |raw| {
+            let start = at;
+            at += raw.len();
+            let line = raw.strip_suffix('\n').unwrap_or(raw);
+            let end = start + line.trim_end_matches('\r').len();
+            (Span::new(start, end), at)
+        });
+        let (first, second) = lines.next().unwrap_or((Span::new(0, 0), 0));
         let first_text = self
             .slice(first)
             .strip_prefix(BOM)
@@ -240,13 +258,10 @@ impl SkillFile {
             return Err(LayoutError::Missing(self.missing_hint()));
         }
         let mut dots = None;
-        for n in 2..=self.line_count() {
-            let span = self.line_span(n);
+        for (span, body_start) in lines {
             let text = self.slice(span);
             if is_delimiter(text) {
-                let second = self.index.start(1).unwrap_or(span.start);
                 let frontmatter = Span::new(second.min(span.start), span.start);
-                let body_start = self.index.start(n).unwrap_or(self.text.len());
                 return Ok(Layout {
                     open: first,
                     frontmatter,
@@ -332,6 +347,36 @@ mod tests {
             let layout = f.layout().unwrap();
             assert_eq!(f.slice(layout.frontmatter).trim_end(), "a: 1");
             assert_eq!(f.slice(layout.body).trim_end(), "body");
+        }
+    }
+
+    #[test]
+    fn layout_spans_agree_with_the_line_index() {
+        // Layout walks the lines itself; its spans are the index's lines.
+        for text in [
+            "---\n---",
+            "---\n---\n",
+            "\u{FEFF}---\na: 1\n---\nbody",
+            "---\r\na: 1\r\n---\r\n\r\nbody\r\n",
+            "---\na: 1\n...\nb: 2\n---\n",
+        ] {
+            let f = file(text);
+            let layout = f.layout().unwrap();
+            let close_line = f.line_of(layout.close.start);
+            assert_eq!(layout.open, f.line_span(1), "{text:?}");
+            assert_eq!(layout.close, f.line_span(close_line), "{text:?}");
+            assert_eq!(layout.frontmatter.start, f.line_span(2).start, "{text:?}");
+            assert_eq!(layout.frontmatter.end, layout.close.start, "{text:?}");
+            let body = f.line_span(close_line + 1).start.min(text.len());
+            let body = if close_line == f.line_count() {
+                text.len()
+            } else {
+                body
+            };
+            assert_eq!(layout.body, Span::new(body, text.len()), "{text:?}");
+        }
+        for text in ["", "---", "---\na: 1\n...\n"] {
+            assert!(file(text).layout().is_err(), "{text:?}");
         }
     }
 
