@@ -47,14 +47,7 @@ pub fn is_link_refused(err: &std::io::Error) -> bool {
 /// rename), and read through a cap (a file that grows or lies about its size costs no more
 /// than `limit`).
 pub fn read_capped(path: &Path, limit: u64, links: Links) -> std::io::Result<Read> {
-    let file = open(path, links)?;
-    let meta = file.metadata()?;
-    if !meta.is_file() {
-        return Err(std::io::Error::new(
-            std::io::ErrorKind::InvalidInput,
-            "not a regular file",
-        ));
-    }
+    let (file, meta) = open_regular(path, links)?;
     if meta.len() > limit {
         return Ok(Read::TooLarge(meta.len()));
     }
@@ -76,6 +69,24 @@ pub fn read_bounded(path: &Path, limit: u64, links: Links) -> std::io::Result<Ve
             format!("the file is {size} bytes; the limit is {limit}"),
         )),
     }
+}
+
+/// Opens a regular file for reading as [`open`] does, and refuses anything else (a FIFO, a
+/// device, a directory) through the open handle, so a name swapped after it was listed cannot
+/// make the read block; with the handle's metadata.
+pub fn open_regular(
+    path: &Path,
+    links: Links,
+) -> std::io::Result<(std::fs::File, std::fs::Metadata)> {
+    let file = open(path, links)?;
+    let meta = file.metadata()?;
+    if !meta.is_file() {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            "not a regular file",
+        ));
+    }
+    Ok((file, meta))
 }
 
 /// Opens a file for reading without blocking (a FIFO opens at once) and, with
@@ -216,6 +227,20 @@ mod tests {
         assert_eq!(err.to_string(), "not a regular file");
         let err = read_capped(Path::new("/dev/zero"), 10, Links::Follow).unwrap_err();
         assert_eq!(err.to_string(), "not a regular file");
+        // What the security reader and the shebang look open: a FIFO or a directory is
+        // refused at once, a link to a file is refused or followed as asked.
+        let err = open_regular(&fifo, Links::Follow).unwrap_err();
+        assert_eq!(err.to_string(), "not a regular file");
+        let err = open_regular(dir.path(), Links::Follow).unwrap_err();
+        assert_eq!(err.to_string(), "not a regular file");
+        let file = dir.path().join("f");
+        std::fs::write(&file, "#!").unwrap();
+        let link = dir.path().join("l");
+        std::os::unix::fs::symlink(&file, &link).unwrap();
+        assert!(is_link_refused(
+            &open_regular(&link, Links::Refuse).unwrap_err()
+        ));
+        assert_eq!(open_regular(&link, Links::Follow).unwrap().1.len(), 2);
     }
 
     #[test]

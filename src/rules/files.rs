@@ -220,10 +220,11 @@ fn env_template(name: &str) -> bool {
         .is_some_and(|last| ENV_TEMPLATES.contains(&last))
 }
 
+/// Whether a regular file (not through a link) begins with `#!`.
 fn starts_with_shebang(path: &std::path::Path) -> bool {
     let mut head = [0u8; 2];
-    std::fs::File::open(path)
-        .and_then(|mut f| f.read_exact(&mut head))
+    crate::input::open_regular(path, crate::input::Links::Refuse)
+        .and_then(|(mut f, _)| f.read_exact(&mut head))
         .is_ok_and(|_| &head == b"#!")
 }
 

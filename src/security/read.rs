@@ -5,6 +5,7 @@ use std::path::Path;
 
 use super::{MAX_FILES, MAX_READ, MAX_SKILL_BYTES};
 use crate::files::{Kind, LinkTarget, SkillTree};
+use crate::input::Links;
 
 /// The language a file is matched as.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -194,7 +195,13 @@ pub fn read(
             continue;
         }
         let want = size.min(MAX_READ).min(budget);
-        let Ok(file) = std::fs::File::open(root.join(rel)) else {
+        // Without blocking, and only a regular file: a name swapped for a FIFO or a link since
+        // the listing is not read (a link that stays inside is followed, as listed).
+        let links = match entry.kind {
+            Kind::File { .. } => Links::Refuse,
+            _ => Links::Follow,
+        };
+        let Ok((file, _)) = crate::input::open_regular(&root.join(rel), links) else {
             continue;
         };
         let mut bytes = Vec::with_capacity(want as usize);
