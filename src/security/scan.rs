@@ -637,10 +637,11 @@ impl<'a> Cutter<'a> {
         // that names only the user, or only a negation, is matched by no rule (an injection
         // needs both) and is not kept, unless it documents an attack (a payload decoded on
         // its line takes that from it).
+        let both = WHO | NEGATION;
         let idle = context == Context::Prose
             && !documented
-            && found & !(WHO | NEGATION) == 0
-            && found & (WHO | NEGATION) != WHO | NEGATION;
+            && (found & !both) == 0
+            && (found & both) != both;
         if found != 0 && !idle || lang.is_code() && is_assignment(text) {
             self.units.push(Unit {
                 source: self.i,
