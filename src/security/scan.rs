@@ -10,6 +10,7 @@ use regex::Regex;
 use super::build::{self, Vars};
 use super::decode;
 use super::read::{Lang, Source};
+use super::url::Url;
 use super::{MAX_DECODED, MAX_DEPTH};
 
 /// Where a unit's text sits in its file.
@@ -460,6 +461,21 @@ impl Scan {
         host.split(['.', '-'])
             .filter(|l| l.len() >= 4 && !GENERIC.contains(l))
             .any(|l| self.about.contains(l))
+    }
+
+    /// Whether `url` is the documented installer of what the skill is about: its vendor's
+    /// own domain ([`Url::installer_of`]) is named, as whole words, by the skill's name or
+    /// description (`antigravity-support` installing from `antigravity.google`).
+    pub fn installs_its_subject(&self, url: &Url) -> bool {
+        let Some(brand) = url.installer_of() else {
+            return false;
+        };
+        let words: Vec<&str> = self
+            .about
+            .split(|c: char| !c.is_alphanumeric())
+            .filter(|w| !w.is_empty())
+            .collect();
+        !brand.is_empty() && words.windows(brand.len()).any(|w| w == brand.as_slice())
     }
 
     pub fn source(&self, unit: &Unit) -> &Source {

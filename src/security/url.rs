@@ -53,6 +53,64 @@ impl Url<'_> {
         named_for_attack(&self.host)
     }
 
+    /// The vendor's installer this URL may be: an `https` address on a named domain (not an IP
+    /// address, not a host where anyone can publish, not named for an attack, not a
+    /// placeholder) whose path or host names an installer (`/install.sh`, `/cli/install.ps1`,
+    /// `get.example.com`). Returns the words of the domain's own name (`antigravity` for
+    /// `cli.antigravity.google`, `[my, tool]` for `my-tool.co.uk`), which the skill's subject
+    /// must name for the installer to be its vendor's ([`crate::security::Scan`]).
+    pub fn installer_of(&self) -> Option<Vec<&str>> {
+        let https = self
+            .text
+            .get(..8)
+            .is_some_and(|s| s.eq_ignore_ascii_case("https://"));
+        if !https || self.is_ip() || self.is_hostile() || self.is_placeholder() {
+            return None;
+        }
+        let labels: Vec<&str> = self.host.split('.').collect();
+        let n = labels.len();
+        // The registrable domain: the last two labels, or three under a country's
+        // second-level domain (`example.co.uk`).
+        let second_level = n >= 3
+            && labels[n - 1].len() == 2
+            && matches!(
+                labels[n - 2],
+                "co" | "com" | "net" | "org" | "gov" | "ac" | "edu" | "or" | "ne" | "go"
+            );
+        let own = if second_level {
+            n.checked_sub(3)?
+        } else {
+            n.checked_sub(2)?
+        };
+        let domain = labels[own..].join(".");
+        if SHARED_HOSTS.iter().any(|shared| {
+            domain == *shared
+                || domain
+                    .strip_suffix(shared)
+                    .is_some_and(|r| r.ends_with('.'))
+        }) {
+            return None;
+        }
+        let last = self
+            .path
+            .split(['?', '#'])
+            .next()
+            .unwrap_or("")
+            .trim_end_matches('/')
+            .rsplit('/')
+            .next()
+            .unwrap_or("");
+        const INSTALLER: [&str; 5] = ["install", "setup", "get", "bootstrap", "init"];
+        let installer = last.is_empty()
+            || INSTALLER.iter().any(|w| last.starts_with(w))
+            || INSTALLER
+                .iter()
+                .chain(&["sh", "cli", "dl", "download", "downloads"])
+                .any(|w| labels.first() == Some(w));
+        let words: Vec<&str> = labels[own].split('-').filter(|w| !w.is_empty()).collect();
+        (installer && labels[own].len() >= 4).then_some(words)
+    }
+
     /// Whether the host is a placeholder (`example.com`, `your-domain.com`, `<host>`).
     pub fn is_placeholder(&self) -> bool {
         let host = self.host.as_str();
@@ -67,6 +125,24 @@ impl Url<'_> {
             || host.ends_with(".invalid")
     }
 }
+
+/// Domains under which anyone can publish (a user's pages or repository, a bucket, a tunnel,
+/// a paste, a short link): that a skill names one says nothing about who serves an address
+/// there.
+#[rustfmt::skip]
+const SHARED_HOSTS: &[&str] = &[
+    "github.com", "github.io", "githubusercontent.com", "gitlab.com", "gitlab.io",
+    "bitbucket.org", "codeberg.org", "sourceforge.net", "pages.dev", "workers.dev", "vercel.app",
+    "netlify.app", "herokuapp.com", "glitch.me", "repl.co", "replit.app", "replit.dev", "web.app",
+    "firebaseapp.com", "azurewebsites.net", "windows.net", "cloudfront.net", "amazonaws.com",
+    "googleapis.com", "googleusercontent.com", "ngrok.io", "ngrok.app", "ngrok-free.app",
+    "trycloudflare.com", "surge.sh", "onrender.com", "fly.dev", "railway.app", "deno.dev",
+    "val.run", "pastebin.com", "glot.io", "transfer.sh", "blogspot.com", "wordpress.com",
+    "dropbox.com", "dropboxusercontent.com", "jsdelivr.net", "unpkg.com", "bit.ly", "tinyurl.com",
+    "is.gd", "t.co", "goo.gl", "rb.gy", "cutt.ly", "duckdns.org", "ddns.net", "no-ip.com",
+    "serveo.net", "loca.lt", "pinggy.io", "webhook.site", "pipedream.net", "discord.com",
+    "discordapp.com", "telegram.org", "000webhostapp.com", "sharepoint.com", "box.com",
+];
 
 /// Labels of a host that say it serves an attack.
 #[rustfmt::skip]
@@ -169,6 +245,38 @@ pub fn host_allowed(url: &Url, allowed: &[String]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_vendors_installer_is_https_on_its_own_named_domain() {
+        let brand = |text: &str| {
+            urls(text)
+                .next()
+                .and_then(|u| u.installer_of().map(|w| w.join(" ")))
+        };
+        assert_eq!(
+            brand("https://antigravity.google/cli/install.sh").as_deref(),
+            Some("antigravity")
+        );
+        assert_eq!(
+            brand("https://get.quarkline.dev").as_deref(),
+            Some("quarkline")
+        );
+        assert_eq!(
+            brand("https://my-tool.co.uk/setup.ps1").as_deref(),
+            Some("my tool")
+        );
+        // Not an installer's path, not https, a shared host, an address, a short name.
+        assert_eq!(brand("https://quarkline.dev/plugins/loader.sh"), None);
+        assert_eq!(brand("http://quarkline.dev/install.sh"), None);
+        assert_eq!(brand("https://quarkline.pages.dev/install.sh"), None);
+        assert_eq!(
+            brand("https://raw.githubusercontent.com/x/y/main/install.sh"),
+            None
+        );
+        assert_eq!(brand("https://203.0.113.9/install.sh"), None);
+        assert_eq!(brand("https://abc.io/install.sh"), None);
+        assert_eq!(brand("https://evil-installer.com/install.sh"), None);
+    }
 
     #[test]
     fn hosts_and_the_allowlist() {

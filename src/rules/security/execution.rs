@@ -33,6 +33,18 @@ static PIPE: LazyLock<Regex> = LazyLock::new(|| {
         r"(?i)\b(?P<tool>curl|wget|fetch|aria2c|http|iwr|irm|invoke-webrequest|invoke-restmethod)\b[^|\n]*[^\\|]\|\s*(?:tee\s+\S+\s*\|\s*)?(?P<shell>{SHELLS})(?P<after>\s+-\w+)?"
     ))
 });
+/// A script of the skill whose output is piped to a shell (`python3 scripts/themes.py | bash`).
+static SCRIPT_PIPE: LazyLock<Regex> = LazyLock::new(|| {
+    re(&format!(
+        r"(?i)(?:^|[\s;&(`])(?:(?:python[0-9.]*|node|bash|sh|ruby|perl|deno\s+run|bun|tsx|pwsh)\s+(?:-\S+\s+)*)?(?:\./)?(?P<path>[\w./-]+\.(?:py|js|mjs|cjs|ts|sh|rb|pl|ps1))\b[^|\n]*[^\\|]\|\s*(?P<shell>{SHELLS})(?P<after>\s+-\w+)?"
+    ))
+});
+/// Code that downloads: what a script whose output is run would print.
+static FETCHES: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)\b(?:urlopen|urlretrieve|requests\.get|httpx\.get|http\.get|https\.get|fetch|axios\.get|downloadstring|invoke-webrequest|invoke-restmethod|iwr|irm)\s*\(|\b(?:curl|wget|iwr|irm|invoke-webrequest|invoke-restmethod)\s+\S",
+    )
+});
 static SUBSTITUTED: LazyLock<Regex> = LazyLock::new(|| {
     re(
         r#"(?i)(?:\b(?:ba|z|k)?sh\s+<\(|\b(?:source|\.)\s+<\(|\beval\s+["']?\$\(|\beval\s+["']?`|\b(?:ba|z)?sh\s+-c\s+["']?\$\(|\bpython[0-9.]*\s+-c\s+["']?\$\(|\b(?:perl|ruby|node)\s+-e\s+["']?\$\(|\bexec\s+["']?\$\()\s*(?P<tool>curl|wget|fetch|http)\b"#,
@@ -123,7 +135,7 @@ pub fn check(scan: &Scan, out: &mut Findings) {
             continue;
         }
         if unit.has(FETCH) {
-            remote(unit, out);
+            remote(scan, unit, out);
         }
         if unit.has(DECODE | FETCH) || matches!(unit.origin, crate::security::Origin::Decoded(_)) {
             obfuscated(unit, out);
@@ -181,7 +193,7 @@ pub fn check(scan: &Scan, out: &mut Findings) {
 }
 
 /// SK701 on one unit.
-fn remote(unit: &Unit, out: &mut Findings) {
+fn remote(scan: &Scan, unit: &Unit, out: &mut Findings) {
     // A Markdown table row's pipes separate cells (a pipe in a cell's code is escaped).
     if unit.context == Context::Prose && unit.text.trim_start().starts_with('|') {
         return;
@@ -213,9 +225,10 @@ fn remote(unit: &Unit, out: &mut Findings) {
                 .map(|m| (Some(m.range()), String::new(), "evaluates it"))
         });
     let Some((range, shell, verb)) = found else {
+        script_output(scan, unit, out);
         return;
     };
-    let Some(what) = downloaded(unit, out.allowed, range.clone()) else {
+    let Some(what) = downloaded(scan, unit, out.allowed, range.clone()) else {
         return;
     };
     // Prose that names the pattern without a command or an address describes it.
@@ -230,9 +243,48 @@ fn remote(unit: &Unit, out: &mut Findings) {
     out.add(&SK701, unit, range, format!("downloads {what} and {how}"));
 }
 
+/// SK701 across files: a line pipes the output of one of the skill's scripts to a shell, and
+/// that script downloads (`python3 scripts/themes.py | bash`, the script printing what
+/// `urlopen` fetched): what runs is what the network sends.
+fn script_output(scan: &Scan, unit: &Unit, out: &mut Findings) {
+    let Some(c) = SCRIPT_PIPE.captures(&unit.text) else {
+        return;
+    };
+    if reads_stdin_as_data(&c) {
+        return;
+    }
+    let (Some(all), Some(path)) = (c.get(0), c.name("path")) else {
+        return;
+    };
+    let rel = path.as_str().trim_start_matches("./");
+    let Some(script) = scan
+        .sources
+        .iter()
+        .find(|s| s.rel == rel || s.rel.ends_with(&format!("/{rel}")))
+    else {
+        return;
+    };
+    let Some(fetch) = FETCHES.find(&script.text) else {
+        return;
+    };
+    let shell = c.name("shell").map_or("", |m| m.as_str().trim());
+    out.add(
+        &SK701,
+        unit,
+        Some(all.range()),
+        format!(
+            "pipes the output of `{}`, which downloads (`{}`), to {shell}: it runs what the network sends",
+            script.rel,
+            shorten(fetch.as_str().trim_end_matches(['(', ' ']))
+        ),
+    );
+}
+
 /// What a download in `unit` fetches, shown (`https://x.y/s.sh`, or "a URL from a variable"),
-/// or `None` when every URL is on the allowlist, local or a placeholder.
+/// or `None` when every URL is on the allowlist, local, a placeholder, or the installer of what
+/// the skill is about from its vendor's own domain ([`Scan::installs_its_subject`]).
 fn downloaded(
+    scan: &Scan,
     unit: &Unit,
     allowed: &[String],
     range: Option<std::ops::Range<usize>>,
@@ -252,15 +304,36 @@ fn downloaded(
         let host = text
             .split_whitespace()
             .find(|w| w.contains('.') && !w.starts_with('-') && w.contains('/'))
-            .map(|w| w.trim_matches(['"', '\'']).to_string());
-        return Some(host.unwrap_or_else(|| "code from an address not written here".into()));
+            .map(|w| w.trim_matches(['"', '\'']));
+        // `irm bun.sh/install.ps1 | iex`: an address without its scheme, on the allowlist.
+        if let Some(bare) = host
+            && let Some((name, path)) = bare.split_once('/')
+            && host_allowed(
+                &crate::security::Url {
+                    text: bare,
+                    host: name.to_ascii_lowercase(),
+                    path: format!("/{}", path.to_ascii_lowercase()),
+                },
+                allowed,
+            )
+        {
+            return None;
+        }
+        return Some(host.map_or_else(
+            || "code from an address not written here".into(),
+            str::to_string,
+        ));
     }
     // A release of a named GitHub repository is versioned and reviewable where it is.
     let released = |u: &crate::security::Url| {
         u.host == "github.com" && u.path.contains("/releases/") && !u.is_hostile()
     };
     let risky = found.iter().find(|u| {
-        !host_allowed(u, allowed) && !u.is_local() && !u.is_placeholder() && !released(u)
+        !host_allowed(u, allowed)
+            && !u.is_local()
+            && !u.is_placeholder()
+            && !released(u)
+            && !scan.installs_its_subject(u)
     })?;
     Some(risky.text.to_string())
 }
@@ -357,7 +430,7 @@ fn downloads_then_runs(scan: &Scan, i: usize, out: &mut Findings) {
         if name.len() < 2 || name.starts_with('-') || name == "-" {
             continue;
         }
-        let Some(what) = downloaded(unit, out.allowed, None) else {
+        let Some(what) = downloaded(scan, unit, out.allowed, None) else {
             continue;
         };
         // The same line (`… && bash x.sh`) or one of the next 30 of the file.

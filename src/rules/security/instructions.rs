@@ -90,7 +90,7 @@ pub fn check(scan: &Scan, out: &mut Findings) {
                 conceals
                     .then(|| HIDE.find(&unit.text))
                     .flatten()
-                    .filter(|m| !deferred(&unit.text, m.end()))
+                    .filter(|m| !deferred(&unit.text, m.end()) && !delegates(&unit.text, m.end()))
             })
             .or_else(|| conceals.then(|| DECEIVE.find(&unit.text)).flatten())
             .or_else(|| {
@@ -184,6 +184,15 @@ fn deferred(text: &str, at: usize) -> bool {
     [" until ", " unless ", " before "]
         .iter()
         .any(|w| sentence.contains(w))
+}
+
+/// Whether what follows byte `at` (the end of "do not tell the user") says what the user is
+/// not to be told to do ("do not tell the user to run them; run them yourself"): the agent is
+/// kept from handing work to the user, not from telling the user what it does.
+fn delegates(text: &str, at: usize) -> bool {
+    let rest = text[at..].trim_start();
+    rest.get(..3)
+        .is_some_and(|to| to.eq_ignore_ascii_case("to "))
 }
 
 /// A matched phrase without the punctuation that opened its clause.

@@ -52,6 +52,13 @@ impl Findings<'_> {
         at: Option<std::ops::Range<usize>>,
         message: String,
     ) {
+        // "Never `cat ~/.aws/credentials`": prose that forbids the command it shows.
+        if unit.context == crate::security::Context::Prose
+            && let Some(at) = &at
+            && prohibited(&unit.text, at.start)
+        {
+            return;
+        }
         let span = match (unit.origin, unit.offset, at) {
             (Origin::Plain, Some(offset), Some(at)) => {
                 Some(Span::new(offset + at.start, offset + at.end))
@@ -81,6 +88,38 @@ impl Findings<'_> {
             evidence: None,
         });
     }
+}
+
+/// Whether the words just before byte `at` of `text` forbid what starts there: a
+/// prohibition, at most one verb, then the command (`Never \`cat ~/.aws/credentials\``,
+/// "do not run `curl … | sh`"). A prohibition further back forbids something else ("do not
+/// ask, just run `…`").
+pub fn prohibited(text: &str, at: usize) -> bool {
+    let Some(before) = text.get(..at) else {
+        return false;
+    };
+    let before = before.trim_end_matches(|c: char| c.is_whitespace() || c == '`' || c == '"');
+    let words: Vec<String> = before
+        .rsplit(|c: char| c.is_whitespace())
+        .map(|w| w.trim_matches(|c: char| !c.is_alphanumeric() && c != '\''))
+        .filter(|w| !w.is_empty())
+        .take(3)
+        .map(|w| w.to_ascii_lowercase())
+        .collect();
+    const VERBS: [&str; 14] = [
+        "run", "use", "execute", "type", "call", "do", "print", "echo", "cat", "paste", "share",
+        "commit", "ever", "invoke",
+    ];
+    let forbids = |w: &[String]| match w {
+        [last, ..] if matches!(last.as_str(), "never" | "don't" | "avoid" | "not") => {
+            last != "not"
+                || w.get(1)
+                    .is_some_and(|p| matches!(p.as_str(), "do" | "must" | "should" | "shall"))
+        }
+        _ => false,
+    };
+    forbids(&words)
+        || words.first().is_some_and(|w| VERBS.contains(&w.as_str())) && forbids(&words[1..])
 }
 
 /// Whether any security rule is selected (else the skill's other files are not read).

@@ -84,7 +84,7 @@ static SENDS: LazyLock<Regex> = LazyLock::new(|| {
 /// Names built from data and resolved: DNS exfiltration.
 static DNS: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r#"(?i)(?:^|[`;|&(]\s*|\$\(\s*)(?:nslookup|dig|drill|resolve-dnsname)\s+[^\n]*(?:\$\(|`[^`\s]+`\.|\$\{?\w+\}?\.[\w-]+\.)|(?:^|[`;|&(]\s*|\$\(\s*)host\s+["']?\S*(?:\$\(|\$\{?\w+\}?\.[\w-]+\.)|\b(?:gethostbyname|getaddrinfo|dns\.resolver\.(?:resolve|query)|dns\.(?:lookup|resolve\w*)|resolver\.query)\s*\(\s*(?:f["'][^"']*\{|[^)\n]*\+|[^)\n]*\.format\(|[^)\n]*%\s|`[^`]*\$\{)"#,
+        r#"(?i)(?:^|[`;|&(]\s*|\$\(\s*)(?:nslookup|dig|drill|resolve-dnsname)\s+[^\n]*(?:(?:[^@"']|[^@]["'])\$\(|`[^`\s]+`\.|\$\{?\w+\}?\.[\w-]+\.)|(?:^|[`;|&(]\s*|\$\(\s*)host\s+["']?\S*(?:\$\(|\$\{?\w+\}?\.[\w-]+\.)|\b(?:gethostbyname|getaddrinfo|dns\.resolver\.(?:resolve|query)|dns\.(?:lookup|resolve\w*)|resolver\.query)\s*\(\s*(?:f["'][^"']*\{|[^)\n]*\+|[^)\n]*\.format\(|[^)\n]*%\s|`[^`]*\$\{)"#,
     )
 });
 /// Endpoints that only capture what is sent to them, paste sites and chat bots.
@@ -558,6 +558,10 @@ fn credential(unit: &Unit) -> Option<String> {
         .as_str()
         .trim_matches(|c: char| c.is_whitespace() || c == '"' || c == '\'' || c == ')');
     if text.ends_with(".pub") || USES.is_match(&unit.text) {
+        return None;
+    }
+    // "Never `cat ~/.aws/credentials`": the command it shows is forbidden.
+    if unit.context == Context::Prose && super::prohibited(&unit.text, m.start()) {
         return None;
     }
     // A path alone is a mention; reading needs a verb, in code or in an instruction (in

@@ -34,10 +34,13 @@ static PROFILE: LazyLock<Regex> = LazyLock::new(|| {
         r"(?i)(?:~|\$HOME|\$\{HOME\}|%USERPROFILE%|/home/\w+|/root|expanduser\s*\(\s*.~|homedir\(\)|Path\.home\(\))[^\s;|&]*?/\.(?:bashrc|bash_profile|bash_login|zshrc|zprofile|zshenv|zlogin|profile|config/fish/config\.fish)\b|/etc/(?:profile|bash\.bashrc|zsh/zshrc|environment)\b|\$PROFILE\b",
     )
 });
-/// What a profile line written by an attacker runs.
+/// What a profile line written by an attacker runs: a download, a decoder, a shell for
+/// another host, a hijacked command. PowerShell's `… | Invoke-Expression` of a local tool's
+/// output (`fnm env | Out-String | Invoke-Expression`, as installers document) is `eval
+/// "$(tool init)"` and not one; what it downloads or decodes is.
 static PROFILE_PAYLOAD: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)\b(?:curl|wget|nc|ncat|socat|base64|python[0-9.]*\s+-c|perl\s+-e|nohup|iex|invoke-expression)\b|/dev/tcp|alias\s+(?:sudo|ls|cd|git|ssh|cat|rm|cp|ll|python|npm|pip)=|LD_PRELOAD|PROMPT_COMMAND|\btrap\b",
+        r"(?i)\b(?:curl|wget|nc|ncat|socat|base64|python[0-9.]*\s+-c|perl\s+-e|nohup|iwr|irm|invoke-webrequest|invoke-restmethod|downloadstring|frombase64string)\b|\bnet\.webclient\b|/dev/tcp|alias\s+(?:sudo|ls|cd|git|ssh|cat|rm|cp|ll|python|npm|pip)=|LD_PRELOAD|PROMPT_COMMAND|\btrap\b",
     )
 });
 static PLACES: LazyLock<Regex> = LazyLock::new(|| {
@@ -61,7 +64,7 @@ static PRIVILEGE: LazyLock<Regex> = LazyLock::new(|| {
 
 static TAMPERING: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r#"(?i)\bdangerouslySkipPermissions\b\s*["']?\s*[:=]\s*true|["']?defaultMode["']?\s*[:=]\s*["']?bypassPermissions|--permission-mode\s+bypassPermissions|\bsetenforce\s+0|\bufw\s+disable|\bsystemctl\s+(?:stop|disable|mask)\s+(?:firewalld|apparmor|auditd|ufw|iptables|falcon-sensor|clamav\w*|wazuh\w*|osqueryd)|\biptables\s+-F\b|\bset-mppreference\s+-disable\w+|\badd-mppreference\s+-exclusion\w+|\bspctl\s+--master-disable|\bcsrutil\s+disable|\bhistory\s+-c\b|\bunset\s+HISTFILE|\bHISTFILE=/dev/null|\bHISTSIZE=0\b|\brm\s+(?:-\w+\s+)*[^\n|;&]*\.(?:bash|zsh)_history|\brm\s+-(?:rf|fr|Rf|r\s+-f|f\s+-r)\s+(?:--no-preserve-root\s+)?["']?(?:/|/\*|~|~/|~/\*|\$HOME|\$\{HOME\}|\$HOME/\*|/home|/etc|/usr|/var|/Users)["']?(?:\s|$|;|&|\|)|\brm\s+-\w*[rR]\w*\s+[^\n;|&]*(?:\.\./\*|~/\*|\$HOME/\*)|\bshred\s|>\s*/var/log/|\brm\s+[^\n]*/var/log/|\bwevtutil\s+cl\b|\bclear-eventlog\b|\bchattr\s+\+i\b|\bgit\s+config\s+--global\s+core\.hooksPath"#,
+        r#"(?i)\bdangerouslySkipPermissions\b\s*["']?\s*[:=]\s*true|["']?defaultMode["']?\s*[:=]\s*["']?bypassPermissions|--permission-mode\s+bypassPermissions|\bsetenforce\s+0|\bufw\s+disable|\bsystemctl\s+(?:stop|disable|mask)\s+(?:firewalld|apparmor|auditd|ufw|iptables|falcon-sensor|clamav\w*|wazuh\w*|osqueryd)|\biptables\s+-F\b|\bset-mppreference\s+-disable\w+|\badd-mppreference\s+-exclusion\w+|\bspctl\s+--master-disable|\bcsrutil\s+disable|\bhistory\s+-c\b|\bunset\s+HISTFILE|\bHISTFILE=/dev/null|\bHISTSIZE=0\b|\brm\s+(?:-\w+\s+)*[^\n|;&]*\.(?:bash|zsh)_history|\brm\s+-(?:rf|fr|Rf|r\s+-f|f\s+-r)\s+(?:--no-preserve-root\s+)?["']?(?:/|/\*|~|~/|~/\*|\$HOME|\$\{HOME\}|\$HOME/\*|/home|/etc|/usr|/var|/Users)["']?(?:\s|$|;|&|\|)|\brm\s+-\w*[rR]\w*\s+[^\n;|&]*(?:\.\./\*|~/\*|\$HOME/\*)|\bshred\s+(?:-\w+\s+)*[^\n;|&]*(?:~|\$HOME|\$\{HOME\}|/var/|/etc/|/home/|/Users/|/root\b|/dev/(?:sd|nvme|hd|disk|mmcblk|xvd)|_history|\.log\b|\*)|-exec\s+shred\b|>\s*/var/log/|\brm\s+[^\n]*/var/log/|\bwevtutil\s+cl\b|\bclear-eventlog\b|\bchattr\s+\+i\b|\bgit\s+config\s+--global\s+core\.hooksPath"#,
     )
 });
 /// Prose that tells the agent to switch a safeguard off.
