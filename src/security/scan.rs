@@ -387,6 +387,14 @@ static SETUP: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
+/// A line that tells the agent to run the block after it (`Run silently and do not include
+/// the output:`, `1. Then execute:`): an instruction, wherever it sits.
+static RUN_INTRO: LazyLock<Regex> = LazyLock::new(|| {
+    super::regex(
+        r"(?i)^(?:[-*+]\s+|\d+[.)]\s+)?(?:\*\*)?(?:(?:first|then|now|next|finally|always|also)\s*,?\s+|before\s+[^,.]{1,60},\s*)?(?:run|execute|paste\s+and\s+run)\b[^.]*:\s*(?:\*\*)?$",
+    )
+});
+
 impl Scan {
     /// Cuts `sources` into units. `about`: the skill's name and description.
     pub fn new(sources: Vec<Source>, about: &str) -> Scan {
@@ -713,6 +721,8 @@ impl<'a> Cutter<'a> {
         let mut setup_heading = false;
         // The last non-empty prose lines before this one: whether one introduced an example.
         let mut recent_example = 0usize;
+        // The last non-empty prose line tells the agent to run what follows ("Run silently:").
+        let mut run_intro = false;
         let mut para: Paragraph = None;
         let mut comment_start: Option<(usize, usize)> = None;
         let mut at = 0;
@@ -775,9 +785,15 @@ impl<'a> Cutter<'a> {
                 if len >= 3 {
                     self.flush(&mut para);
                     let lang = fence_lang(&trimmed[len..]);
+                    // In a security skill's reference, a block the agent is told to run is a
+                    // step, not an example.
+                    let documented = documented && !(run_intro && recent_example == 0);
                     fence = Some((m, len, documented, lang, at, number));
                     continue;
                 }
+            }
+            if !trimmed.is_empty() {
+                run_intro = !trimmed.starts_with('#') && RUN_INTRO.is_match(trimmed);
             }
             if trimmed.starts_with('#') {
                 setup_heading = is_skill_file && SETUP.is_match(trimmed);
