@@ -723,6 +723,8 @@ impl<'a> Cutter<'a> {
         let mut recent_example = 0usize;
         // The last non-empty prose line tells the agent to run what follows ("Run silently:").
         let mut run_intro = false;
+        // The last non-empty line named an example.
+        let mut example_before = false;
         let mut para: Paragraph = None;
         let mut comment_start: Option<(usize, usize)> = None;
         let mut at = 0;
@@ -806,9 +808,14 @@ impl<'a> Cutter<'a> {
                     let introduces =
                         trimmed.ends_with(':') || trimmed.split_whitespace().count() <= 12;
                     recent_example = recent_example.max(if introduces { 3 } else { 1 });
+                } else if trimmed.ends_with(':') && example_before {
+                    // The sentence that named the example wrapped: "… Red flags to look for
+                    // in / the script source:" introduces what follows too.
+                    recent_example = 3;
                 } else {
                     recent_example = recent_example.saturating_sub(1);
                 }
+                example_before = self.example_in(line_start, at);
             }
             let documented = themed_here && !setup_heading || recent_example > 0;
             // Prose is matched a paragraph at a time (a sentence wraps across lines); a heading,

@@ -62,6 +62,18 @@ static USES: LazyLock<Regex> = LazyLock::new(|| {
         r#"(?i)\bssh\s+(?:-\S+\s+)*-i\b|ssh-keygen|ssh-add|ssh-copy-id|\bchmod\s+[0-7]{3}|aws\s+configure|gcloud\s+auth|kubectl\s|mkdir|identityfile|\.pub\b|known_hosts|ssh/config|\bexample\b|\bdocker\s+login|--kubeconfig|kubeconfig"#,
     )
 });
+/// A name set to a literal URL (`API = "https://api.notion.com/v1"`, `const BASE = '…'`).
+static LITERAL_URL: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r#"(?m)^\s*(?:export\s+|const\s+|let\s+|var\s+|readonly\s+)?(?P<name>[A-Za-z_]\w*)\s*(?::\s*\w+\s*)?=\s*["'](?P<url>https?://[^"'\s]+)["']"#,
+    )
+});
+/// Commands that look at a file without printing it: whether it exists, or holds a word.
+static CHECKS: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r#"^(?:if\s+|!\s*)?(?:grep\s+(?:-[a-zA-Z]*[qcl][a-zA-Z]*\s+)(?:-\S+\s+)*(?:["'][^"']*["']|\S+)\s*|test\s+-[efsrdL]\s*|\[\[?\s+-[efsrdL]\s*)["']?(?:~/|\$HOME/|\$\{HOME\}/)?$"#,
+    )
+});
 /// The whole environment, the conversation, the clipboard, the host's identity.
 static DATA: LazyLock<Regex> = LazyLock::new(|| {
     re(
@@ -404,8 +416,27 @@ pub fn check(scan: &Scan, out: &mut Findings) {
         }
         // A name or file that holds a source, sent on this line (a named secret only to an
         // address the line does not write: one the skill hides or builds).
+        // An address the line takes from a name its file sets to a literal URL (`API =
+        // "https://api.notion.com/v1"` … `Request(f"{API}{path}")`) is written, not hidden.
+        let written = urls(&unit.text).next().is_none().then(|| {
+            LITERAL_URL
+                .captures_iter(&scan.source(unit).text)
+                .filter(|c| {
+                    c.name("name")
+                        .is_some_and(|n| mentions(&unit.text, n.as_str()))
+                })
+                .filter_map(|c| c.name("url").map(|u| u.as_str()))
+                .next()
+        });
+        let written_elsewhere = written.flatten().is_some_and(|url| {
+            urls(url)
+                .next()
+                .is_some_and(|u| !u.is_ip() && !u.is_hostile())
+                && !DROPS.is_match(url)
+        });
         let held = stored.iter().find(|(name, _, at)| {
-            mentions(&unit.text, name) && (at % 2 == 0 || urls(&unit.text).next().is_none())
+            mentions(&unit.text, name)
+                && (at % 2 == 0 || urls(&unit.text).next().is_none() && !written_elsewhere)
         });
         if let Some((name, from, at)) = held {
             let line = at / 2;
@@ -558,6 +589,15 @@ fn credential(unit: &Unit) -> Option<String> {
         .as_str()
         .trim_matches(|c: char| c.is_whitespace() || c == '"' || c == '\'' || c == ')');
     if text.ends_with(".pub") || USES.is_match(&unit.text) {
+        return None;
+    }
+    // A check that prints nothing of the file (`grep -q oauth_token ~/.config/gh/hosts.yml`,
+    // `test -f ~/.aws/credentials`) reads no credential out.
+    let command = unit.text[..m.start()]
+        .rsplit(['|', ';', '&', '(', '`', '\n'])
+        .next()
+        .unwrap_or("");
+    if CHECKS.is_match(command.trim_start()) {
         return None;
     }
     // "Never `cat ~/.aws/credentials`": the command it shows is forbidden.

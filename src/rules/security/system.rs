@@ -58,7 +58,7 @@ static AGENT_PAYLOAD: LazyLock<Regex> = LazyLock::new(|| {
 });
 static PRIVILEGE: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r#"(?i)\bchmod\s+(?:-\w+\s+)*(?:[ugoa]*\+[rwxt]*s[rwxt]*|[2467][0-7]{3})\s|\bchmod\s+(?:-R\s+)?(?:0?777|a\+rwx|o\+w)\s+["']?(?:/(?:\s|$|etc|usr|bin|sbin|var|lib|opt|boot|root)|~/?(?:\s|$)|\$HOME/?(?:\s|$))|/etc/sudoers|\bNOPASSWD\b|\busermod\s+-a?G\s+(?:\S+,)?(?:sudo|wheel|root|admin)\b|\bgpasswd\s+-a\s+\S+\s+(?:sudo|docker|wheel)|/(?:var/)?run/docker\.sock|--privileged\b[^\n]*(?:-v\s+["']?/:|--pid[= ]host)|\bsetcap\s|\bpkexec\b|\bsudo\s+su\b|\bsudo\s+-s\s*$|\|\s*sudo\s+-S\b|-v\s+["']?/:/|\bnsenter\s[^\n]*-t\s+1\b|\bchown\s+root\b[^\n]*\bchmod\s+[ugoa]*\+s"#,
+        r#"(?i)\bchmod\s+(?:-\w+\s+)*(?:[ugoa]*\+[rwxt]*s[rwxt]*|[2467][0-7]{3})\s|\bchmod\s+(?:-R\s+)?(?:0?777|a\+rwx|o\+w)\s+["']?(?:/(?:\s|$|etc|usr|bin|sbin|var|lib|opt|boot|root)|~/?(?:\s|$)|\$HOME/?(?:\s|$))|/etc/sudoers|\bNOPASSWD\s*:\s*(?:ALL\b|[^\n,]*?/(?:(?:ba|z|da|k|c|tc)?sh|python[0-9.]*|perl|ruby|node|env|vi|vim|less|find|tee|cp|mv|chmod|chown|dd)\b)|\busermod\s+-a?G\s+(?:\S+,)?(?:sudo|wheel|root|admin)\b|\bgpasswd\s+-a\s+\S+\s+(?:sudo|docker|wheel)|/(?:var/)?run/docker\.sock|--privileged\b[^\n]*(?:-v\s+["']?/:|--pid[= ]host)|\bsetcap\s|\bpkexec\b|\bsudo\s+su\b|\bsudo\s+-s\s*$|\|\s*sudo\s+-S\b|-v\s+["']?/:/|\bnsenter\s[^\n]*-t\s+1\b|\bchown\s+root\b[^\n]*\bchmod\s+[ugoa]*\+s"#,
     )
 });
 
