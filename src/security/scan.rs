@@ -794,7 +794,9 @@ impl<'a> Cutter<'a> {
                     continue;
                 }
             }
-            if !trimmed.is_empty() {
+            // Only a security skill's references take a block as documentation, so only there
+            // can an instruction to run it change anything.
+            if themed_here && !trimmed.is_empty() {
                 run_intro = !trimmed.starts_with('#') && RUN_INTRO.is_match(trimmed);
             }
             if trimmed.starts_with('#') {

@@ -247,6 +247,9 @@ fn remote(scan: &Scan, unit: &Unit, out: &mut Findings) {
 /// that script downloads (`python3 scripts/themes.py | bash`, the script printing what
 /// `urlopen` fetched): what runs is what the network sends.
 fn script_output(scan: &Scan, unit: &Unit, out: &mut Findings) {
+    if memchr::memchr(b'|', unit.text.as_bytes()).is_none() {
+        return;
+    }
     let Some(c) = SCRIPT_PIPE.captures(&unit.text) else {
         return;
     };

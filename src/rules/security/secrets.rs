@@ -62,6 +62,30 @@ static USES: LazyLock<Regex> = LazyLock::new(|| {
         r#"(?i)\bssh\s+(?:-\S+\s+)*-i\b|ssh-keygen|ssh-add|ssh-copy-id|\bchmod\s+[0-7]{3}|aws\s+configure|gcloud\s+auth|kubectl\s|mkdir|identityfile|\.pub\b|known_hosts|ssh/config|\bexample\b|\bdocker\s+login|--kubeconfig|kubeconfig"#,
     )
 });
+/// An address taken from the environment by a name that says it is one (`$SLACK_WEBHOOK_URL`,
+/// `${API_ENDPOINT}`).
+static CONFIGURED: LazyLock<Regex> =
+    LazyLock::new(|| re(r"\$\{?(?P<name>[A-Z][A-Z0-9_]*(?:URL|URI|ENDPOINT|WEBHOOK|HOST))\b\}?"));
+
+/// Whether `text` sends to no address it writes but to one the user configures: a name for an
+/// address ([`CONFIGURED`]) that no file of the skill assigns.
+fn user_configured(scan: &Scan, text: &str) -> bool {
+    urls(text).next().is_none()
+        && CONFIGURED.captures_iter(text).any(|c| {
+            let Some(name) = c.name("name").map(|m| m.as_str()) else {
+                return false;
+            };
+            !scan.sources.iter().any(|s| {
+                s.text.lines().any(|l| {
+                    let l = l.trim_start();
+                    let l = l.strip_prefix("export ").unwrap_or(l);
+                    l.strip_prefix(name)
+                        .is_some_and(|rest| rest.trim_start().starts_with('='))
+                })
+            })
+        })
+}
+
 /// A name set to a literal URL (`API = "https://api.notion.com/v1"`, `const BASE = '…'`).
 static LITERAL_URL: LazyLock<Regex> = LazyLock::new(|| {
     re(
@@ -438,6 +462,9 @@ pub fn check(scan: &Scan, out: &mut Findings) {
             mentions(&unit.text, name)
                 && (at % 2 == 0 || urls(&unit.text).next().is_none() && !written_elsewhere)
         });
+        // An address the user sets (`curl … "$SLACK_WEBHOOK_URL"`, a name no file of the skill
+        // assigns) is where the user asked the skill to send.
+        let held = held.filter(|_| !user_configured(scan, &unit.text));
         if let Some((name, from, at)) = held {
             let line = at / 2;
             let whence = if *from == unit.source {
