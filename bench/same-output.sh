@@ -16,7 +16,7 @@ work="$PWD/target/same-output"
 rm -rf "$work" && mkdir -p "$work/old" "$work/new"
 
 trees=()
-for case in fixtures/err/* fixtures/ok; do trees+=("$case"); done
+for case in fixtures/err/*/ fixtures/ok; do trees+=("${case%/}"); done
 corpus="$PWD/target/corpus"
 if [[ ! -d "$corpus" && -f ../shared/corpus/public-skills.tar.gz ]]; then
   mkdir -p "$corpus" && tar -xzf ../shared/corpus/public-skills.tar.gz -C "$corpus"

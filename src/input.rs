@@ -153,6 +153,17 @@ impl Item {
     }
 }
 
+impl Item {
+    /// The handle to look at the entry through, when no look was made yet: whoever takes it
+    /// looks when the look is needed, or never (the item makes none after this).
+    pub fn take_handle(&mut self) -> Option<std::fs::DirEntry> {
+        if self.look.get().is_some() {
+            return None;
+        }
+        self.entry.take()
+    }
+}
+
 impl Listing {
     /// The first `limit` entries of `dir` (a search's entry budget stops the reading too).
     pub fn read(dir: &Path, limit: usize) -> std::io::Result<Listing> {

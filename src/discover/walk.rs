@@ -18,7 +18,7 @@ use super::{
     is_other_case, skill_file_in, tier_of, with_folder,
 };
 use crate::config::Settings;
-use crate::input::{Listed, Listing};
+use crate::input::{Item, Listed, Listing};
 
 /// Directories never searched.
 const SKIPPED_DIRS: &[&str] = &[".git", "node_modules", "target", "__pycache__", ".venv"];
@@ -170,18 +170,35 @@ struct Children {
     rules: Rules,
     in_skill: bool,
     above: Nearest,
-    left: Vec<(Box<std::ffi::OsStr>, Option<Key>)>,
+    left: Vec<Identity>,
+}
+
+/// A subdirectory's name and identity, known or looked at when its turn comes: a registry's
+/// folder lists 60,000 skill directories, and looking at each before the first is searched
+/// kept the workers idle for the first fifth of a second.
+enum Identity {
+    Known(Box<std::ffi::OsStr>, Option<Key>),
+    /// The listing's entry, to look through (its name is in it).
+    Later(std::fs::DirEntry),
 }
 
 impl Children {
-    /// The subdirectory `name` (identity `key`) to search.
-    fn pending(&self, name: &std::ffi::OsStr, key: Option<Key>) -> Pending {
+    /// The subdirectory `identity` names, to search.
+    fn pending(&self, identity: Identity) -> Pending {
         let dir = &self.parent;
+        let (name, look) = match identity {
+            Identity::Known(name, key) => (std::ffi::OsString::from(name), Ok(key)),
+            Identity::Later(entry) => (entry.file_name(), Err(entry)),
+        };
+        let name = name.as_os_str();
         let path = if dir.path == Path::new(".") {
             PathBuf::from(name)
         } else {
             dir.path.join(name)
         };
+        // Through the listing's own handle (no lookup of the whole path).
+        let key =
+            look.unwrap_or_else(|entry| entry.metadata().ok().and_then(|m| key_of(&m, &path)));
         Pending {
             path,
             abs: dir.abs.join(name),
@@ -344,10 +361,10 @@ impl Walker<'_> {
             let dir = match next {
                 Next::Dir(dir) => dir,
                 Next::Children(mut children) => {
-                    let Some((name, key)) = children.left.pop() else {
+                    let Some(identity) = children.left.pop() else {
                         continue;
                     };
-                    let dir = children.pending(&name, key);
+                    let dir = children.pending(identity);
                     if !children.left.is_empty() {
                         stack.push(Next::Children(children));
                     }
@@ -367,7 +384,7 @@ impl Walker<'_> {
                 self.skill_unlisted(&dir);
                 continue;
             }
-            let Some((listing, shown)) = self.list(&dir) else {
+            let Some((mut listing, shown)) = self.list(&dir) else {
                 self.skill_unlisted(&dir);
                 continue;
             };
@@ -442,9 +459,18 @@ impl Walker<'_> {
                     self.skill_at(&path, &dir.real.join(name), &below);
                     continue;
                 }
-                // The directory's identity, from the listing's own handle (no path lookup).
-                let key = item.metadata().and_then(|m| key_of(m, &path));
-                left.push((name.as_os_str().into(), key));
+                // The directory's identity, from the listing's own handle when its turn comes.
+                let identity = match listing.items.get_mut(i).and_then(Item::take_handle) {
+                    Some(entry) => Identity::Later(entry),
+                    None => match listing.items.get(i) {
+                        Some(item) => Identity::Known(
+                            item.name.as_os_str().into(),
+                            item.metadata().and_then(|m| key_of(m, &path)),
+                        ),
+                        None => continue,
+                    },
+                };
+                left.push(identity);
             }
             if !left.is_empty() {
                 // Reversed, so that they are taken in name order.
