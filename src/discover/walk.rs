@@ -178,7 +178,9 @@ struct Children {
 /// kept the workers idle for the first fifth of a second.
 enum Identity {
     Known(Box<std::ffi::OsStr>, Option<Key>),
-    /// The listing's entry, to look through (its name is in it).
+    /// The listing's entry, to look through (its name is in it). It keeps its folder open
+    /// until the last of them is taken: one folder per level of the walk, at most
+    /// [`MAX_DEPTH`].
     Later(std::fs::DirEntry),
 }
 
