@@ -11,6 +11,7 @@ mod scan;
 mod url;
 
 pub use read::{Binary, Lang, Source, read};
+pub(crate) use scan::line_starts;
 pub use scan::{Context, Origin, Scan, Unit, family};
 pub use url::{Url, host_allowed, named_for_attack, urls};
 

@@ -491,7 +491,8 @@ impl Scan {
     }
 }
 
-fn line_starts(text: &str) -> Vec<usize> {
+/// Where each line of `text` starts (and one past a final newline).
+pub(crate) fn line_starts(text: &str) -> Vec<usize> {
     std::iter::once(0)
         .chain(memchr::memchr_iter(b'\n', text.as_bytes()).map(|i| i + 1))
         .collect()

@@ -408,6 +408,7 @@ fn downloads_then_runs(scan: &Scan, i: usize, out: &mut Findings) {
         .iter()
         .filter(|u| u.source == i && u.is_code() && !u.documented && u.has(FETCH))
         .collect();
+    let starts = std::cell::OnceCell::new();
     for unit in &units {
         let saved = SAVED
             .captures(&unit.text)
@@ -449,14 +450,17 @@ fn downloads_then_runs(scan: &Scan, i: usize, out: &mut Findings) {
         let later = if runs(&unit.text) {
             Some(unit.line)
         } else {
-            scan.sources[i]
-                .text
+            // From the line after this one, found by its start (a file of many downloads is
+            // not walked from its top for each).
+            let text = &scan.sources[i].text;
+            let starts = starts.get_or_init(|| crate::security::line_starts(text));
+            let from = starts.get(unit.line).copied().unwrap_or(text.len());
+            text.get(from..)
+                .unwrap_or_default()
                 .lines()
-                .enumerate()
-                .skip(unit.line)
                 .take(30)
-                .find(|(_, l)| runs(l))
-                .map(|(n, _)| n + 1)
+                .position(runs)
+                .map(|n| unit.line + n + 1)
         };
         if let Some(runner) = later {
             let at = if runner == unit.line {

@@ -67,23 +67,71 @@ static USES: LazyLock<Regex> = LazyLock::new(|| {
 static CONFIGURED: LazyLock<Regex> =
     LazyLock::new(|| re(r"\$\{?(?P<name>[A-Z][A-Z0-9_]*(?:URL|URI|ENDPOINT|WEBHOOK|HOST))\b\}?"));
 
-/// Whether `text` sends to no address it writes but to one the user configures: a name for an
-/// address ([`CONFIGURED`]) that no file of the skill assigns.
-fn user_configured(scan: &Scan, text: &str) -> bool {
-    urls(text).next().is_none()
-        && CONFIGURED.captures_iter(text).any(|c| {
-            let Some(name) = c.name("name").map(|m| m.as_str()) else {
-                return false;
-            };
-            !scan.sources.iter().any(|s| {
-                s.text.lines().any(|l| {
-                    let l = l.trim_start();
-                    let l = l.strip_prefix("export ").unwrap_or(l);
-                    l.strip_prefix(name)
-                        .is_some_and(|rest| rest.trim_start().starts_with('='))
-                })
+/// What the skill's files set, looked at once per skill and only when a line sends a held
+/// name: the names each file sets to a literal URL, and every name any file assigns.
+struct Assignments<'a> {
+    /// Per source: `(name, url)` in the file's order.
+    literal: Vec<Vec<(&'a str, &'a str)>>,
+    assigned: foldhash::HashSet<&'a str>,
+}
+
+impl<'a> Assignments<'a> {
+    fn of(scan: &'a Scan) -> Assignments<'a> {
+        let literal = scan
+            .sources
+            .iter()
+            .map(|s| {
+                LITERAL_URL
+                    .captures_iter(&s.text)
+                    .filter_map(|c| Some((c.name("name")?.as_str(), c.name("url")?.as_str())))
+                    .collect()
             })
-        })
+            .collect();
+        let assigned = scan
+            .sources
+            .iter()
+            .flat_map(|s| s.text.lines())
+            .filter_map(assigned_name)
+            .collect();
+        Assignments { literal, assigned }
+    }
+
+    /// Whether `unit` (which writes no URL) sends to an address that its file sets as a literal
+    /// URL by a name the line uses (`API = "https://api.notion.com/v1"` …
+    /// `Request(f"{API}{path}")`): written, not hidden, unless that address is an IP, hostile or
+    /// a capture service.
+    fn written(&self, unit: &Unit) -> bool {
+        self.literal
+            .get(unit.source)
+            .and_then(|names| names.iter().find(|(name, _)| mentions(&unit.text, name)))
+            .is_some_and(|(_, url)| {
+                urls(url)
+                    .next()
+                    .is_some_and(|u| !u.is_ip() && !u.is_hostile())
+                    && !DROPS.is_match(url)
+            })
+    }
+
+    /// Whether `text` sends to no address it writes but to one the user configures: a name for
+    /// an address ([`CONFIGURED`]) that no file of the skill assigns.
+    fn user_configured(&self, text: &str) -> bool {
+        urls(text).next().is_none()
+            && CONFIGURED
+                .captures_iter(text)
+                .filter_map(|c| c.name("name"))
+                .any(|name| !self.assigned.contains(name.as_str()))
+    }
+}
+
+/// The name a line assigns (`NAME=…`, `export NAME = …`), if any.
+fn assigned_name(line: &str) -> Option<&str> {
+    let line = line.trim_start();
+    let line = line.strip_prefix("export ").unwrap_or(line);
+    let end = line
+        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .unwrap_or(line.len());
+    let (name, rest) = line.split_at(end);
+    (!name.is_empty() && rest.trim_start().starts_with('=')).then_some(name)
 }
 
 /// A name set to a literal URL (`API = "https://api.notion.com/v1"`, `const BASE = '…'`).
@@ -224,6 +272,7 @@ pub fn check(scan: &Scan, out: &mut Findings) {
     // What sources are stored in (names and files), across the skill.
     let mut stored: Vec<(String, usize, usize)> = Vec::new();
     let mut first_read: Option<(usize, usize, String)> = None;
+    let assignments = std::cell::OnceCell::new();
     for unit in scan.units.iter().filter(|u| !u.documented) {
         let code = unit.is_code() || unit.text.contains('`');
         let secretive = unit.has(SECRET);
@@ -440,31 +489,28 @@ pub fn check(scan: &Scan, out: &mut Findings) {
         }
         // A name or file that holds a source, sent on this line (a named secret only to an
         // address the line does not write: one the skill hides or builds).
-        // An address the line takes from a name its file sets to a literal URL (`API =
-        // "https://api.notion.com/v1"` … `Request(f"{API}{path}")`) is written, not hidden.
-        let written = urls(&unit.text).next().is_none().then(|| {
-            LITERAL_URL
-                .captures_iter(&scan.source(unit).text)
-                .filter(|c| {
-                    c.name("name")
-                        .is_some_and(|n| mentions(&unit.text, n.as_str()))
-                })
-                .filter_map(|c| c.name("url").map(|u| u.as_str()))
-                .next()
-        });
-        let written_elsewhere = written.flatten().is_some_and(|url| {
-            urls(url)
-                .next()
-                .is_some_and(|u| !u.is_ip() && !u.is_hostile())
-                && !DROPS.is_match(url)
-        });
-        let held = stored.iter().find(|(name, _, at)| {
-            mentions(&unit.text, name)
-                && (at % 2 == 0 || urls(&unit.text).next().is_none() && !written_elsewhere)
-        });
-        // An address the user sets (`curl … "$SLACK_WEBHOOK_URL"`, a name no file of the skill
-        // assigns) is where the user asked the skill to send.
-        let held = held.filter(|_| !user_configured(scan, &unit.text));
+        // An address the line takes from a name its file sets to a literal URL is written,
+        // not hidden; an address the user sets (`curl … "$SLACK_WEBHOOK_URL"`, a name no file
+        // of the skill assigns) is where the user asked the skill to send.
+        let no_url = urls(&unit.text).next().is_none();
+        let written = std::cell::OnceCell::new();
+        let held = stored
+            .iter()
+            .find(|(name, _, at)| {
+                mentions(&unit.text, name)
+                    && (at % 2 == 0
+                        || no_url
+                            && !*written.get_or_init(|| {
+                                assignments
+                                    .get_or_init(|| Assignments::of(scan))
+                                    .written(unit)
+                            }))
+            })
+            .filter(|_| {
+                !assignments
+                    .get_or_init(|| Assignments::of(scan))
+                    .user_configured(&unit.text)
+            });
         if let Some((name, from, at)) = held {
             let line = at / 2;
             let whence = if *from == unit.source {
