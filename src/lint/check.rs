@@ -321,7 +321,11 @@ pub(super) fn check_file<'a>(
         suppressions.forget_within(|at| within(&strings, at));
     }
     out.gate(settings, suppressions);
-    let links = markdown::links(file.slice(layout.body));
+    let links = if rules::body::wants_links(settings) {
+        markdown::links(file.slice(layout.body))
+    } else {
+        Vec::new()
+    };
     let located = targets_of(settings, placement, None);
     let placeholders =
         crate::targets::placeholders(located, &dir.real_path(), placement.plugin_root());

@@ -270,6 +270,22 @@ fn slash_fix(written: Option<&str>, dest: &str, span: Span) -> Option<Fix> {
     })
 }
 
+/// Whether any enabled rule reads the body's links (SK404, SK405, SK407 on the links
+/// themselves; SK406, SK412 and SK414 through the files they lead to): when none does, the
+/// body is not parsed for them (`--select security` runs no body rule).
+pub fn wants_links(settings: &Settings) -> bool {
+    [
+        &SK404,
+        &SK405,
+        &SK407,
+        &super::references::SK406,
+        &super::references::SK412,
+        &super::mentions::SK414,
+    ]
+    .iter()
+    .any(|rule| settings.enabled(rule))
+}
+
 /// SK404, SK405 and SK407 on the body's links; returns the files and directories of the skill
 /// they lead to, in order.
 fn check_links(
