@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Proves a change kept skillc's outputs: runs two binaries over the fixtures, the shared corpus
 # and a generated registry in every machine-read format and diffs what they print (stdout,
-# stderr and exit code) byte for byte.
+# stderr and exit code) byte for byte, the security rules' included.
 #   bash bench/same-output.sh OLD NEW [SKILLS]      (SKILLS: the generated registry's size,
 #                                                    default 3000; 0 skips it)
 # Environment: FULL=1 also compares the `full` format (a renderer change differs there on
@@ -34,6 +34,7 @@ commands=(
   "validate --format github"
   "validate --format sarif"
   "validate --statistics"
+  "validate --extend-select security --format json"
   "tokens --format json"
   "list --format json"
 )

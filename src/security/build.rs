@@ -51,7 +51,8 @@ impl Vars {
     /// Learns an assignment on `line`, if it assigns a literal (or literals and known
     /// variables): the value, when it was built from more than one piece.
     pub fn learn(&mut self, line: &str, lang: Lang) -> Option<(String, bool)> {
-        if self.values.len() >= MAX_VARS || line.len() > MAX_BUILT {
+        // Every assignment has a `=`: most lines are passed over without a regex.
+        if self.values.len() >= MAX_VARS || line.len() > MAX_BUILT || !line.contains('=') {
             return None;
         }
         let (name, value, built) = match lang {

@@ -683,11 +683,16 @@ impl<'a> Cutter<'a> {
             (Lang::Markdown, Context::Fence) => Lang::Shell,
             _ => lang,
         };
-        // Nothing to rebuild: no variable is known and no quote or escape splits a word.
+        // Nothing to rebuild: no quote or escape splits a word, and no variable is known or
+        // (in a shell, whose variables are `$name`) used.
         let split = text
             .bytes()
             .any(|b| matches!(b, b'"' | b'\'' | b'\\' | b'`'));
-        if !lang.is_code() || text.len() > 8192 || !split && self.vars.is_empty() {
+        let shell = matches!(lang, Lang::Shell | Lang::PowerShell);
+        if !lang.is_code()
+            || text.len() > 8192
+            || !split && (self.vars.is_empty() || shell && !text.contains('$'))
+        {
             return;
         }
         let built = build::join(&self.vars.expand(text, lang), lang);
