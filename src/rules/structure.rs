@@ -212,8 +212,12 @@ fn file_name(skill: &Skill, out: &mut Reporter) {
         .file_name()
         .and_then(|n| n.to_str())
         .unwrap_or("");
-    // A skill file name in another case (`SKILL.MD`) is SK017's.
-    if actual == expected || crate::discover::is_other_case(actual) {
+    // A skill file name in another case (`SKILL.MD`) is SK017's. Whether its fix is safe
+    // reads the skill's Markdown files: not when the rule is off.
+    if actual == expected
+        || crate::discover::is_other_case(actual)
+        || !skill.settings.enabled(&SK012)
+    {
         return;
     }
     let runtime = match skill.dialect {
