@@ -276,11 +276,11 @@ pub fn check(scan: &Scan, out: &mut Findings) {
     for unit in scan.units.iter().filter(|u| !u.documented) {
         let code = unit.is_code() || unit.text.contains('`');
         let secretive = unit.has(SECRET);
-        let credential = if secretive {
-            credential(unit).or_else(|| listed(unit))
-        } else {
-            None
-        };
+        // A line that names no credential store is neither a read of one nor a list of them.
+        let credential = secretive
+            .then(|| CREDENTIAL.find(&unit.text))
+            .flatten()
+            .and_then(|first| credential(unit, first).or_else(|| listed(unit)));
         if let Some(what) = &credential {
             out.add(
                 &SK703,
@@ -655,9 +655,8 @@ static YOURS: LazyLock<Regex> = LazyLock::new(|| {
     re(r"(?i)\byour\s+(?:own\s+)?(?:server|backend|api|endpoint|app|service|domain)\b")
 });
 
-/// The credential a unit reads, if any.
-fn credential(unit: &Unit) -> Option<String> {
-    let m = CREDENTIAL.find(&unit.text)?;
+/// The credential a unit reads, if any: `m` is the first credential store it names.
+fn credential(unit: &Unit, m: regex::Match) -> Option<String> {
     let text = m
         .as_str()
         .trim_matches(|c: char| c.is_whitespace() || c == '"' || c == '\'' || c == ')');
