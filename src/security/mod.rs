@@ -6,6 +6,7 @@
 
 mod build;
 mod decode;
+mod keywords;
 mod read;
 mod scan;
 mod url;
