@@ -129,6 +129,26 @@ fn metadata_is_created_before_a_document_end_marker() {
     assert_eq!((code, stderr.as_str()), (Some(0), FIXED_ALL));
 }
 
+/// A `---` line holding a value (`--- text`) starts a second document, which ends the first:
+/// `metadata:` goes before it (after it, the fix was refused as an internal error, SK006).
+#[test]
+fn metadata_is_created_before_a_document_start_holding_a_value() {
+    let (after, code, stderr) = fix_all(
+        "team-skill",
+        b"---\nname: team-skill\ndescription: Does x. Use when y.\nauthor: bob\n--- text\n---\n\nBody.\n",
+    );
+    assert_eq!(
+        after,
+        "---\nname: team-skill\ndescription: Does x. Use when y.\nmetadata:\n  author: bob\n--- text\n---\n\nBody.\n"
+    );
+    assert_eq!(code, Some(0));
+    // What remains is SK009's warning about the second document.
+    assert_eq!(
+        stderr,
+        "Fixed 1 problem (1 remaining).\nChecked 1 skill: 0 errors, 1 warning, 0 infos.\n"
+    );
+}
+
 /// A moved text that YAML 1.1 reads as a date is quoted under `metadata:`.
 #[test]
 fn a_moved_value_stays_text_to_yaml_1_1() {

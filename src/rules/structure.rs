@@ -485,8 +485,8 @@ fn to_metadata(
     };
     let insert = match metadata {
         None => {
-            // Before a `...` that ends the YAML document: after it, `metadata:` would start
-            // a second one.
+            // Before a `...` or `---` that ends the YAML document: after it, `metadata:` would
+            // join a second one.
             let at = document_end(text, root.span.end, skill.layout.close.start)
                 .unwrap_or(skill.layout.close.start);
             Edit {
@@ -556,8 +556,9 @@ fn is_flow(skill: &Skill, node: &Node) -> bool {
     skill.source(node).starts_with(['{', '['])
 }
 
-/// The start of the first `...` line (a YAML document end) between bytes `from` and `to` of
-/// `text`, from the start of the line after `from`.
+/// The start of the first line that ends the YAML document — a `...` (document end) or a
+/// `---` (the next document's start, which may hold a value: `--- text`) — between bytes
+/// `from` and `to` of `text`, from the start of the line after `from`.
 fn document_end(text: &str, from: usize, to: usize) -> Option<usize> {
     let mut at = if text.get(..from)?.ends_with('\n') {
         from
@@ -565,10 +566,11 @@ fn document_end(text: &str, from: usize, to: usize) -> Option<usize> {
         text.get(from..to)?.find('\n')? + from + 1
     };
     for line in text.get(at..to)?.split_inclusive('\n') {
-        let marker = line
-            .trim_end_matches(['\r', '\n'])
-            .strip_prefix("...")
-            .is_some_and(|rest| rest.is_empty() || rest.starts_with([' ', '\t']));
+        let line = line.trim_end_matches(['\r', '\n']);
+        let marker = ["...", "---"].iter().any(|m| {
+            line.strip_prefix(m)
+                .is_some_and(|rest| rest.is_empty() || rest.starts_with([' ', '\t']))
+        });
         if marker {
             return Some(at);
         }
