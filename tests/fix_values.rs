@@ -130,16 +130,17 @@ fn metadata_is_created_before_a_document_end_marker() {
 }
 
 /// A `---` line holding a value (`--- text`) starts a second document, which ends the first:
-/// `metadata:` goes before it (after it, the fix was refused as an internal error, SK006).
+/// `metadata:` goes before it (after it, the fix was refused as an internal error, SK006), and
+/// after the lines between (a comment).
 #[test]
 fn metadata_is_created_before_a_document_start_holding_a_value() {
     let (after, code, stderr) = fix_all(
         "team-skill",
-        b"---\nname: team-skill\ndescription: Does x. Use when y.\nauthor: bob\n--- text\n---\n\nBody.\n",
+        b"---\nname: team-skill\ndescription: Does x. Use when y.\nauthor: bob\n# kept\n--- text\n---\n\nBody.\n",
     );
     assert_eq!(
         after,
-        "---\nname: team-skill\ndescription: Does x. Use when y.\nmetadata:\n  author: bob\n--- text\n---\n\nBody.\n"
+        "---\nname: team-skill\ndescription: Does x. Use when y.\n# kept\nmetadata:\n  author: bob\n--- text\n---\n\nBody.\n"
     );
     assert_eq!(code, Some(0));
     // What remains is SK009's warning about the second document.

@@ -566,9 +566,10 @@ fn document_end(text: &str, from: usize, to: usize) -> Option<usize> {
         text.get(from..to)?.find('\n')? + from + 1
     };
     for line in text.get(at..to)?.split_inclusive('\n') {
-        let line = line.trim_end_matches(['\r', '\n']);
+        let content = line.trim_end_matches(['\r', '\n']);
         let marker = ["...", "---"].iter().any(|m| {
-            line.strip_prefix(m)
+            content
+                .strip_prefix(m)
                 .is_some_and(|rest| rest.is_empty() || rest.starts_with([' ', '\t']))
         });
         if marker {
