@@ -140,9 +140,23 @@ impl Suppressions {
                 }
             } else if span.start >= layout.frontmatter.start && span.start < layout.frontmatter.end
             {
-                if let Some(found) = directive(line, "# skillc: ignore-file[") {
+                // A YAML comment starts the line or follows a space: in `a#b` the `#` is text.
+                let comment = |marker: &str| {
+                    let at = line
+                        .match_indices(marker)
+                        .map(|(at, _)| at)
+                        .find(|&at| line[..at].is_empty() || line[..at].ends_with([' ', '\t']))?;
+                    directive(&line[at..], marker).map(|found| {
+                        let shift = |r: std::ops::Range<usize>| r.start + at..r.end + at;
+                        found
+                            .into_iter()
+                            .map(|(s, r)| (s, shift(r)))
+                            .collect::<Vec<_>>()
+                    })
+                };
+                if let Some(found) = comment("# skillc: ignore-file[") {
                     out.add(file, span.start, found, &[], true);
-                } else if let Some(found) = directive(line, "# skillc: ignore[") {
+                } else if let Some(found) = comment("# skillc: ignore[") {
                     // A comment on a line of its own covers the next line.
                     let lines: &[usize] = if line.trim_start().starts_with('#') {
                         &[n, n + 1]
