@@ -252,3 +252,18 @@ fn an_entry_followed_by_an_indented_line_is_not_moved() {
     assert_eq!(after, text);
     assert_eq!(code, Some(1));
 }
+
+/// A plain value written where a tab separated the old one from its key (`name:<tab>'x y'`)
+/// gets a space instead: saphyr rejects `name:<tab>team-skill`, PyYAML any tab there.
+#[test]
+fn a_plain_value_written_after_a_tab_gets_a_space() {
+    let (after, code, stderr) = fix_all(
+        "team-skill",
+        b"---\nname:\t\t'Team skill'\ndescription: Does x. Use when y.\n---\n\nBody.\n",
+    );
+    assert_eq!(
+        after,
+        "---\nname: team-skill\ndescription: Does x. Use when y.\n---\n\nBody.\n"
+    );
+    assert_eq!((code, stderr.as_str()), (Some(0), FIXED_ALL));
+}

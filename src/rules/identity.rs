@@ -259,11 +259,12 @@ fn name_fix(skill: &Skill, span: Span) -> Option<Fix> {
     // Only the scalar itself: an anchored or aliased name is another value's too, and a block
     // scalar's last line break keeps what follows it on its own line.
     let span = super::yaml_syntax::rewritable_scalar(&skill.file.text, span)?;
+    let (span, space) = super::yaml_syntax::plain_in_place(&skill.file.text, span);
     Some(Fix::replace(
         Applicability::Unsafe,
         format!("set `name: {dir}`"),
         span,
-        super::yaml_syntax::plain_or_quoted(&dir),
+        format!("{space}{}", super::yaml_syntax::plain_or_quoted(&dir)),
     ))
 }
 

@@ -396,11 +396,13 @@ fn schema_rules(skill: &Skill, out: &mut Reporter) {
                             && n.abs() < 1e15
                             && bare_scalar_at(&skill.file.text, node.span)
                         {
+                            let (span, space) =
+                                super::yaml_syntax::plain_in_place(&skill.file.text, node.span);
                             d.fix(Fix::replace(
                                 Applicability::Safe,
                                 "write it as an integer",
-                                node.span,
-                                format!("{n}"),
+                                span,
+                                format!("{space}{n}"),
                             ));
                         }
                     }

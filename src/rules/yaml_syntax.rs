@@ -289,6 +289,22 @@ pub(super) fn rewritable_scalar(text: &str, span: Span) -> Option<Span> {
         .then(|| Span::new(header_at, if end > span.start { end } else { above.len() }))
 }
 
+/// Where to write a plain scalar in place of the value at `span` of `text`, and what to write
+/// before it: saphyr rejects a plain scalar after a tab (`key:<tab>value`), and YAML 1.1 loaders
+/// (PyYAML) a tab there at all, so a separator that holds a tab becomes one space.
+pub(super) fn plain_in_place(text: &str, span: Span) -> (Span, &'static str) {
+    let Some(before) = text.get(..span.start) else {
+        return (span, "");
+    };
+    let gap_start = before.trim_end_matches([' ', '\t']).len();
+    let after_indicator = before[..gap_start].ends_with([':', '-', '[', '{', ',']);
+    if after_indicator && before[gap_start..].contains('\t') {
+        (Span::new(gap_start, span.end), " ")
+    } else {
+        (span, "")
+    }
+}
+
 /// `[…]` or `{…}` whole: a flow collection, however broken.
 fn is_flow_collection(value: &str) -> bool {
     (value.starts_with('[') && value.ends_with(']'))
