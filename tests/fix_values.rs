@@ -267,3 +267,30 @@ fn a_plain_value_written_after_a_tab_gets_a_space() {
     );
     assert_eq!((code, stderr.as_str()), (Some(0), FIXED_ALL));
 }
+
+/// A fix that removes what a directive suppressed (the first of two `author:` keys moved under
+/// `metadata:`, so no key is duplicated) leaves the directive unused: SK019 says so, and the
+/// fix is not refused as an internal error.
+#[test]
+fn a_fix_that_makes_a_suppression_unused_is_applied_and_sk019_reports_it() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (run, after) = run(
+        tmp.path(),
+        "team-skill",
+        b"---\nname: team-skill\ndescription: Does x. Use when y.\nauthor: bob\n# skillc: ignore[SK008]\nauthor: alice\n---\n\nBody.\n",
+        &["--fix", "--unsafe-fixes"],
+    );
+    assert_eq!(
+        String::from_utf8(after).unwrap(),
+        "---\nname: team-skill\ndescription: Does x. Use when y.\n# skillc: ignore[SK008]\nauthor: alice\nmetadata:\n  author: bob\n---\n\nBody.\n"
+    );
+    assert_eq!(
+        run.stdout,
+        "team-skill/SKILL.md:4:18: warning[SK019] unused suppression: no `SK008` diagnostic here (help: remove it: a stale suppression would hide the next problem of this rule)\nteam-skill/SKILL.md:5:1: error[SK013] unknown field `author` for the agentskills dialect (help: move it under `metadata:` as a string (`metadata:` / `  author: \"...\"`), or allow it with `extra-fields = [\"author\"]` in skillc.toml)\n"
+    );
+    assert_eq!(
+        run.stderr,
+        "Fixed 1 problem (2 remaining).\nChecked 1 skill: 1 error, 1 warning, 0 infos.\n"
+    );
+    assert_eq!(run.code, Some(1));
+}

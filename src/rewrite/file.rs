@@ -16,6 +16,7 @@ use crate::input::{Links, Read, read_capped};
 use crate::lint::lint_buffer;
 use crate::rule::{FixEffect, Needs, Rule, SK006, SK011, SK012, Tag};
 use crate::skill::{Keep, SkillReport};
+use crate::suppress::SK019;
 
 /// At most this many rounds of fixes (each lints the text again). A round makes every fix
 /// that does not overlap another, but a parser reports one syntax error at a time (SK006) and
@@ -189,6 +190,10 @@ fn check_no_worse(
             .filter_map(|d| d.region.map(|r| r.line))
             .min()
     };
+    // A fix that removes what a directive suppressed (a duplicate key moved under
+    // `metadata:`) leaves the directive unused: SK019 then says so, rightly. Had the fix moved
+    // the problem away from its directive instead, the problem itself would be new.
+    new.retain(|code| *code != SK019.code);
     // A syntax error that an SK006 fix did not move down was not fixed by it.
     if let (Some(was), Some(now)) = (first_error(before), first_error(after))
         && now <= was
