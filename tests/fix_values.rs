@@ -294,3 +294,18 @@ fn a_fix_that_makes_a_suppression_unused_is_applied_and_sk019_reports_it() {
     );
     assert_eq!(run.code, Some(1));
 }
+
+/// `yes` and `on` are one key to YAML 1.1 loaders (both the boolean true): moving either
+/// under `metadata:` would change what they read for the other, so neither moves.
+#[test]
+fn keys_that_yaml_1_1_reads_as_one_boolean_are_not_moved() {
+    let text =
+        b"---\nname: team-skill\ndescription: Does x. Use when y.\nyes: a\non: b\n---\n\nBody.\n";
+    let (after, code, stderr) = fix_all("team-skill", text);
+    assert_eq!(after.as_bytes(), text);
+    assert_eq!(code, Some(1));
+    assert_eq!(
+        stderr,
+        "Nothing fixed (4 remaining).\nChecked 1 skill: 2 errors, 2 warnings, 0 infos.\n"
+    );
+}

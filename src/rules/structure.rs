@@ -429,6 +429,15 @@ fn to_metadata(
 ) -> Option<Fix> {
     let text = skill.file.text.as_str();
     let name = key.as_str()?.to_string();
+    // A key YAML 1.1 reads as a boolean (`on`) is one key to it with every other that does
+    // (`true`): moving one would change the value YAML 1.1 loaders read for the other.
+    if let (Some(truth), Value::Map(entries)) = (yaml11_bool(skill.source(key)), &root.value)
+        && entries
+            .iter()
+            .any(|(k, _)| k.span != key.span && yaml11_bool(skill.source(k)) == Some(truth))
+    {
+        return None;
+    }
     // The entry's own line, and nothing after the value but spaces (a comment stays put).
     let before = text.get(..key.span.start)?;
     if !(before.is_empty() || before.ends_with('\n')) || is_flow(skill, root) {
@@ -551,6 +560,15 @@ fn to_metadata(
         exclusive: creates.then_some("metadata:"),
         available: false,
     })
+}
+
+/// The boolean YAML 1.1 loaders (PyYAML's resolver) read a plain scalar as, if they do.
+fn yaml11_bool(written: &str) -> Option<bool> {
+    match written {
+        "yes" | "Yes" | "YES" | "on" | "On" | "ON" | "true" | "True" | "TRUE" => Some(true),
+        "no" | "No" | "NO" | "off" | "Off" | "OFF" | "false" | "False" | "FALSE" => Some(false),
+        _ => None,
+    }
 }
 
 /// Whether the collection `node` is written in flow style (`{…}`, `[…]`).
