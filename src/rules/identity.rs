@@ -17,14 +17,14 @@ use crate::yaml::Value;
 crate::rule::declare! {
     SK101 "invalid-name" Error AgentSkills
         needs(fields)
-        fix(unsafe sets_key "set `name:` to the directory's name, when no rule objects to it (valid, ASCII, no reserved word), no other skill of the run has it as its key (a name another fix frees in the same run counts as free), and no other skill's directory has that name (the skill's key changes); a block scalar (`name: |`) is replaced with its header, its line break kept; a value YAML 1.1 reads as a number or date (`2024-01-02`) is quoted")
+        fix(unsafe sets_key "set `name:` to the directory's name, when no rule objects to it (valid, ASCII, no reserved word), no other skill of the run has it as its key (a name another fix frees in the same run counts as free), and no other skill's directory has that name (the skill's key changes); a block scalar (`name: |`) is replaced with its header, its line break kept; a value YAML 1.1 reads as a number or date (`2024-01-02`) is quoted; a tab between `name:` and the value becomes a space (saphyr rejects a plain value after a tab)")
         "The `name` breaks the character, length or hyphen rules.";
     SK102 "non-ascii-name" Warning AgentSkills
         needs(fields)
         "A valid `name` that is not ASCII.";
     SK103 "name-directory-mismatch" Error AgentSkills
         needs(fields)
-        fix(unsafe sets_key "set `name:` to the directory's name, when no rule objects to it (valid, ASCII, no reserved word), no other skill of the run has it as its key (a name another fix frees in the same run counts as free), and no other skill's directory has that name (the skill's key changes); a block scalar (`name: |`) is replaced with its header, its line break kept; a value YAML 1.1 reads as a number or date (`2024-01-02`) is quoted")
+        fix(unsafe sets_key "set `name:` to the directory's name, when no rule objects to it (valid, ASCII, no reserved word), no other skill of the run has it as its key (a name another fix frees in the same run counts as free), and no other skill's directory has that name (the skill's key changes); a block scalar (`name: |`) is replaced with its header, its line break kept; a value YAML 1.1 reads as a number or date (`2024-01-02`) is quoted; a tab between `name:` and the value becomes a space (saphyr rejects a plain value after a tab)")
         "The `name` differs from the directory name (both NFKC-normalised).";
     SK104 "reserved-name" Warning AgentSkills
         needs(fields)

@@ -45,12 +45,12 @@ crate::rule::declare! {
     SK013 "unknown-field" Error Both
         needs(fields)
         tags(form unnecessary)
-        fix(unsafe "move an unknown top-level `key: value` written on one line under `metadata:` as a string (creating `metadata:` at the end of the frontmatter when there is none); not for a likely typo, a list or mapping, an anchor or alias, or a key `metadata` already has; not when `metadata` is written twice; not in a `{…}` frontmatter (the help says so), nor a line followed by an indented line or holding a lone CR, NEL, LS or PS; `metadata:` is created before a `...` document end; plain text YAML 1.1 reads as a date or number is quoted")
+        fix(unsafe "move an unknown top-level `key: value` written on one line under `metadata:` as a string (creating `metadata:` at the end of the frontmatter when there is none); not for a likely typo, a list or mapping, an anchor or alias, or a key `metadata` already has; not when `metadata` is written twice; not in a `{…}` frontmatter (the help says so), nor a line followed by an indented line or holding a lone CR, NEL, LS or PS; `metadata:` is created before a `...` document end or a `---` that starts a second document; not a key YAML 1.1 reads as a boolean (`on`, `yes`) when another top-level key reads as the same one (`true`): YAML 1.1 loaders would then read the other's value; plain text YAML 1.1 reads as a date or number is quoted")
         "A frontmatter key that neither the dialect, nor the skill's targets, nor `extra-fields` defines.";
     SK014 "field-type" Error Both
         needs(fields)
         tags(form)
-        fix(safe retypes "quote a number or boolean where text is required (`description: 42`); write `schema_version: \"1\"` as the integer `1`")
+        fix(safe retypes "quote a number or boolean where text is required (`description: 42`); write `schema_version: \"1\"` as the integer `1` (a tab before the value becomes a space)")
         "A known field has the wrong YAML type.";
     SK015 "missing-field" Error Both
         needs(fields)
