@@ -572,28 +572,24 @@ fn is_float(text: &str) -> bool {
     mantissa_ok && exponent_ok
 }
 
+/// The boolean a YAML 1.1 loader reads a plain scalar as, if it does: PyYAML's resolver
+/// (`yes`/`no`/`on`/`off`/`true`/`false`, each in lower, title or upper case; `yEs` is text).
+/// go-yaml v2 also reads `y` and `n`, which PyYAML leaves text.
+pub fn yaml11_bool(text: &str) -> Option<bool> {
+    match text {
+        "yes" | "Yes" | "YES" | "on" | "On" | "ON" | "true" | "True" | "TRUE" => Some(true),
+        "no" | "No" | "NO" | "off" | "Off" | "OFF" | "false" | "False" | "FALSE" => Some(false),
+        _ => None,
+    }
+}
+
 fn check_yaml11(text: &str, span: Span, findings: &mut Vec<Finding>) {
-    // The spellings YAML 1.1's bool and null types define; `yEs` is text to every loader.
-    if matches!(
-        text,
-        "yes"
-            | "Yes"
-            | "YES"
-            | "no"
-            | "No"
-            | "NO"
-            | "on"
-            | "On"
-            | "ON"
-            | "off"
-            | "Off"
-            | "OFF"
-            | "y"
-            | "Y"
-            | "n"
-            | "N"
-            | "~"
-    ) {
+    // The booleans YAML 1.1 reads and YAML 1.2 does not (it shares `true` and `false`), go-yaml
+    // v2's `y` and `n`, and the null `~`.
+    let differs = yaml11_bool(text).is_some()
+        && !text.eq_ignore_ascii_case("true")
+        && !text.eq_ignore_ascii_case("false");
+    if differs || matches!(text, "y" | "Y" | "n" | "N" | "~") {
         findings.push(Finding::Yaml11Bool(span, text.to_string()));
         return;
     }

@@ -431,10 +431,10 @@ fn to_metadata(
     let name = key.as_str()?.to_string();
     // A key YAML 1.1 reads as a boolean (`on`) is one key to it with every other that does
     // (`true`): moving one would change the value YAML 1.1 loaders read for the other.
-    if let (Some(truth), Value::Map(entries)) = (yaml11_bool(skill.source(key)), &root.value)
+    if let (Some(truth), Value::Map(entries)) = (yaml::yaml11_bool(skill.source(key)), &root.value)
         && entries
             .iter()
-            .any(|(k, _)| k.span != key.span && yaml11_bool(skill.source(k)) == Some(truth))
+            .any(|(k, _)| k.span != key.span && yaml::yaml11_bool(skill.source(k)) == Some(truth))
     {
         return None;
     }
@@ -560,15 +560,6 @@ fn to_metadata(
         exclusive: creates.then_some("metadata:"),
         available: false,
     })
-}
-
-/// The boolean YAML 1.1 loaders (PyYAML's resolver) read a plain scalar as, if they do.
-fn yaml11_bool(written: &str) -> Option<bool> {
-    match written {
-        "yes" | "Yes" | "YES" | "on" | "On" | "ON" | "true" | "True" | "TRUE" => Some(true),
-        "no" | "No" | "NO" | "off" | "Off" | "OFF" | "false" | "False" | "FALSE" => Some(false),
-        _ => None,
-    }
 }
 
 /// Whether the collection `node` is written in flow style (`{…}`, `[…]`).

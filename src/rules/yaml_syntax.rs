@@ -599,13 +599,9 @@ fn yaml11_scalar(span: Span, text: &str, out: &mut Reporter) {
             "write `null` if no value is meant, or quote it: \"~\"".to_string(),
         ),
         _ => {
-            let value = if text.eq_ignore_ascii_case("y")
-                || ["yes", "on"].iter().any(|w| text.eq_ignore_ascii_case(w))
-            {
-                "true"
-            } else {
-                "false"
-            };
+            // go-yaml v2's `y` and `n` aside, the spellings PyYAML's resolver reads.
+            let truth = yaml::yaml11_bool(text).unwrap_or(text.eq_ignore_ascii_case("y"));
+            let value = if truth { "true" } else { "false" };
             let (loaders, others) = if text.len() == 1 {
                 ("go-yaml v2", "PyYAML and YAML 1.2")
             } else {
