@@ -146,6 +146,28 @@ fn diff_prints_what_fix_would_change_and_writes_nothing() {
     assert_eq!(run.code, Some(0));
 }
 
+/// An absolute path keeps one slash after `a/` and `b/`, as `git diff` writes it.
+#[test]
+fn diff_of_an_absolute_path_has_no_double_slash() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = pdf_skill(tmp.path(), BROKEN);
+    let shown = dir.join("SKILL.md").to_string_lossy().replace('\\', "/");
+    let shown = shown.trim_start_matches('/');
+    // Run from elsewhere, so that the path is not shown relative to the working directory.
+    let elsewhere = tempfile::tempdir().unwrap();
+    let run = skillc(
+        elsewhere.path(),
+        &["validate", "--diff", dir.to_str().unwrap()],
+    );
+    assert_eq!(
+        run.stdout,
+        format!(
+            "--- a/{shown}\n+++ b/{shown}\n@@ -1,6 +1,6 @@\n ---\n name: pdf\n-description: Use when: the user asks for forms.\n+description: 'Use when: the user asks for forms.'\n ---\n \n # PDF\n"
+        )
+    );
+    assert_eq!(run.code, Some(1));
+}
+
 #[test]
 fn a_skill_file_linked_from_outside_the_skill_is_not_written_through() {
     let tmp = tempfile::tempdir().unwrap();

@@ -874,9 +874,11 @@ fn diff(done: &Done) -> Outcome {
 }
 
 /// The unified diff of the file `from` (renamed to `to`, or not) from `before` to `after`; a
-/// rename alone is its two header lines.
+/// rename alone is its two header lines. An absolute path loses its leading `/` after the
+/// `a/` and `b/` prefixes, as in `git diff` (`a/work/x`, not `a//work/x`).
 pub(super) fn unified(from: &Path, to: &Path, before: &[u8], after: &[u8]) -> String {
     let (from, to) = (render::slash_path(from), render::slash_path(to));
+    let (from, to) = (from.trim_start_matches('/'), to.trim_start_matches('/'));
     let (before, after) = (
         String::from_utf8_lossy(before),
         String::from_utf8_lossy(after),
