@@ -496,8 +496,12 @@ impl<'a> Cutter<'a> {
         let mut recent_example = 0usize;
         // The last non-empty prose line tells the agent to run what follows ("Run silently:").
         let mut run_intro = false;
-        // The last non-empty line named an example.
+        // The last non-empty line named an example in its last clause (a sentence that wraps
+        // onto the next line may go on to introduce what follows).
         let mut example_before = false;
+        // The example named last only makes its own sentence documentation ("The native
+        // lattice detector is missing."): a block after it is not introduced by it.
+        let mut only_itself = false;
         let mut para: Paragraph = None;
         let mut comment_start: Option<(usize, usize)> = None;
         let mut at = 0;
@@ -554,7 +558,7 @@ impl<'a> Cutter<'a> {
             // A security skill's references describe attacks; its skill file's steps are steps
             // unless a line introduces them as an attack.
             let themed_here = themed && !is_skill_file;
-            let documented = themed_here && !setup_heading || recent_example > 0;
+            let documented = themed_here && !setup_heading || recent_example > 0 && !only_itself;
             if let Some(m @ ('`' | '~')) = trimmed.chars().next() {
                 let len = trimmed.chars().take_while(|&c| c == m).count();
                 if len >= 3 {
@@ -575,22 +579,31 @@ impl<'a> Cutter<'a> {
             if trimmed.starts_with('#') {
                 setup_heading = is_skill_file && SETUP.is_match(trimmed);
                 recent_example = usize::from(self.example_in(line_start, at)) * 40;
+                only_itself = false;
+                // A heading ends the sentence before it.
+                example_before = false;
             } else if !trimmed.is_empty() {
+                // The clause a colon ends: "Red flags to look for:" introduces what follows;
+                // "… the native lattice detector, so fetch the bundle and run it:" does not.
+                let clause = line_start + last_clause(line);
                 if self.example_in(line_start, at) {
-                    // A short line or one that ends in a colon introduces what follows; a
-                    // sentence that uses the word ("…enables detection of motion") is only
-                    // itself about it.
-                    let introduces =
-                        trimmed.ends_with(':') || trimmed.split_whitespace().count() <= 12;
+                    // A short line or one that ends in a colon introduces what follows when
+                    // its last clause names the example; a sentence that uses the word
+                    // ("…enables detection of motion") is only itself about it.
+                    let introduces = self.example_in(clause, at)
+                        && (trimmed.ends_with(':') || trimmed.split_whitespace().count() <= 12);
+                    only_itself = !introduces && recent_example <= 1;
                     recent_example = recent_example.max(if introduces { 3 } else { 1 });
-                } else if trimmed.ends_with(':') && example_before {
+                } else if trimmed.ends_with(':') && example_before && clause == line_start {
                     // The sentence that named the example wrapped: "… Red flags to look for
                     // in / the script source:" introduces what follows too.
                     recent_example = 3;
+                    only_itself = false;
                 } else {
                     recent_example = recent_example.saturating_sub(1);
+                    only_itself = false;
                 }
-                example_before = self.example_in(line_start, at);
+                example_before = self.example_in(clause, at);
             }
             let documented = themed_here && !setup_heading || recent_example > 0;
             // Prose is matched a paragraph at a time (a sentence wraps across lines); a heading,
@@ -628,6 +641,17 @@ impl<'a> Cutter<'a> {
             );
         }
     }
+}
+
+/// Where the last clause of a line starts: after its last `. `, `; ` or `, ` (0 when it has one
+/// clause).
+fn last_clause(line: &str) -> usize {
+    let body = line.trim_end().trim_end_matches(':');
+    [". ", "; ", ", "]
+        .iter()
+        .filter_map(|p| body.rfind(p).map(|i| i + p.len()))
+        .max()
+        .unwrap_or(0)
 }
 
 /// Whether a line starts a numbered list item (`1.`, `12)`).

@@ -146,6 +146,12 @@ static CHECKS: LazyLock<Regex> = LazyLock::new(|| {
         r#"^(?:if\s+|!\s*)?(?:grep\s+(?:-[a-zA-Z]*[qcl][a-zA-Z]*\s+)(?:-\S+\s+)*(?:["'][^"']*["']|\S+)\s*|test\s+-[efsrdL]\s*|\[\[?\s+-[efsrdL]\s*)["']?(?:~/|\$HOME/|\$\{HOME\}/)?$"#,
     )
 });
+/// A command up to the file it writes: a copy's last operand, a redirection's or `tee`'s target.
+static WRITES: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r#"(?:^(?:sudo\s+)?(?:cp|mv|install|ln)\s+(?:-\S+\s+)*(?:["'][^"']*["']|[^\s"'-]\S*)\s+(?:-\S+\s+)*|>>?\s*|\btee\s+(?:-a\s+)?)["']?(?:~/|\$HOME/|\$\{HOME\}/)?$"#,
+    )
+});
 /// The whole environment, the conversation, the clipboard, the host's identity.
 static DATA: LazyLock<Regex> = LazyLock::new(|| {
     re(
@@ -663,6 +669,12 @@ fn credential(unit: &Unit, m: regex::Match) -> Option<String> {
     if text.ends_with(".pub") || USES.is_match(&unit.text) {
         return None;
     }
+    // In Markdown, `../../../etc/passwd` is a path-traversal probe, input shown or sent to test
+    // a server (a pentest's proof of concept, a fuzzing dictionary), not a file of this machine
+    // read. A script's `open("../../../etc/passwd")` does read it, from most directories.
+    if unit.context != Context::Code && unit.text[..m.start()].ends_with("..") {
+        return None;
+    }
     // A check that prints nothing of the file (`grep -q oauth_token ~/.config/gh/hosts.yml`,
     // `test -f ~/.aws/credentials`) reads no credential out.
     let command = unit.text[..m.start()]
@@ -670,6 +682,15 @@ fn credential(unit: &Unit, m: regex::Match) -> Option<String> {
         .next()
         .unwrap_or("");
     if CHECKS.is_match(command.trim_start()) {
+        return None;
+    }
+    // The file a command writes (`cp admin.conf ~/.kube/config`, `echo … > ~/.npmrc`) is set
+    // up, not read out: the path is the last operand of a copy or the target of a redirection.
+    let rest = unit.text[m.end()..]
+        .trim_start_matches(['"', '\''])
+        .trim_start();
+    let last = rest.is_empty() || rest.starts_with([';', '&', '|', ')', '\n', '#']);
+    if last && WRITES.is_match(command.trim_start()) {
         return None;
     }
     // "Never `cat ~/.aws/credentials`": the command it shows is forbidden.
