@@ -142,7 +142,7 @@ fn in_host(text: &[u8], start: usize, end: usize) -> bool {
 /// What a skill about security says of itself.
 static THEMED: LazyLock<Regex> = LazyLock::new(|| {
     super::regex(
-        r"(?i)\b(?:security|vulnerab\w*|malware|malicious|threats?|threat model\w*|exploit\w*|pentest\w*|penetration|attacks?|attacker\w*|injection|ctf|forensic\w*|red[- ]team\w*|cve|yara|sigma|semgrep|codeql|sast)\b",
+        r"(?i)\b(?:security|vulnerab\w*|malware|malicious|threats?|threat model\w*|exploit\w*|pentest\w*|penetration|attacks?|attacker\w*|injection|ctf|forensic\w*|red[- ]team\w*|cve|yara|sigma|semgrep|codeql|sast|compromised?|intrusions?|incident[- ]response|iocs?|dfir|threat[- ]hunt\w*)\b",
     )
 });
 

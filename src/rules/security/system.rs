@@ -29,6 +29,8 @@ static WRITES: LazyLock<Regex> = LazyLock::new(|| {
         r#"(?i)(?:^|[^-=>])>>?\s*["']?[~/$%\w.]|\btee\b|\bcp\b|\bmv\b|\bln\s+-s|\binstall\s+-|add-content|set-content|out-file|open\s*\([^)]*,\s*["'](?:a|w|a\+|w\+|ab|wb)["']|write_text|\.write\s*\(|appendfile|writefile|new-item|copy-item|fs\.(?:write|append)|sed\s+-i|\bchmod\b|\bdump\b"#,
     )
 });
+/// What a crontab listing is piped back into to add a line: `(crontab -l; echo …) | crontab -`.
+static PIPED_TO_CRONTAB: LazyLock<Regex> = LazyLock::new(|| re(r"\|\s*crontab\b"));
 static PROFILE: LazyLock<Regex> = LazyLock::new(|| {
     re(
         r"(?i)(?:~|\$HOME|\$\{HOME\}|%USERPROFILE%|/home/\w+|/root|expanduser\s*\(\s*.~|homedir\(\)|Path\.home\(\))[^\s;|&]*?/\.(?:bashrc|bash_profile|bash_login|zshrc|zprofile|zshenv|zlogin|profile|config/fish/config\.fish)\b|/etc/(?:profile|bash\.bashrc|zsh/zshrc|environment)\b|\$PROFILE\b",
@@ -128,6 +130,25 @@ pub fn check(scan: &Scan, out: &mut Findings) {
     }
 }
 
+/// Whether `text` writes `place` (a path found in it): any write that is not a redirection
+/// counts (`cp`, `tee`, `sed -i`…); a redirection counts when its target is that path or under
+/// it (`>> ~/.ssh/authorized_keys`), not another file (`ls /var/spool/cron > spool.txt`,
+/// `> authorized_keys.txt`).
+fn writes_to(text: &str, place: &str) -> bool {
+    WRITES.find_iter(text).any(|w| {
+        let Some(arrow) = w.as_str().rfind('>') else {
+            return true;
+        };
+        let after = text[w.start() + arrow + 1..].trim_start();
+        let target = &after[..after.find(char::is_whitespace).unwrap_or(after.len())];
+        target.match_indices(place).any(|(at, _)| {
+            !target[at + place.len()..]
+                .trim_start_matches(['"', '\''])
+                .starts_with(|c: char| c == '.' || c.is_alphanumeric() || c == '_')
+        })
+    })
+}
+
 /// SK705 on one unit.
 fn persistence(unit: &Unit, out: &mut Findings) {
     let text = &unit.text;
@@ -156,7 +177,18 @@ fn persistence(unit: &Unit, out: &mut Findings) {
     .find_map(|k| c.name(k).map(|m| (*k, m))) else {
         return;
     };
-    let writes = WRITES.is_match(text);
+    let writes = writes_to(text, m.as_str());
+    // A listing is no install: `$(crontab -l)` without a pipe back into `crontab`, a look at
+    // `/var/spool/cron` that writes nothing, `authorized_keys.txt` (a report of them).
+    let listed = match kind {
+        "cron" if m.as_str().starts_with('(') => !PIPED_TO_CRONTAB.is_match(text),
+        "cron" => m.as_str().starts_with('/') && !writes,
+        "keys" => text[m.end()..].starts_with('.'),
+        _ => false,
+    };
+    if listed {
+        return;
+    }
     let why = match kind {
         "cron" => "adds a cron job: it runs again on a schedule",
         "launch" if writes || text.contains("launchctl") => {
