@@ -38,15 +38,31 @@ fn listed(unit: &Unit) -> Option<String> {
     if !unit.is_code() {
         return None;
     }
-    let found: Vec<&str> = CREDENTIAL
+    let mut found: Vec<&str> = CREDENTIAL
         .find_iter(&unit.text)
+        .filter(|m| !traversal(unit, m.start()))
         .map(|m| {
             m.as_str()
                 .trim_matches(|c: char| c.is_whitespace() || c == '"' || c == '\'' || c == ')')
         })
         .filter(|p| !p.ends_with(".pub"))
         .collect();
+    // Distinct stores, in order: one named twice is not a list.
+    let mut seen: Vec<&str> = Vec::new();
+    found.retain(|p| {
+        let new = !seen.contains(p);
+        seen.push(p);
+        new
+    });
     (found.len() >= 2 && !USES.is_match(&unit.text)).then(|| found.join("`, `"))
+}
+
+/// In Markdown, `../../../etc/passwd` (a store's path at `at`, after `..`) is a path-traversal
+/// probe, input shown or sent to test a server (a pentest's proof of concept, a fuzzing
+/// dictionary), not a file of this machine read. A script's `open("../../../etc/passwd")` does
+/// read it, from most directories.
+fn traversal(unit: &Unit, at: usize) -> bool {
+    unit.context != Context::Code && unit.text.get(..at).is_some_and(|b| b.ends_with(".."))
 }
 
 /// An imperative to read or send, at the start of a clause.
@@ -283,10 +299,22 @@ pub fn check(scan: &Scan, out: &mut Findings) {
         let code = unit.is_code() || unit.text.contains('`');
         let secretive = unit.has(SECRET);
         // A line that names no credential store is neither a read of one nor a list of them.
+        // The first mention that is a read (`grep -q … ~/.ssh/id_rsa && curl -F key=@…id_rsa`
+        // reads at the second), or a list of stores.
         let credential = secretive
             .then(|| CREDENTIAL.find(&unit.text))
             .flatten()
-            .and_then(|first| credential(unit, first).or_else(|| listed(unit)));
+            .and_then(|first| {
+                credential(unit, first)
+                    .or_else(|| {
+                        CREDENTIAL
+                            .find_iter(&unit.text)
+                            .skip(1)
+                            .take(16)
+                            .find_map(|m| credential(unit, m))
+                    })
+                    .or_else(|| listed(unit))
+            });
         if let Some(what) = &credential {
             out.add(
                 &SK703,
@@ -669,10 +697,7 @@ fn credential(unit: &Unit, m: regex::Match) -> Option<String> {
     if text.ends_with(".pub") || USES.is_match(&unit.text) {
         return None;
     }
-    // In Markdown, `../../../etc/passwd` is a path-traversal probe, input shown or sent to test
-    // a server (a pentest's proof of concept, a fuzzing dictionary), not a file of this machine
-    // read. A script's `open("../../../etc/passwd")` does read it, from most directories.
-    if unit.context != Context::Code && unit.text[..m.start()].ends_with("..") {
+    if traversal(unit, m.start()) {
         return None;
     }
     // A check that prints nothing of the file (`grep -q oauth_token ~/.config/gh/hosts.yml`,
