@@ -113,8 +113,12 @@ pub fn check(scan: &Scan, out: &mut Findings) {
                 ),
             );
         }
+        // `>> /var/log/x.log` appends to a log; `> /var/log/…` empties it.
+        let appends =
+            |m: &regex::Match| m.as_str().starts_with('>') && unit.text[..m.start()].ends_with('>');
         if let Some(m) = TAMPERING
-            .find(&unit.text)
+            .find_iter(&unit.text)
+            .find(|m| !appends(m))
             .or_else(|| HOSTS_FILE.find(&unit.text))
         {
             out.add(
