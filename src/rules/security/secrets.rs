@@ -300,18 +300,17 @@ pub fn check(scan: &Scan, out: &mut Findings) {
         let secretive = unit.has(SECRET);
         // A line that names no credential store is neither a read of one nor a list of them.
         // The first mention that is a read (`grep -q … ~/.ssh/id_rsa && curl -F key=@…id_rsa`
-        // reads at the second), or a list of stores.
+        // reads at the second), or a list of stores. A rebuilt line is judged by its first:
+        // any mention there counts as a read.
+        let plain = unit.origin == crate::security::Origin::Plain;
         let credential = secretive
             .then(|| CREDENTIAL.find(&unit.text))
             .flatten()
             .and_then(|first| {
                 credential(unit, first)
                     .or_else(|| {
-                        CREDENTIAL
-                            .find_iter(&unit.text)
-                            .skip(1)
-                            .take(16)
-                            .find_map(|m| credential(unit, m))
+                        let later = CREDENTIAL.find_iter(&unit.text).skip(1).take(16);
+                        later.filter(|_| plain).find_map(|m| credential(unit, m))
                     })
                     .or_else(|| listed(unit))
             });
