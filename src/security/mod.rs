@@ -27,6 +27,28 @@ pub const MAX_DECODED: usize = 4 << 20;
 /// Payloads inside payloads are decoded this deep.
 pub const MAX_DEPTH: usize = 3;
 
+/// Words one of which a pattern needs, to look for before running it (one pass that skips
+/// most texts a long pattern would walk for nothing). Case-insensitive as `(?i)` is: a text
+/// with `ſ` or `K` (Unicode's other `s` and `k`) always passes.
+pub struct Needs(Option<aho_corasick::AhoCorasick>);
+
+impl Needs {
+    pub fn new(words: &[&str]) -> Needs {
+        let all = words.iter().copied().chain(["\u{17f}", "\u{212a}"]);
+        Needs(
+            aho_corasick::AhoCorasickBuilder::new()
+                .ascii_case_insensitive(true)
+                .build(all)
+                .ok(),
+        )
+    }
+
+    /// Whether `text` may match (always, if the words could not be compiled).
+    pub fn may_match(&self, text: &str) -> bool {
+        self.0.as_ref().is_none_or(|words| words.is_match(text))
+    }
+}
+
 /// Compiles one of the security rules' patterns (all written in the source, tested by the
 /// rules' tests, so compiling them cannot fail). Word boundaries are ASCII (`(?-u:\b)`): a
 /// Unicode `\b` sends the regex engine off its fast path on any non-ASCII text, and the words

@@ -154,6 +154,10 @@ static SETUP: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
+/// The start of an HTML comment, looked for on every line of Markdown (a searcher built once).
+static COMMENT_OPEN: LazyLock<memchr::memmem::Finder<'static>> =
+    LazyLock::new(|| memchr::memmem::Finder::new(b"<!--"));
+
 /// A line that tells the agent to run the block after it (`Run silently and do not include
 /// the output:`, `1. Then execute:`): an instruction, wherever it sits.
 static RUN_INTRO: LazyLock<Regex> = LazyLock::new(|| {
@@ -450,16 +454,16 @@ impl<'a> Cutter<'a> {
             (Lang::Markdown, Context::Fence) => Lang::Shell,
             _ => lang,
         };
+        if !lang.is_code() || text.len() > 8192 {
+            return;
+        }
         // Nothing to rebuild: no quote or escape splits a word, and no variable is known or
         // (in a shell, whose variables are `$name`) used.
         let split = text
             .bytes()
             .any(|b| matches!(b, b'"' | b'\'' | b'\\' | b'`'));
         let shell = matches!(lang, Lang::Shell | Lang::PowerShell);
-        if !lang.is_code()
-            || text.len() > 8192
-            || !split && (self.vars.is_empty() || shell && !text.contains('$'))
-        {
+        if !split && (self.vars.is_empty() || shell && !text.contains('$')) {
             return;
         }
         let built = build::join(&self.vars.expand(text, lang), lang);
@@ -536,7 +540,7 @@ impl<'a> Cutter<'a> {
                 continue;
             }
             // `<!--` inside a code span is text, not a comment.
-            let opens = memchr::memmem::find(line.as_bytes(), b"<!--").is_some_and(|at| {
+            let opens = COMMENT_OPEN.find(line.as_bytes()).is_some_and(|at| {
                 memchr::memchr_iter(b'`', &line.as_bytes()[..at])
                     .count()
                     .is_multiple_of(2)
@@ -585,25 +589,30 @@ impl<'a> Cutter<'a> {
             } else if !trimmed.is_empty() {
                 // The clause a colon ends: "Red flags to look for:" introduces what follows;
                 // "… the native lattice detector, so fetch the bundle and run it:" does not.
-                let clause = line_start + last_clause(line);
+                // Only a line that names an example, or ends in a colon after one that did,
+                // needs it.
+                let clause = || line_start + last_clause(line);
                 if self.example_in(line_start, at) {
                     // A short line or one that ends in a colon introduces what follows when
                     // its last clause names the example; a sentence that uses the word
                     // ("…enables detection of motion") is only itself about it.
+                    let clause = clause();
                     let introduces = self.example_in(clause, at)
                         && (trimmed.ends_with(':') || trimmed.split_whitespace().count() <= 12);
                     only_itself = !introduces && recent_example <= 1;
                     recent_example = recent_example.max(if introduces { 3 } else { 1 });
-                } else if trimmed.ends_with(':') && example_before && clause == line_start {
-                    // The sentence that named the example wrapped: "… Red flags to look for
-                    // in / the script source:" introduces what follows too.
-                    recent_example = 3;
-                    only_itself = false;
+                    example_before = self.example_in(clause, at);
                 } else {
-                    recent_example = recent_example.saturating_sub(1);
+                    if trimmed.ends_with(':') && example_before && clause() == line_start {
+                        // The sentence that named the example wrapped: "… Red flags to look
+                        // for in / the script source:" introduces what follows too.
+                        recent_example = 3;
+                    } else {
+                        recent_example = recent_example.saturating_sub(1);
+                    }
                     only_itself = false;
+                    example_before = false;
                 }
-                example_before = self.example_in(clause, at);
             }
             let documented = themed_here && !setup_heading || recent_example > 0;
             // Prose is matched a paragraph at a time (a sentence wraps across lines); a heading,

@@ -511,11 +511,8 @@ fn tainted_exec(scan: &Scan, i: usize, out: &mut Findings) {
     }
     let mut remote: Vec<(String, usize)> = Vec::new();
     let mut decoded: Vec<(String, usize)> = Vec::new();
-    for (n, line) in text.lines().enumerate() {
-        // Both assign: a line without `=` holds neither.
-        if !line.contains('=') {
-            continue;
-        }
+    // Both assign: only a line with `=` can hold either.
+    for (n, line) in lines_with(text, b'=') {
         if let Some(c) = REMOTE_ASSIGN.captures(line).and_then(|c| c.get(1)) {
             remote.push((c.as_str().to_string(), n + 1));
         }
@@ -565,6 +562,30 @@ fn tainted_exec(scan: &Scan, i: usize, out: &mut Findings) {
     }
 }
 
+/// The lines of `text` that hold `byte`, with their index (0-based), found by searching for
+/// the byte rather than walking every line.
+fn lines_with(text: &str, byte: u8) -> impl Iterator<Item = (usize, &str)> {
+    let bytes = text.as_bytes();
+    let mut counted = (0, 0); // (bytes looked at, newlines in them)
+    let mut next = 0; // where the next line to search starts
+    memchr::memchr_iter(byte, bytes).filter_map(move |at| {
+        if at < next {
+            return None;
+        }
+        let start = memchr::memrchr(b'\n', &bytes[..at]).map_or(0, |i| i + 1);
+        let end = memchr::memchr(b'\n', &bytes[at..]).map_or(bytes.len(), |i| at + i);
+        counted.1 += memchr::memchr_iter(b'\n', &bytes[counted.0..start]).count();
+        counted.0 = start;
+        next = end + 1;
+        let line = &text[start..end];
+        let line = match line.strip_suffix('\r') {
+            Some(cut) if end < bytes.len() => cut,
+            _ => line,
+        };
+        Some((counted.1, line))
+    })
+}
+
 /// What runs a string as code or a command.
 static RUNS_CODE: LazyLock<Regex> = LazyLock::new(|| {
     re(
@@ -576,7 +597,11 @@ static RUNS_CODE: LazyLock<Regex> = LazyLock::new(|| {
 fn socket_shell(scan: &Scan, i: usize, out: &mut Findings) {
     let text = &scan.sources[i].text;
     let has = |words: &[&str]| words.iter().any(|w| text.contains(w));
-    let python = has(&["socket.socket", "socket("])
+    // Every word a Python or PowerShell socket starts from holds `ocket`; every word a Node
+    // one does, `net.`: most files hold neither, and are searched twice, not eight times.
+    let sockets = memchr::memmem::find(text.as_bytes(), b"ocket").is_some();
+    let python = sockets
+        && has(&["socket.socket", "socket("])
         && has(&[".connect("])
         && has(&[
             "dup2(",
@@ -585,18 +610,21 @@ fn socket_shell(scan: &Scan, i: usize, out: &mut Findings) {
             "stdin=sock",
             "stdin=client",
         ]);
-    let powershell = has(&[
-        "Net.Sockets.TCPClient",
-        "Net.Sockets.TcpClient",
-        "net.sockets.tcpclient",
-    ]) && has(&["GetStream", "getstream"])
+    let powershell = sockets
+        && has(&[
+            "Net.Sockets.TCPClient",
+            "Net.Sockets.TcpClient",
+            "net.sockets.tcpclient",
+        ])
+        && has(&["GetStream", "getstream"])
         && has(&[
             "iex",
             "Invoke-Expression",
             "invoke-expression",
             "Out-String",
         ]);
-    let node = has(&["net.Socket", "net.connect", "net.createConnection"])
+    let node = memchr::memmem::find(text.as_bytes(), b"net.").is_some()
+        && has(&["net.Socket", "net.connect", "net.createConnection"])
         && has(&["child_process"])
         && has(&["/bin/sh", "/bin/bash", "cmd.exe", "powershell"])
         && has(&[".pipe("]);
@@ -619,4 +647,32 @@ fn socket_shell(scan: &Scan, i: usize, out: &mut Findings) {
         line,
         "connects a socket to a remote host and hands it a shell's input and output".to_string(),
     );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::lines_with;
+
+    /// The lines found by searching for a byte are the lines that hold it, numbered as
+    /// `str::lines` numbers them (a `\r` before a newline is not part of a line).
+    #[test]
+    fn lines_with_a_byte_are_the_lines_that_hold_it() {
+        let texts = [
+            "",
+            "=",
+            "a = 1\nb\r\nc == 2\r\n\n=\n",
+            "x\ny\nz = f(a=1, b=2)\nlast=",
+            "\n\n\na=b=c\n\n",
+            "é = 'ü'\r\nno\r\nyes=\r\n",
+            "a=\r",
+        ];
+        for text in texts {
+            let expected: Vec<(usize, &str)> = text
+                .lines()
+                .enumerate()
+                .filter(|(_, line)| line.contains('='))
+                .collect();
+            assert_eq!(lines_with(text, b'=').collect::<Vec<_>>(), expected, "{text:?}");
+        }
+    }
 }

@@ -8,7 +8,7 @@ use regex::Regex;
 
 use super::{Findings, shorten, shown};
 use crate::security::family::{SECRET, SEND, URL};
-use crate::security::{Context, Scan, Unit, host_allowed, urls};
+use crate::security::{Context, Needs, Scan, Unit, host_allowed, urls};
 
 crate::rule::declare! {
     SK703 "credential-access" Error Both off security(high cwe-522)
@@ -205,6 +205,12 @@ static TELLS_TO_SEND: LazyLock<Regex> = LazyLock::new(|| {
         r"(?i)\b(?:send|upload|post|transmit|forward|exfiltrate|share|submit|email|report|copy|append|include)\b[^.]{0,80}\b(?:ssh keys?|private keys?|id_rsa|credentials|api[ _-]?keys?|access tokens?|auth tokens?|secrets|passwords?|\.env\b|environment variables|cookies|(?:whole |entire |full )?conversation|chat history|session history|transcripts?|system prompt|user'?s? (?:files|data|messages))\b[^.]{0,100}(?:https?://\S+|(?:s3|gs)://\S+|webhook|\bendpoint\b|\bserver\b|\bremote\b|\bexternal\b|@[\w-]+\.\w+)",
     )
 });
+/// Where [`TELLS_TO_SEND`] sends: one of these words is in every text it matches.
+static TELLS_TO_SEND_NEEDS: LazyLock<Needs> = LazyLock::new(|| {
+    Needs::new(&[
+        "://", "webhook", "endpoint", "server", "remote", "external", "@",
+    ])
+});
 /// A credential file copied to a cloud bucket.
 static TO_BUCKET: LazyLock<Regex> = LazyLock::new(|| {
     re(
@@ -217,6 +223,17 @@ static SENDS_WHAT_IT_READ: LazyLock<Regex> = LazyLock::new(|| {
     re(
         r"(?i)\b(?:ssh keys?|private keys?|id_rsa|credentials|api[ _-]?keys?|tokens|secrets|passwords?|\.env\b|environment variables|cookies|history|file paths|clipboard)\b[^.]{0,60}\b(?:and|then)\s+(?:send|upload|post|forward|transmit|exfiltrate)\w*\s+(?:them\s+|it\s+|everything\s+)?to\s+(?:https?://|\S+\.\w+/)|\b(?:upload|send|post|forward|transmit)\w*\s+(?:the\s+|all\s+)?(?:collected|gathered|harvested|captured|extracted)\b[^.]{0,40}\bto\s+(?:https?://|\S+\.\w+/)",
     )
+});
+/// The sending verbs one of which every text [`SENDS_WHAT_IT_READ`] matches holds.
+static SENDS_WHAT_IT_READ_NEEDS: LazyLock<Needs> = LazyLock::new(|| {
+    Needs::new(&[
+        "send",
+        "upload",
+        "post",
+        "forward",
+        "transmit",
+        "exfiltrate",
+    ])
 });
 /// Prose that asks the user for a secret no tool needs to be told.
 static ASKS_FOR_SECRET: LazyLock<Regex> = LazyLock::new(|| {
@@ -404,6 +421,7 @@ pub fn check(scan: &Scan, out: &mut Findings) {
         let prose = matches!(unit.context, Context::Prose | Context::Comment);
         if prose
             && secretive
+            && TELLS_TO_SEND_NEEDS.may_match(&unit.text)
             && let Some(m) = TELLS_TO_SEND.find(&unit.text)
             && !AUTH_HEADER.is_match(m.as_str())
             && !YOURS.is_match(m.as_str())
@@ -429,7 +447,11 @@ pub fn check(scan: &Scan, out: &mut Findings) {
             continue;
         }
         if prose && secretive {
-            if let Some(m) = SENDS_WHAT_IT_READ.find(&unit.text) {
+            if let Some(m) = SENDS_WHAT_IT_READ_NEEDS
+                .may_match(&unit.text)
+                .then(|| SENDS_WHAT_IT_READ.find(&unit.text))
+                .flatten()
+            {
                 out.add(
                     &SK704,
                     unit,

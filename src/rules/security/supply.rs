@@ -534,10 +534,12 @@ fn skill_name(scan: &Scan, out: &mut Findings) {
         if part.len() < 5 || WORDS.contains(&part) || PYPI.contains(&part) || NPM.contains(&part) {
             continue;
         }
+        // A misspelling is as long as its word, or one letter shorter or longer.
         let near = WORDS
             .iter()
             .chain(PYPI)
             .chain(NPM)
+            .filter(|w| w.len().abs_diff(part.len()) <= 1)
             .find(|w| w.len() >= 5 && misspells(part, w));
         if let Some(word) = near {
             out.add_line(&SK713, skill, line, format!("the skill's name `{name}` misspells `{word}` as `{part}`: a look-alike of a skill or package with the right name"));
