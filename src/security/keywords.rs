@@ -247,36 +247,34 @@ impl Keys {
             }
             return out;
         }
-        // Stretch k reports the keywords that end in its own bytes `own[k]..end[k]`; it starts
-        // `longest` bytes before them, which puts the automaton in the state a walk from the
-        // text's start would be in (a state is the longest suffix read that begins a keyword).
+        // Stretch k reports the keywords that end in its own `q` bytes from `own[k]`; it first
+        // walks the `longest` bytes before them, which puts the automaton in the state a walk
+        // from the text's start would be in (a state is the longest suffix read that begins a
+        // keyword). Then the stretches walk their first `q` bytes in lockstep, and the last
+        // one the bytes left over.
         let q = n / STREAMS;
         let own: [usize; STREAMS] = std::array::from_fn(|k| k * q);
-        let end: [usize; STREAMS] =
-            std::array::from_fn(|k| if k + 1 == STREAMS { n } else { (k + 1) * q });
-        let from: [usize; STREAMS] = std::array::from_fn(|k| own[k].saturating_sub(self.longest));
         let mut found: [Vec<(usize, usize)>; STREAMS] = std::array::from_fn(|_| Vec::new());
         let mut states = [start; STREAMS];
-        let common = (0..STREAMS).map(|k| end[k] - from[k]).min().unwrap_or(0);
-        for i in 0..common {
-            for k in 0..STREAMS {
-                let at = from[k] + i;
-                let state = dfa.next_state(Anchored::No, states[k], text[at]);
-                states[k] = state;
-                if at >= own[k] {
-                    report(&mut found[k], state, at);
-                }
+        for (k, state) in states.iter_mut().enumerate() {
+            for &byte in &text[own[k].saturating_sub(self.longest)..own[k]] {
+                *state = dfa.next_state(Anchored::No, *state, byte);
             }
         }
-        for k in 0..STREAMS {
-            let mut state = states[k];
-            let first = from[k] + common;
-            for (at, &byte) in text.iter().enumerate().take(end[k]).skip(first) {
-                state = dfa.next_state(Anchored::No, state, byte);
-                if at >= own[k] {
-                    report(&mut found[k], state, at);
-                }
+        let stretches: [&[u8]; STREAMS] = std::array::from_fn(|k| &text[own[k]..own[k] + q]);
+        // `i` indexes all eight stretches at once.
+        #[allow(clippy::needless_range_loop)]
+        for i in 0..q {
+            for k in 0..STREAMS {
+                let state = dfa.next_state(Anchored::No, states[k], stretches[k][i]);
+                states[k] = state;
+                report(&mut found[k], state, own[k] + i);
             }
+        }
+        let mut state = states[STREAMS - 1];
+        for (at, &byte) in text.iter().enumerate().skip(own[STREAMS - 1] + q) {
+            state = dfa.next_state(Anchored::No, state, byte);
+            report(&mut found[STREAMS - 1], state, at);
         }
         for stretch in found {
             out.extend(stretch);

@@ -672,7 +672,11 @@ mod tests {
                 .enumerate()
                 .filter(|(_, line)| line.contains('='))
                 .collect();
-            assert_eq!(lines_with(text, b'=').collect::<Vec<_>>(), expected, "{text:?}");
+            assert_eq!(
+                lines_with(text, b'=').collect::<Vec<_>>(),
+                expected,
+                "{text:?}"
+            );
         }
     }
 }
