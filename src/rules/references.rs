@@ -51,8 +51,9 @@ pub fn check(
         .into_iter()
         .map(|chain| chains(dir, body, chain, out))
         .collect();
-    // The other files read whole, for the rules that read the skill's files next (a chain's
-    // file is kept only up to its last hop, unless SK414 reports into it).
+    // The other files read whole, for the rules that read the skill's files next: a chain's
+    // file, kept up to its last hop, is replaced by its whole text (the security rules then
+    // need not read it again; output keeps only the lines diagnostics point at).
     for (rel, text) in reached.read {
         let file = SkillFile::new(dir.path_of(&rel), text);
         let partial = files.iter().position(|f| f.path == file.path);
@@ -60,11 +61,9 @@ pub fn check(
         if wants.linked && body.linked.contains(&rel) && instructions(&rel) {
             super::mentions::check(resolver, tree, &file.text, 0, parent(&rel), None, &mut here);
         }
-        let reported = !here.diagnostics.is_empty();
         out.diagnostics.extend(here.diagnostics);
         match partial {
-            Some(i) if reported => files[i] = file,
-            Some(_) => {}
+            Some(i) => files[i] = file,
             None => files.push(file),
         }
     }
@@ -211,3 +210,54 @@ type Unit<'a> = (&'a str, Option<usize>);
 
 /// At most this many unmentioned names are listed in one diagnostic.
 const MAX_NAMED: usize = 8;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A chain's file is handed on whole: SK406 shows it only up to its hop, but the rules
+    /// that read the skill's files next (the security rules) take it from here rather than
+    /// open it a second time.
+    #[test]
+    fn a_chain_file_is_handed_on_whole() {
+        let temp = tempfile::tempdir().unwrap();
+        let root = temp.path().canonicalize().unwrap();
+        std::fs::create_dir(root.join("references")).unwrap();
+        let skill = "---\nname: x\ndescription: y\n---\nSee [a](references/a.md).\n";
+        let linked = "Then [b](b.md).\nWhat follows the hop.\n";
+        std::fs::write(root.join("SKILL.md"), skill).unwrap();
+        std::fs::write(root.join("references/a.md"), linked).unwrap();
+        std::fs::write(root.join("references/b.md"), "b").unwrap();
+        let dir = crate::discover::skill_of_file(&root.join("SKILL.md"), &root).unwrap();
+        let tree = SkillTree::walk(&root);
+        let resolver = Resolver {
+            skill: &root,
+            placeholders: &[],
+            installed_with: None,
+        };
+        let links = ["references/a.md".to_string()];
+        let body = Body {
+            file: skill,
+            text: skill,
+            skill_file: "SKILL.md",
+            linked: &links,
+        };
+        let mut out = Reporter::new(None, root.join("SKILL.md"), root.clone());
+        let files = check(
+            &dir,
+            &resolver,
+            &tree,
+            &body,
+            &Settings::default(),
+            &mut out,
+        );
+        let codes: Vec<&str> = out.diagnostics.iter().map(|d| d.rule.code).collect();
+        assert!(codes.contains(&"SK406"), "{codes:?}");
+        let paths: Vec<_> = files.iter().map(|f| f.path.clone()).collect();
+        let [a] = files.as_slice() else {
+            panic!("{paths:?}");
+        };
+        assert!(a.path.ends_with("references/a.md"), "{paths:?}");
+        assert_eq!(a.text, linked);
+    }
+}

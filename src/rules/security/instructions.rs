@@ -119,9 +119,9 @@ pub fn check(scan: &Scan, out: &mut Findings) {
             .or_else(|| {
                 let prose = matches!(unit.context, Context::Prose | Context::Comment)
                     || scan.source(unit).lang == Lang::Data;
-                FAKE_SYSTEM
-                    .find(&unit.text)
-                    .filter(|_| prose && injects)
+                (prose && injects)
+                    .then(|| FAKE_SYSTEM.find(&unit.text))
+                    .flatten()
                     .map(|m| (m.range(), "poses as a system message"))
             });
         if hidden {

@@ -484,9 +484,9 @@ pub fn check(scan: &Scan, out: &mut Findings) {
         // or a capture service: everything the skill sends goes there.
         if unit.context == Context::Code
             && unit.has(URL | SEND)
+            && let Some(m) = DROPS.find(&unit.text)
             && (scan.source(unit).lang == crate::security::Lang::Data
                 || STORES.is_match(&unit.text))
-            && let Some(m) = DROPS.find(&unit.text)
         {
             out.add(&SK704, unit, Some(m.range()), format!("sends what the skill sends to `{}`, a tunnel or capture service, not the service it names", m.as_str()));
             continue;
