@@ -76,3 +76,25 @@ pub fn regex(pattern: &str) -> regex::Regex {
         .build()
         .unwrap_or_else(|_| unreachable!())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::Needs;
+
+    #[test]
+    fn needs_finds_its_words_in_any_ascii_case_and_lets_the_other_s_and_k_through() {
+        let needs = Needs::new(&["send", "webhook"]);
+        for text in ["SEND it", "a Webhook", "resend", "x sEnD"] {
+            assert!(needs.may_match(text), "{text}");
+        }
+        for text in ["", "nothing here", "sen d", "webhoo"] {
+            assert!(!needs.may_match(text), "{text}");
+        }
+        // `(?i)` matches `ſ` (U+017F) for `s` and `K` (U+212A) for `k`: such a text is run.
+        let pattern = regex::Regex::new("(?i)send|webhook").unwrap();
+        for text in ["\u{17f}end", "webhoo\u{212a}", "WEBHOO\u{212a}"] {
+            assert!(pattern.is_match(text), "{text}");
+            assert!(needs.may_match(text), "{text}");
+        }
+    }
+}
