@@ -257,6 +257,19 @@ impl Scan {
         !brand.is_empty() && words.windows(brand.len()).any(|w| w == brand.as_slice())
     }
 
+    /// Whether the skill's name or description holds one of `stems` at the start of a word
+    /// (`schedul` in "Schedule nightly backups", not `cron` in "acronym").
+    pub fn announces(&self, stems: &[&str]) -> bool {
+        stems.iter().any(|stem| {
+            self.about.match_indices(stem).any(|(at, _)| {
+                !self.about[..at]
+                    .chars()
+                    .next_back()
+                    .is_some_and(char::is_alphanumeric)
+            })
+        })
+    }
+
     pub fn source(&self, unit: &Unit) -> &Source {
         &self.sources[unit.source]
     }
@@ -569,8 +582,10 @@ impl<'a> Cutter<'a> {
                     self.flush(&mut para);
                     let lang = fence_lang(&trimmed[len..]);
                     // In a security skill's reference, a block the agent is told to run is a
-                    // step, not an example.
-                    let documented = documented && !(run_intro && recent_example == 0);
+                    // step, not an example. A Markdown block in a security skill is a document
+                    // it writes (a report template's evidence), even in its skill file.
+                    let documented = documented && !(run_intro && recent_example == 0)
+                        || themed && lang == Lang::Markdown && !setup_heading;
                     fence = Some((m, len, documented, lang, at, number));
                     continue;
                 }

@@ -101,7 +101,7 @@ pub fn check(scan: &Scan, out: &mut Findings) {
         if !acts {
             continue;
         }
-        persistence(unit, out);
+        persistence(scan, unit, out);
         if let Some(m) = PRIVILEGE.find(&unit.text) {
             out.add(
                 &SK706,
@@ -154,7 +154,7 @@ fn writes_to(text: &str, place: &str) -> bool {
 }
 
 /// SK705 on one unit.
-fn persistence(unit: &Unit, out: &mut Findings) {
+fn persistence(scan: &Scan, unit: &Unit, out: &mut Findings) {
     let text = &unit.text;
     if let Some(m) = PROFILE.find(text)
         && WRITES.is_match(text)
@@ -191,6 +191,27 @@ fn persistence(unit: &Unit, out: &mut Findings) {
         _ => false,
     };
     if listed {
+        return;
+    }
+    // What the skill's name or description says it installs (a backup scheduler's cron job, a
+    // hooks skill's pre-commit hook, a unit for the user's own service) is its job, not a
+    // foothold, unless what it installs downloads, decodes or opens a shell.
+    let job: &[&str] = match kind {
+        "cron" => &["cron", "schedul", "nightly", "periodic"],
+        "systemd" => &["systemd", "service unit", "daemon"],
+        "launch" => &["launchd", "launch agent", "launchagent"],
+        "hooks" => &[
+            "git hook",
+            "pre-commit",
+            "commit hook",
+            "pre-push",
+            "husky",
+            "lint-staged",
+        ],
+        "windows" => &["scheduled task", "task scheduler"],
+        _ => &[],
+    };
+    if scan.announces(job) && !PROFILE_PAYLOAD.is_match(text) {
         return;
     }
     let why = match kind {
