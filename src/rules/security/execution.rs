@@ -90,6 +90,12 @@ static WGET_PLAIN: LazyLock<Regex> = LazyLock::new(|| {
         r#"(?i)\bwget\s+(?:-[^oO\s]\S*\s+)*["']?https?://\S*/(?P<name>[\w.-]+\.(?:sh|py|pl|rb|bin|run|elf|exe|ps1|js))\b"#,
     )
 });
+/// An archive unpacked into a folder: `tar -xzf ARCHIVE -C DIR`, `unzip ARCHIVE -d DIR`.
+static UNPACKS: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r#"(?i)\b(?:tar\s+(?:-\S*x\S*|x\S*)\s+[^\n;&|]*?-C\s*["']?(?P<tar>[^\s"';|&)]+)|unzip\s+[^\n;&|]*?-d\s*["']?(?P<zip>[^\s"';|&)]+))"#,
+    )
+});
 static RUNS_FILE: LazyLock<Regex> = LazyLock::new(|| {
     re(
         r#"(?i)(?:^|[\s;&|(])(?:(?:sudo\s+)?(?:ba|z|k|da)?sh|python[0-9.]*|node|perl|ruby|source|\.|start-process|invoke-item|chmod\s+(?:[ugoa]*\+x|[0-7]{3,4}))\s+["']?(?P<path>[^\s"';|&)]+)|(?:^|[\s;&|(])(?P<direct>\./[^\s"';|&)]+)|(?:os\.system|subprocess\.\w+|Popen|os\.startfile|execSync|exec|spawn)\s*\(\s*\[?\s*["'](?P<called>[^"']+)"#,
@@ -437,13 +443,54 @@ fn downloads_then_runs(scan: &Scan, i: usize, out: &mut Findings) {
         let Some(what) = downloaded(scan, unit, out.allowed, None) else {
             continue;
         };
+        // The folder the download is unpacked into (`tar -xzf "$tmp" -C "$dir"`), on this
+        // line or one of the next 30: what runs from there came from the download too.
+        let text = &scan.sources[i].text;
+        let starts = starts.get_or_init(|| crate::security::line_starts(text));
+        let from = starts
+            .get(unit.line.saturating_sub(1))
+            .copied()
+            .unwrap_or(text.len());
+        let unpacked = text
+            .get(from..)
+            .unwrap_or_default()
+            .lines()
+            .take(31)
+            .filter(|l| l.contains(name.as_str()))
+            .find_map(|l| {
+                let c = UNPACKS.captures(l)?;
+                let dir = c.name("tar").or(c.name("zip"))?.as_str();
+                (dir.len() > 1 && !dir.contains(name.as_str())).then(|| format!("{dir}/"))
+            });
         // The same line (`… && bash x.sh`) or one of the next 30 of the file.
+        // A file of the unpacked folder runs when a runner takes it, or when it starts a
+        // command (`./workspace/run.sh`, not `cat ./workspace/PROMPT.md`).
+        let from_unpacked = |text: &str, c: &regex::Captures, p: &str| {
+            let starts_command = |m: regex::Match| {
+                let before = text[..m.start()].trim_end();
+                before.is_empty()
+                    || before.ends_with([';', '&', '|', '(', '`'])
+                    || before
+                        .rsplit(char::is_whitespace)
+                        .next()
+                        .is_some_and(|w| w == "then" || w == "do" || w == "else")
+            };
+            let runner = c.name("path").or(c.name("called")).is_some()
+                || c.name("direct").is_some_and(starts_command);
+            runner
+                && unpacked.as_ref().is_some_and(|dir| {
+                    p.trim_start_matches("./")
+                        .starts_with(dir.trim_start_matches("./"))
+                })
+        };
         let runs = |text: &str| {
             RUNS_FILE.captures_iter(text).any(|c| {
                 let path = c.name("path").or(c.name("direct")).or(c.name("called"));
-                path.is_some_and(|p| {
-                    let p = p.as_str().trim_matches(['"', '\'']);
-                    p.rsplit(['/', '\\']).next() == Some(name.as_str()) && !p.starts_with("http")
+                path.is_some_and(|m| {
+                    let p = m.as_str().trim_matches(['"', '\'']);
+                    (p.rsplit(['/', '\\']).next() == Some(name.as_str())
+                        || from_unpacked(text, &c, p))
+                        && !p.starts_with("http")
                 })
             })
         };
@@ -452,8 +499,6 @@ fn downloads_then_runs(scan: &Scan, i: usize, out: &mut Findings) {
         } else {
             // From the line after this one, found by its start (a file of many downloads is
             // not walked from its top for each).
-            let text = &scan.sources[i].text;
-            let starts = starts.get_or_init(|| crate::security::line_starts(text));
             let from = starts.get(unit.line).copied().unwrap_or(text.len());
             text.get(from..)
                 .unwrap_or_default()
@@ -468,11 +513,18 @@ fn downloads_then_runs(scan: &Scan, i: usize, out: &mut Findings) {
             } else {
                 format!(" (line {runner})")
             };
+            let how = match &unpacked {
+                Some(dir) => format!(
+                    ", unpacks it into `{}` and runs what it holds",
+                    dir.trim_end_matches('/')
+                ),
+                None => " and runs it".to_string(),
+            };
             out.add(
                 &SK701,
                 unit,
                 None,
-                format!("downloads {what} to `{name}` and runs it{at}"),
+                format!("downloads {what} to `{name}`{how}{at}"),
             );
         }
     }
