@@ -121,6 +121,7 @@ pub const DEFAULT_ALLOWED_HOSTS: &[&str] = &[
     "aka.ms/install-azd.sh",
     "awscli.amazonaws.com",
     "get.k3s.io",
+    "get.scoop.sh",
     "raw.githubusercontent.com/rbenv",
     "mise.run",
     "mise.jdx.dev",

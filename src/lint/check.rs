@@ -214,7 +214,11 @@ pub(super) fn lint_bytes(
         let about = format!(
             "{} {}",
             facts.key.as_deref().unwrap_or(""),
-            facts.description.as_deref().unwrap_or("")
+            facts
+                .description
+                .as_deref()
+                .or(facts.unparsed.as_deref())
+                .unwrap_or("")
         );
         let read_before: Vec<&SkillFile> = bundle.files.iter().chain(&facts.other_files).collect();
         rules::security::check(
@@ -278,12 +282,32 @@ pub(super) struct Facts {
     key: Option<String>,
     key_region: Option<Region>,
     description: Option<String>,
+    /// The frontmatter's text when it is not YAML: what the skill says of itself, for the
+    /// security rules' tests of what it is about.
+    unparsed: Option<String>,
     fields: Vec<(String, String)>,
     /// The body, when the file has frontmatter.
     body: Option<Span>,
     tree: SkillTree,
     /// Other files of the skill that diagnostics point into (linked Markdown files).
     other_files: Vec<SkillFile>,
+}
+
+/// The `name:` and `description:` lines (with their indented continuations) of frontmatter
+/// that is not YAML: what the skill says of itself, as the fields would say it.
+fn said_of_itself(frontmatter: &str) -> String {
+    let mut said = String::new();
+    let mut keep = false;
+    for line in frontmatter.lines() {
+        if !line.starts_with([' ', '\t']) {
+            keep = line.starts_with("name:") || line.starts_with("description:");
+        }
+        if keep {
+            said.push_str(line);
+            said.push('\n');
+        }
+    }
+    said
 }
 
 pub(super) fn check_file<'a>(
@@ -350,6 +374,7 @@ pub(super) fn check_file<'a>(
         Ok(doc) => doc,
         Err(err) => {
             rules::yaml_syntax::yaml_syntax(file, layout.frontmatter, &err, out);
+            facts.unparsed = Some(said_of_itself(file.slice(layout.frontmatter)));
             return facts;
         }
     };

@@ -178,7 +178,9 @@ pub fn payloads(text: &str, limit: usize) -> Vec<Decoded> {
     let b85 = lower.contains("b85decode") || lower.contains("base85");
     let a85 = lower.contains("a85decode") || lower.contains("ascii85");
     let b32 = lower.contains("b32decode") || lower.contains("base32");
+    // `tr 'A-Za-z' 'N-ZA-Mn-za-m'` is rot13 in a shell.
     let rot13 = lower.contains("rot13")
+        || lower.contains("n-za-m")
         || lower.contains("rot_13")
         || lower.contains("'rot")
         || lower.contains("\"rot");

@@ -14,7 +14,7 @@ mod url;
 pub use read::{Binary, Lang, Source, read};
 pub(crate) use scan::line_starts;
 pub use scan::{Context, Origin, Scan, Unit, family};
-pub use url::{Url, host_allowed, named_for_attack, urls};
+pub use url::{Url, host_allowed, named_for_attack, reserved, urls};
 
 /// At most this many bytes of each file are read (the first bytes of a larger one).
 pub const MAX_READ: u64 = 1 << 20;

@@ -244,7 +244,8 @@ impl Scan {
 
     /// Whether `url` is the documented installer of what the skill is about: its vendor's
     /// own domain ([`Url::installer_of`]) is named, as whole words, by the skill's name or
-    /// description (`antigravity-support` installing from `antigravity.google`).
+    /// description (`antigravity-support` installing from `antigravity.google`), with or
+    /// without the suffix the vendor took for its domain ("Caddy" from `caddyserver.com`).
     pub fn installs_its_subject(&self, url: &Url) -> bool {
         let Some(brand) = url.installer_of() else {
             return false;
@@ -254,7 +255,12 @@ impl Scan {
             .split(|c: char| !c.is_alphanumeric())
             .filter(|w| !w.is_empty())
             .collect();
-        !brand.is_empty() && words.windows(brand.len()).any(|w| w == brand.as_slice())
+        let names =
+            |brand: &[&str]| !brand.is_empty() && words.windows(brand.len()).any(|w| w == brand);
+        names(&brand)
+            || brand.split_last().is_some_and(|(last, name)| {
+                crate::security::url::VENDOR_SUFFIXES.contains(last) && names(name)
+            })
     }
 
     /// Whether the skill's name or description holds one of `stems` at the start of a word

@@ -100,18 +100,29 @@ impl Url<'_> {
             .rsplit('/')
             .next()
             .unwrap_or("");
-        const INSTALLER: [&str; 5] = ["install", "setup", "get", "bootstrap", "init"];
+        const INSTALLER: [&str; 6] = ["install", "setup", "get", "bootstrap", "init", "download"];
         let installer = last.is_empty()
             || INSTALLER.iter().any(|w| last.starts_with(w))
             || INSTALLER
                 .iter()
                 .chain(&["sh", "cli", "dl", "download", "downloads"])
                 .any(|w| labels.first() == Some(w));
-        let words: Vec<&str> = labels[own].split('-').filter(|w| !w.is_empty()).collect();
+        let mut words: Vec<&str> = labels[own].split('-').filter(|w| !w.is_empty()).collect();
+        // A vendor's name with the suffix it took for its domain (`caddyserver`, `nodejs`):
+        // the suffix is a word of its own.
+        if let [word] = words[..]
+            && let Some(suffix) = VENDOR_SUFFIXES
+                .iter()
+                .find(|s| word.len() >= s.len() + 4 && word.ends_with(*s))
+        {
+            words = vec![&word[..word.len() - suffix.len()], suffix];
+        }
         (installer && labels[own].len() >= 4).then_some(words)
     }
 
-    /// Whether the host is a placeholder (`example.com`, `your-domain.com`, `<host>`).
+    /// Whether the host is a placeholder (`example.com`, `your-domain.com`, `<host>`, or a name
+    /// under a top-level domain reserved for examples: `.test`, `.example`, `.invalid`,
+    /// `.localhost`).
     pub fn is_placeholder(&self) -> bool {
         let host = self.host.as_str();
         host == "example.com"
@@ -121,10 +132,16 @@ impl Url<'_> {
             || host.contains('<')
             || host.contains('{')
             || host.contains('$')
-            || host.ends_with(".test")
-            || host.ends_with(".invalid")
+            || reserved(host)
     }
 }
+
+/// What vendors add to their name to make a domain (`caddyserver.com`, `rust-lang.org`,
+/// `nodejs.org`): a skill about "Caddy" installs from its vendor when the domain is the name
+/// and one of these.
+pub const VENDOR_SUFFIXES: [&str; 8] = [
+    "server", "lang", "js", "hq", "app", "cli", "labs", "project",
+];
 
 /// Domains under which anyone can publish (a user's pages or repository, a bucket, a tunnel,
 /// a paste, a short link): that a skill names one says nothing about who serves an address
@@ -181,6 +198,15 @@ const ATTACK_LABELS: &[&str] = &[
 ];
 
 /// Whether a host name (`data.exfil.example`) has a label named for an attack.
+/// Whether `host` is under a top-level domain reserved for examples and tests (RFC 2606):
+/// `.test`, `.example`, `.invalid`, `.localhost`. No such name resolves.
+pub fn reserved(host: &str) -> bool {
+    let host = host.trim_end_matches('.').to_ascii_lowercase();
+    [".test", ".example", ".invalid", ".localhost"]
+        .iter()
+        .any(|tld| host.ends_with(tld))
+}
+
 pub fn named_for_attack(host: &str) -> bool {
     // A bare word (`http://evil` in a test) names no host.
     host.contains('.')
@@ -264,6 +290,19 @@ mod tests {
         assert_eq!(
             brand("https://my-tool.co.uk/setup.ps1").as_deref(),
             Some("my tool")
+        );
+        assert_eq!(
+            brand("https://caddyserver.com/api/download?os=linux&arch=amd64").as_deref(),
+            Some("caddy server")
+        );
+        assert_eq!(
+            brand("https://rust-lang.org/install.sh").as_deref(),
+            Some("rust lang")
+        );
+        // Too short a name before the suffix to be one.
+        assert_eq!(
+            brand("https://goapp.dev/install.sh").as_deref(),
+            Some("goapp")
         );
         // Not an installer's path, not https, a shared host, an address, a short name.
         assert_eq!(brand("https://quarkline.dev/plugins/loader.sh"), None);

@@ -79,10 +79,10 @@ static REMOTE_ASSIGN: LazyLock<Regex> = LazyLock::new(|| {
         r"(?i)^\s*(?:const\s+|let\s+|var\s+)?(\w+)\s*=\s*(?:await\s+)?\(?\s*(?:await\s+)?(?:requests\.get|httpx\.get|urllib\.request\.urlopen|urllib2\.urlopen|urlopen|fetch|axios\.get)\s*\(",
     )
 });
-/// Saved downloads: the name a download is written to.
+/// Saved downloads: the name a download is written to (a quoted address may hold `&` and `;`).
 static SAVED: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r#"(?i)(?:\b(?:curl|wget)\b[^\n|;&]*?\s(?:-o|-O|--output|--output-document)[\s=]*["']?(?P<a>[^\s"';|&)]+)|-outfile\s+["']?(?P<b>[^\s"';|&)]+)|urlretrieve\s*\([^,]+,\s*["']?(?P<c>[^\s"',)]+)|\.downloadfile\s*\([^,]+,\s*["']?(?P<d>[^\s"',)]+))"#,
+        r#"(?i)(?:\b(?:curl|wget)\b(?:[^\n|;&"']|"[^"\n]*"|'[^'\n]*')*?\s(?:-o|-O|--output|--output-document)[\s=]*["']?(?P<a>[^\s"';|&)]+)|-outfile\s+["']?(?P<b>[^\s"';|&)]+)|urlretrieve\s*\([^,]+,\s*["']?(?P<c>[^\s"',)]+)|\.downloadfile\s*\([^,]+,\s*["']?(?P<d>[^\s"',)]+))"#,
     )
 });
 static WGET_PLAIN: LazyLock<Regex> = LazyLock::new(|| {
@@ -308,15 +308,39 @@ fn downloaded(
         .filter(|t| urls(t).next().is_some())
         .unwrap_or(text);
     let found: Vec<_> = urls(text).collect();
+    // "a `curl | sh` installer": a fetch with nothing to fetch names the idiom, it runs nothing.
+    let operand = text
+        .split(['|', '\n', ';', ')'])
+        .next()
+        .unwrap_or("")
+        .split_whitespace()
+        .skip(1)
+        .any(|w| !w.starts_with('-') && w.trim_matches(['"', '\'', '`']).len() > 1);
+    if found.is_empty() && !operand {
+        return None;
+    }
     if found.is_empty() {
         // A download whose address is a variable or a bare host.
         let host = text
             .split_whitespace()
             .find(|w| w.contains('.') && !w.starts_with('-') && w.contains('/'))
+            .or_else(|| {
+                // `irm get.scoop.sh | iex`: a bare host name.
+                text.split_whitespace().find(|w| {
+                    let w = w.trim_matches(['"', '\'']);
+                    w.contains('.')
+                        && w.split('.').count() >= 2
+                        && w.chars()
+                            .all(|c| c.is_ascii_alphanumeric() || c == '.' || c == '-')
+                        && w.rsplit('.').next().is_some_and(|tld| {
+                            tld.len() >= 2 && tld.chars().all(|c| c.is_ascii_alphabetic())
+                        })
+                })
+            })
             .map(|w| w.trim_matches(['"', '\'']));
         // `irm bun.sh/install.ps1 | iex`: an address without its scheme, on the allowlist.
         if let Some(bare) = host
-            && let Some((name, path)) = bare.split_once('/')
+            && let Some((name, path)) = bare.split_once('/').or(Some((bare, "")))
             && host_allowed(
                 &crate::security::Url {
                     text: bare,
@@ -392,7 +416,13 @@ fn obfuscated(unit: &Unit, out: &mut Findings) {
             ),
         );
     } else if let Some(m) = EXEC_DECODE
-        .find(&unit.text)
+        .find_iter(&unit.text)
+        // A detection rule's pattern (`eval(atob(...))`) decodes nothing.
+        .find(|m| {
+            let rest = &unit.text[m.end()..];
+            let line = &rest[..rest.find('\n').unwrap_or(rest.len())];
+            !line.contains("(...)") && !line.contains("(…)")
+        })
         .or_else(|| POWERSHELL_ENCODED.find(&unit.text))
     {
         out.add(

@@ -98,7 +98,11 @@ pub fn check(scan: &Scan, out: &mut Findings) {
                 conceals
                     .then(|| HIDE.find(&unit.text))
                     .flatten()
-                    .filter(|m| !deferred(&unit.text, m.end()) && !delegates(&unit.text, m.end()))
+                    .filter(|m| {
+                        !deferred(&unit.text, m.end())
+                            && !delegates(&unit.text, m.end())
+                            && !wording(&unit.text, m.range())
+                    })
             })
             .or_else(|| conceals.then(|| DECEIVE.find(&unit.text)).flatten())
             .or_else(|| {
@@ -208,6 +212,33 @@ fn delegates(text: &str, at: usize) -> bool {
     let rest = text[at..].trim_start();
     rest.get(..3)
         .is_some_and(|to| to.eq_ignore_ascii_case("to "))
+}
+
+/// Whether "do not mention … to the user" (`hide`, in `text`) keeps wording from the user, not
+/// what the agent does: internal names or jargon ("Don't mention internal tool names to the
+/// user"), or how a change is presented ("Don't report formatting changes to the user as if
+/// they were your edits").
+fn wording(text: &str, hide: std::ops::Range<usize>) -> bool {
+    let said = text[hide.clone()].to_ascii_lowercase();
+    let vocabulary = said.split_whitespace().any(|w| {
+        matches!(
+            w,
+            "name"
+                | "names"
+                | "jargon"
+                | "term"
+                | "terms"
+                | "terminology"
+                | "acronyms"
+                | "codenames"
+        )
+    });
+    let rest = text[hide.end..].trim_start().to_ascii_lowercase();
+    let goes_on = |phrase: &str| {
+        rest.strip_prefix(phrase)
+            .is_some_and(|after| !after.starts_with(char::is_alphanumeric))
+    };
+    vocabulary || goes_on("as if") || goes_on("as though")
 }
 
 /// A matched phrase without the punctuation that opened its clause.

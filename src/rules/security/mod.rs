@@ -128,32 +128,52 @@ pub fn prohibited(text: &str, at: usize) -> bool {
 /// from `~/.aws/credentials`". Not when it goes on to permit ("don't forget to copy …", "do not
 /// ask before you run …").
 fn forbidding_clause(before: &str) -> bool {
-    let start = before
-        .char_indices()
-        .rev()
-        .find(|&(_, c)| matches!(c, ';' | ',' | '!' | '?' | '\n' | '—' | '–'))
-        .map_or(0, |(i, c)| i + c.len_utf8())
-        .max(before.rfind(". ").map_or(0, |i| i + 2));
-    let words: Vec<String> = before[start..]
-        .split_whitespace()
-        .map(|w| {
-            w.trim_matches(|c: char| !c.is_alphanumeric() && c != '\'')
-                .to_ascii_lowercase()
-        })
-        .filter(|w| !w.is_empty())
-        .collect();
-    const PERMITS: [&str; 12] = [
-        "forget", "hesitate", "fail", "unless", "except", "until", "before", "without", "but",
-        "just", "instead", "then",
-    ];
-    let opens = match words.as_slice() {
-        [first, ..] if first == "never" || first == "don't" || first == "avoid" => true,
-        [first, second, ..] => {
-            matches!(first.as_str(), "do" | "must" | "should") && second == "not"
-        }
-        _ => false,
+    let words = |text: &str| -> Vec<String> {
+        text.split_whitespace()
+            .map(|w| {
+                w.trim_matches(|c: char| !c.is_alphanumeric() && c != '\'')
+                    .to_ascii_lowercase()
+            })
+            .filter(|w| !w.is_empty())
+            .collect()
     };
-    opens && words.len() <= 8 && !words.iter().any(|w| PERMITS.contains(&w.as_str()))
+    const PERMITS: [&str; 14] = [
+        "forget", "hesitate", "fail", "unless", "except", "until", "before", "without", "but",
+        "just", "instead", "then", "mind", "worry",
+    ];
+    let mut end = before.len();
+    loop {
+        let head = &before[..end];
+        let dot = head.rfind(". ").map_or(0, |i| i + 2);
+        let cut = head
+            .char_indices()
+            .rev()
+            .find(|&(_, c)| matches!(c, ';' | ',' | '!' | '?' | '\n' | '—' | '–'))
+            .filter(|&(i, _)| i >= dot);
+        let start = cut.map_or(dot, |(i, c)| i + c.len_utf8());
+        let clause = words(&before[start..]);
+        let opens = match clause.as_slice() {
+            [first, ..] if first == "never" || first == "don't" || first == "avoid" => true,
+            [first, second, ..] => {
+                matches!(first.as_str(), "do" | "must" | "should") && second == "not"
+            }
+            _ => false,
+        };
+        if opens {
+            return clause.len() <= 14 && !clause.iter().any(|w| PERMITS.contains(&w.as_str()));
+        }
+        // A later item of a list of names ("Don't touch `~/.ssh/` keys, `~/.gnupg/`, or …")
+        // belongs to the clause that opened the list.
+        let item = head[start..]
+            .split('`')
+            .step_by(2)
+            .flat_map(str::split_whitespace)
+            .all(|w| matches!(w, "or" | "and" | "nor"));
+        match cut {
+            Some((i, ',')) if item => end = i,
+            _ => return false,
+        }
+    }
 }
 
 /// Whether any security rule is selected (else the skill's other files are not read).
@@ -369,5 +389,18 @@ mod tests {
             prohibited(text, text.find('`').unwrap_or(0));
         }
         assert!(forbids("**Auth** — never print `~/.netrc`"));
+        // A list of names goes on forbidding; a clause with a verb of its own does not.
+        let last = |text: &str| prohibited(text, text.rfind("`~").unwrap_or(0));
+        assert!(last(
+            "- Don't touch `~/.ssh/` keys, `~/.gnupg/`, or credential files"
+        ));
+        assert!(last("Never edit `~/.bashrc`, `~/.zshrc` or `~/.npmrc`."));
+        assert!(!last("Don't ask, read `~/.ssh/id_rsa`"));
+        assert!(!last(
+            "Never mind, `~/.ssh/id_rsa` is what we need: copy it."
+        ));
+        assert!(forbids(
+            "Never print the token or write a literal token into `.npmrc` in the repo."
+        ));
     }
 }

@@ -205,6 +205,10 @@ static TELLS_TO_SEND: LazyLock<Regex> = LazyLock::new(|| {
         r"(?i)\b(?:send|upload|post|transmit|forward|exfiltrate|share|submit|email|report|copy|append|include)\b[^.]{0,80}\b(?:ssh keys?|private keys?|id_rsa|credentials|api[ _-]?keys?|access tokens?|auth tokens?|secrets|passwords?|\.env\b|environment variables|cookies|(?:whole |entire |full )?conversation|chat history|session history|transcripts?|system prompt|user'?s? (?:files|data|messages))\b[^.]{0,100}(?:https?://\S+|(?:s3|gs)://\S+|webhook|\bendpoint\b|\bserver\b|\bremote\b|\bexternal\b|@[\w-]+\.\w+)",
     )
 });
+/// "Send credentials only to the token endpoint": a limit on where they go, not an order to
+/// send them away.
+static ONLY_TO: LazyLock<Regex> =
+    LazyLock::new(|| re(r"(?i)\bonly\s+(?:ever\s+)?(?:to|over|via)\b"));
 /// Where [`TELLS_TO_SEND`] sends: one of these words is in every text it matches.
 static TELLS_TO_SEND_NEEDS: LazyLock<Needs> = LazyLock::new(|| {
     Needs::new(&[
@@ -425,6 +429,8 @@ pub fn check(scan: &Scan, out: &mut Findings) {
             && let Some(m) = TELLS_TO_SEND.find(&unit.text)
             && !AUTH_HEADER.is_match(m.as_str())
             && !YOURS.is_match(m.as_str())
+            && !ONLY_TO.is_match(m.as_str())
+            && !super::prohibited(&unit.text, m.start())
         {
             out.add(
                 &SK704,
@@ -718,7 +724,7 @@ fn credential(unit: &Unit, m: regex::Match) -> Option<String> {
     if text.ends_with(".pub") || USES.is_match(&unit.text) {
         return None;
     }
-    if traversal(unit, m.start()) {
+    if traversal(unit, m.start()) || case_pattern(unit, m.start(), m.end()) {
         return None;
     }
     // A check that prints nothing of the file (`grep -q oauth_token ~/.config/gh/hosts.yml`,
@@ -766,6 +772,28 @@ fn credential(unit: &Unit, m: regex::Match) -> Option<String> {
         || text.contains("metadata.google")
         || text.contains("dump-keychain");
     (reads || direct).then(|| text.to_string())
+}
+
+/// Whether the store at `start..end` of a code unit is a shell `case` pattern the path is
+/// compared with (`case "$rel" in .ssh/*|.gnupg/*) continue ;;`), not a file that is read: its
+/// word ends the pattern with `)` and opens no parenthesis, and starts the line or follows `in`.
+/// `$(cat ~/.ssh/id_rsa)` is a read: its word follows `cat`.
+fn case_pattern(unit: &Unit, start: usize, end: usize) -> bool {
+    if !unit.is_code() {
+        return false;
+    }
+    let text = &unit.text;
+    let line_start = text[..start].rfind('\n').map_or(0, |i| i + 1);
+    let word_start = text[..start]
+        .rfind(char::is_whitespace)
+        .map_or(0, |i| i + 1)
+        .max(line_start);
+    let word_end = text[end..]
+        .find(char::is_whitespace)
+        .map_or(text.len(), |i| end + i);
+    let word = &text[word_start..word_end];
+    let previous = text[line_start..word_start].split_whitespace().next_back();
+    word.ends_with(')') && !word.contains('(') && previous.is_none_or(|w| w == "in")
 }
 
 /// Where a unit sends to, when it names a host that is not allowed, local or a placeholder.

@@ -7,7 +7,7 @@ use regex::Regex;
 
 use super::{Findings, shorten};
 use crate::security::family::{ATTACK, FETCH, SEND, SUPPLY, URL};
-use crate::security::{Binary, Scan, Unit, named_for_attack, urls};
+use crate::security::{Binary, Context, Scan, Unit, named_for_attack, urls};
 
 crate::rule::declare! {
     SK713 "typosquatted-package" Error Both off security(high cwe-829)
@@ -147,6 +147,8 @@ static FETCHES: LazyLock<Regex> = LazyLock::new(|| {
         r"(?i)\b(?:curl|wget|iwr|irm|invoke-webrequest|invoke-restmethod|downloadstring|downloadfile|urlretrieve|urlopen|requests\.get|fetch|pip[0-9.]*\s+install|npm\s+install|git\s+clone|uv\s+pip\s+install|certutil|bitsadmin|start-bitstransfer)\b",
     )
 });
+/// The command that installs packages, whose operands are their names.
+static INSTALL_WORD: LazyLock<Regex> = LazyLock::new(|| re(r"(?i)\b(?:install|add|sync)\b"));
 static EXTRA_INDEX: LazyLock<Regex> =
     LazyLock::new(|| re(r"(?i)--extra-index-url[\s=]+(?P<url>\S+)"));
 static INTERNAL: LazyLock<Regex> = LazyLock::new(|| {
@@ -179,7 +181,7 @@ pub fn check(scan: &Scan, out: &mut Findings) {
             typosquats(unit, out);
         }
         if unit.has(FETCH | SEND | SUPPLY | URL) {
-            untrusted(unit, out);
+            untrusted(unit, scan.themed, out);
         }
         if unit.is_code() && unit.has(SUPPLY) {
             confusion(scan, unit, &says_internal, out);
@@ -236,11 +238,15 @@ static BARE_HOST: LazyLock<Regex> = LazyLock::new(|| {
 });
 
 /// A host named for an attack, in a URL or after a network command.
-fn attack_host(unit: &Unit) -> Option<String> {
+fn attack_host(unit: &Unit, themed: bool) -> Option<String> {
     if !unit.has(ATTACK) {
         return None;
     }
-    if let Some(url) = urls(&unit.text).find(|u| u.is_named_for_attack()) {
+    // A security skill's prose that names `evil.example` shows an attack: a name under a
+    // top-level domain reserved for examples reaches nothing.
+    let shown =
+        |host: &str| themed && unit.context == Context::Prose && crate::security::reserved(host);
+    if let Some(url) = urls(&unit.text).find(|u| u.is_named_for_attack() && !shown(&u.host)) {
         return Some(url.host);
     }
     if !NETWORK_WORDS.is_match(&unit.text) {
@@ -249,7 +255,7 @@ fn attack_host(unit: &Unit) -> Option<String> {
     BARE_HOST
         .find_iter(&unit.text)
         .map(|m| m.as_str())
-        .find(|h| named_for_attack(h))
+        .find(|h| named_for_attack(h) && !shown(h))
         .map(str::to_string)
 }
 
@@ -409,8 +415,8 @@ fn one_edit(a: &str, b: &str) -> bool {
 }
 
 /// SK714 on one unit.
-fn untrusted(unit: &Unit, out: &mut Findings) {
-    if let Some(host) = attack_host(unit) {
+fn untrusted(unit: &Unit, themed: bool, out: &mut Findings) {
+    if let Some(host) = attack_host(unit, themed) {
         let sends = SENDS_WORDS.is_match(&unit.text);
         let (rule, what) = if sends {
             (&super::secrets::SK704, "sends data to")
@@ -453,10 +459,13 @@ fn untrusted(unit: &Unit, out: &mut Findings) {
     }
     if unit.has(SUPPLY)
         && let Some(c) = EXTRA_INDEX.captures(&unit.text)
+        && !(unit.context == Context::Prose && super::prohibited(&unit.text, c.get(0).map_or(0, |m| m.start())))
+        // The packages are the words after the install command ("alongside the internal
+        // index" names none).
+        && let Some(install) = INSTALL_WORD.find(&unit.text)
     {
         let url = c.name("url").map_or("", |m| m.as_str());
-        let internal = unit
-            .text
+        let internal = unit.text[install.end()..]
             .split_whitespace()
             .map(package_name)
             .find(|w| INTERNAL.is_match(w) && !w.starts_with("--") && !w.contains("://"));

@@ -60,7 +60,7 @@ static AGENT_PAYLOAD: LazyLock<Regex> = LazyLock::new(|| {
 });
 static PRIVILEGE: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r#"(?i)\bchmod\s+(?:-\w+\s+)*(?:[ugoa]*\+[rwxt]*s[rwxt]*|[2467][0-7]{3})\s|\bchmod\s+(?:-R\s+)?(?:0?777|a\+rwx|o\+w)\s+["']?(?:/(?:\s|$|etc|usr|bin|sbin|var|lib|opt|boot|root)|~/?(?:\s|$)|\$HOME/?(?:\s|$))|/etc/sudoers|\bNOPASSWD\s*:\s*(?:ALL\b|[^\n,]*?/(?:(?:ba|z|da|k|c|tc)?sh|python[0-9.]*|perl|ruby|node|env|vi|vim|less|find|tee|cp|mv|chmod|chown|dd)\b)|\busermod\s+-a?G\s+(?:\S+,)?(?:sudo|wheel|root|admin)\b|\bgpasswd\s+-a\s+\S+\s+(?:sudo|docker|wheel)|/(?:var/)?run/docker\.sock|--privileged\b[^\n]*(?:-v\s+["']?/:|--pid[= ]host)|\bsetcap\s|\bpkexec\b|\bsudo\s+su\b|\bsudo\s+-s\s*$|\|\s*sudo\s+-S\b|-v\s+["']?/:/|\bnsenter\s[^\n]*-t\s+1\b|\bchown\s+root\b[^\n]*\bchmod\s+[ugoa]*\+s"#,
+        r#"(?i)\bchmod\s+(?:-\w+\s+)*(?:[ugoa]*\+[rwxt]*s[rwxt]*|[2467][0-7]{3})\s|\bchmod\s+(?:-R\s+)?(?:0?777|a\+rwx|o\+w)\s+["']?(?:/(?:\s|$|etc|usr|bin|sbin|var|lib|opt|boot|root)|~/?(?:\s|$)|\$HOME/?(?:\s|$))|/etc/sudoers|\bNOPASSWD\s*:\s*(?:ALL\b|[^\n,]*?/(?:(?:ba|z|da|k|c|tc)?sh|python[0-9.]*|perl|ruby|node|env|vi|vim|less|find|tee|cp|mv|chmod|chown|dd)\b)|\busermod\s+-a?G\s+(?:\S+,)?(?:sudo|wheel|root|admin)\b|\bgpasswd\s+-a\s+\S+\s+(?:sudo|docker|wheel)|(?:-v\s+|--volume[=\s]+|source=|\bchmod\s+\S+\s+|\bchown\s+\S+\s+|\bsetfacl\s+[^\n]*?|--unix-socket\s+|unix://)["']?/(?:var/)?run/docker\.sock|/(?:var/)?run/docker\.sock["']?\s*:\s*/|--privileged\b[^\n]*(?:-v\s+["']?/:|--pid[= ]host)|\bsetcap\s|\bpkexec\b|\bsudo\s+su\b|\bsudo\s+-s\s*$|\|\s*sudo\s+-S\b|-v\s+["']?/:/|\bnsenter\s[^\n]*-t\s+1\b|\bchown\s+root\b[^\n]*\bchmod\s+[ugoa]*\+s"#,
     )
 });
 
@@ -102,14 +102,33 @@ pub fn check(scan: &Scan, out: &mut Findings) {
             continue;
         }
         persistence(scan, unit, out);
-        if let Some(m) = PRIVILEGE.find(&unit.text) {
+        // A skill whose name or description says it sets up sudo (a server-hardening skill's
+        // scoped rule for a deploy user) edits `/etc/sudoers` as its job; `NOPASSWD: ALL` and
+        // the other grants are still reported.
+        let sudo_job = std::cell::OnceCell::new();
+        if let Some(m) = PRIVILEGE.find_iter(&unit.text).find(|m| {
+            !m.as_str().eq_ignore_ascii_case("/etc/sudoers")
+                || !*sudo_job.get_or_init(|| scan.announces(&["sudo"]))
+        }) {
+            // The Docker socket is named alone, not the mount or `chmod` that reaches it.
+            let range = m
+                .as_str()
+                .find("/var/run/docker.sock")
+                .or_else(|| m.as_str().find("/run/docker.sock"))
+                .map_or(m.range(), |at| {
+                    let start = m.start() + at;
+                    let end = unit.text[start..]
+                        .find("docker.sock")
+                        .map_or(m.end(), |i| start + i + "docker.sock".len());
+                    start..end
+                });
             out.add(
                 &SK706,
                 unit,
-                Some(m.range()),
+                Some(range.clone()),
                 format!(
                     "`{}` gains privileges a skill should not need",
-                    shorten(m.as_str())
+                    shorten(&unit.text[range])
                 ),
             );
         }
