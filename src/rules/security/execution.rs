@@ -52,7 +52,7 @@ static SUBSTITUTED: LazyLock<Regex> = LazyLock::new(|| {
 });
 static POWERSHELL: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)\b(?:iex|invoke-expression)\b[\s(]*(?:\(?\s*new-object\s+(?:system\.)?net\.webclient\s*\)?\s*\.\s*downloadstring|\(?\s*(?:iwr|irm|invoke-webrequest|invoke-restmethod|curl|wget)\b)|\.downloadstring\s*\([^)]*\)\s*\|\s*(?:iex|invoke-expression)\b|\bstart-process\b[^\n]*\b(?:iwr|irm|invoke-webrequest|downloadfile)\b",
+        r"(?i)\b(?:iex|invoke-expression)\b[\s(]*(?:\(?\s*new-object\s+(?:system\.)?net\.webclient\s*\)?\s*\.\s*downloadstring|\(?\s*(?:iwr|irm|invoke-webrequest|invoke-restmethod|curl|wget)\b)|\.downloadstring\s*\([^)]*\)\s*\|\s*(?:iex|invoke-expression)\b|\b(?:iex|invoke-expression)\b[\s(]*\$\w+\s*\.\s*downloadstring\b|\[scriptblock\]\s*::\s*create\s*\([^\n]*?(?:\.downloadstring|\b(?:iwr|irm|invoke-webrequest|invoke-restmethod))\b|\bstart-process\b[^\n]*\b(?:iwr|irm|invoke-webrequest|downloadfile)\b",
     )
 });
 static CODE_REMOTE: LazyLock<Regex> = LazyLock::new(|| {
@@ -220,9 +220,14 @@ fn remote(scan: &Scan, unit: &Unit, out: &mut Findings) {
                 .map(|c| (c.get(0).map(|m| m.range()), String::new(), "runs it with"))
         })
         .or_else(|| {
-            POWERSHELL
-                .find(&unit.text)
-                .map(|m| (Some(m.range()), "Invoke-Expression".into(), "runs it with"))
+            POWERSHELL.find(&unit.text).map(|m| {
+                let runner = if m.as_str().to_ascii_lowercase().contains("scriptblock") {
+                    "a script block"
+                } else {
+                    "Invoke-Expression"
+                };
+                (Some(m.range()), runner.into(), "runs it with")
+            })
         })
         .or_else(|| {
             CODE_REMOTE

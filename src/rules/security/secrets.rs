@@ -190,7 +190,7 @@ static SENDS: LazyLock<Regex> = LazyLock::new(|| {
 /// Names built from data and resolved: DNS exfiltration.
 static DNS: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r#"(?i)(?:^|[`;|&(]\s*|\$\(\s*)(?:nslookup|dig|drill|resolve-dnsname)\s+[^\n]*(?:(?:[^@"']|[^@]["'])\$\(|`[^`\s]+`\.|\$\{?\w+\}?\.[\w-]+\.)|(?:^|[`;|&(]\s*|\$\(\s*)host\s+["']?\S*(?:\$\(|\$\{?\w+\}?\.[\w-]+\.)|\b(?:gethostbyname|getaddrinfo|dns\.resolver\.(?:resolve|query)|dns\.(?:lookup|resolve\w*)|resolver\.query)\s*\(\s*(?:f["'][^"']*\{|[^)\n]*\+|[^)\n]*\.format\(|[^)\n]*%\s|`[^`]*\$\{)"#,
+        r#"(?i)(?:^\s*|[`;|&(]\s*|\$\(\s*|\b(?:do|then|else)\s+)(?:nslookup|dig|drill|resolve-dnsname)\s+[^\n]*(?:(?:[^@"']|[^@]["'])\$\(|`[^`\s]+`\.|\$\{?\w+\}?\.(?:[\w-]+|\$\{?\w+\}?)\.)|(?:^\s*|[`;|&(]\s*|\$\(\s*|\b(?:do|then|else)\s+)host\s+["']?\S*(?:\$\(|\$\{?\w+\}?\.[\w-]+\.)|\b(?:gethostbyname|getaddrinfo|dns\.resolver\.(?:resolve|query)|dns\.(?:lookup|resolve\w*)|resolver\.query)\s*\(\s*(?:f["'][^"']*\{|[^)\n]*\+|[^)\n]*\.format\(|[^)\n]*%\s|`[^`]*\$\{)"#,
     )
 });
 /// Endpoints that only capture what is sent to them, paste sites and chat bots.
