@@ -497,7 +497,6 @@ fn downloads_then_runs(scan: &Scan, i: usize, out: &mut Findings) {
                 let dir = c.name("tar").or(c.name("zip"))?.as_str();
                 (dir.len() > 1 && !dir.contains(name.as_str())).then(|| format!("{dir}/"))
             });
-        // The same line (`… && bash x.sh`) or one of the next 30 of the file.
         // A file of the unpacked folder runs when a runner takes it, or when it starts a
         // command (`./workspace/run.sh`, not `cat ./workspace/PROMPT.md`).
         let from_unpacked = |text: &str, c: &regex::Captures, p: &str| {
@@ -518,6 +517,8 @@ fn downloads_then_runs(scan: &Scan, i: usize, out: &mut Findings) {
                         .starts_with(dir.trim_start_matches("./"))
                 })
         };
+        // The same line (`… && bash x.sh`) or one of the next 30 of the file runs the saved
+        // file or a file of its unpacked folder.
         let runs = |text: &str| {
             RUNS_FILE.captures_iter(text).any(|c| {
                 let path = c.name("path").or(c.name("direct")).or(c.name("called"));

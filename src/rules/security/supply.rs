@@ -186,6 +186,9 @@ pub fn check(scan: &Scan, out: &mut Findings) {
         if unit.is_code() && unit.has(SUPPLY) {
             confusion(scan, unit, &says_internal, out);
         }
+        if unit.is_code() && unit.has(SUPPLY | URL) {
+            global_index(scan, unit, out);
+        }
     }
     skill_name(scan, out);
     // Dependency files: requirements*.txt, package.json.
@@ -218,6 +221,91 @@ pub fn check(scan: &Scan, out: &mut Findings) {
         }
         opaque(scan, i, out);
     }
+}
+
+/// A command that sets the index or registry of every later install.
+static SETS_INDEX: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r#"(?i)\b(?:pip[0-9.]*\s+config\s+(?:--\w+\s+)*set\s+(?:global|install)\.(?:extra-)?index-url|(?:npm|yarn|pnpm)\s+config\s+set\s+(?:@[\w-]+:)?registry)[\s=]+["']?(?P<url>https?://[^\s"']+)"#,
+    )
+});
+/// An index or registry line of a package manager's configuration file.
+static INDEX_LINE: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r#"(?i)^\s*(?:extra-index-url|index-url|(?:@[\w-]+:)?registry)\s*=\s*["']?(?P<url>https?://[^\s"']+)"#,
+    )
+});
+/// A write to the user's or the machine's own package-manager configuration.
+static GLOBAL_CONFIG: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r#"(?i)(?:>>?|\btee\s+(?:-a\s+)?)\s*["']?(?:~|\$HOME|\$\{HOME\}|/etc)[^\s"']*(?:pip\.conf|pip\.ini|\.npmrc|\.yarnrc|uv\.toml)"#,
+    )
+});
+/// The public indexes every package manager uses anyway.
+const PUBLIC_INDEXES: [&str; 6] = [
+    "pypi.org",
+    "pypi.python.org",
+    "files.pythonhosted.org",
+    "registry.npmjs.org",
+    "registry.yarnpkg.com",
+    "registry.npmmirror.com",
+];
+
+/// SK714: an index or registry set for every later install of the user (`pip config set
+/// global.extra-index-url`, `npm config set registry`, an `extra-index-url =` line written
+/// into `~/.config/pip/pip.conf`) that the skill does not say it sets up: a package there can
+/// stand in for any public one.
+fn global_index(scan: &Scan, unit: &Unit, out: &mut Findings) {
+    let url = if let Some(c) = SETS_INDEX.captures(&unit.text) {
+        c.name("url")
+    } else if let Some(c) = INDEX_LINE.captures(&unit.text) {
+        // The line is inside a heredoc or `echo` that writes a global configuration file,
+        // opened at most 10 lines before.
+        let text = &scan.source(unit).text;
+        let starts = crate::security::line_starts(text);
+        let from = starts
+            .get(unit.line.saturating_sub(11))
+            .copied()
+            .unwrap_or(0);
+        let to = starts.get(unit.line).copied().unwrap_or(text.len());
+        text.get(from..to)
+            .is_some_and(|t| GLOBAL_CONFIG.is_match(t))
+            .then(|| c.name("url"))
+            .flatten()
+    } else {
+        None
+    };
+    let Some(url) = url.and_then(|m| urls(m.as_str()).next()) else {
+        return;
+    };
+    let public = PUBLIC_INDEXES
+        .iter()
+        .any(|h| url.host == *h || url.host.ends_with(&format!(".{h}")));
+    const JOB: [&str; 11] = [
+        "registr",
+        "index",
+        "mirror",
+        "artifactory",
+        "nexus",
+        "proxy",
+        "private package",
+        "codeartifact",
+        "verdaccio",
+        "devpi",
+        "internal package",
+    ];
+    if public || url.is_local() || url.is_placeholder() || scan.announces(&JOB) {
+        return;
+    }
+    out.add(
+        &SK714,
+        unit,
+        None,
+        format!(
+            "points every later install of the user at `{}`, an index the skill does not say it sets up: a package there can stand in for any public one",
+            url.host
+        ),
+    );
 }
 
 /// A network command or sending verb.
