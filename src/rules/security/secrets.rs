@@ -785,8 +785,10 @@ fn case_pattern(unit: &Unit, start: usize, end: usize) -> bool {
     let text = &unit.text;
     let line_start = text[..start].rfind('\n').map_or(0, |i| i + 1);
     let word_start = text[..start]
-        .rfind(char::is_whitespace)
-        .map_or(0, |i| i + 1)
+        .char_indices()
+        .rev()
+        .find(|(_, c)| c.is_whitespace())
+        .map_or(0, |(i, c)| i + c.len_utf8())
         .max(line_start);
     let word_end = text[end..]
         .find(char::is_whitespace)
