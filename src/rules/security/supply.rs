@@ -241,14 +241,23 @@ static GLOBAL_CONFIG: LazyLock<Regex> = LazyLock::new(|| {
         r#"(?i)(?:>>?|\btee\s+(?:-a\s+)?)\s*["']?(?:~|\$HOME|\$\{HOME\}|/etc)[^\s"']*(?:pip\.conf|pip\.ini|\.npmrc|\.yarnrc|uv\.toml)"#,
     )
 });
-/// The public indexes every package manager uses anyway.
-const PUBLIC_INDEXES: [&str; 6] = [
+/// The public indexes, and the public mirrors of them that developers in China are told to
+/// use: they serve what the public index serves.
+const PUBLIC_INDEXES: [&str; 14] = [
     "pypi.org",
     "pypi.python.org",
     "files.pythonhosted.org",
     "registry.npmjs.org",
     "registry.yarnpkg.com",
     "registry.npmmirror.com",
+    "registry.npm.taobao.org",
+    "pypi.tuna.tsinghua.edu.cn",
+    "mirrors.tuna.tsinghua.edu.cn",
+    "mirrors.aliyun.com",
+    "mirrors.cloud.tencent.com",
+    "pypi.mirrors.ustc.edu.cn",
+    "mirrors.huaweicloud.com",
+    "repo.huaweicloud.com",
 ];
 
 /// SK714: an index or registry set for every later install of the user (`pip config set
