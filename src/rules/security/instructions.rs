@@ -22,7 +22,7 @@ use crate::security::regex as re;
 
 static INJECTION: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r#"(?i)\b(?:ignore|disregard|forget|override|bypass)\s+(?:all\s+|any\s+|the\s+|your\s+|every\s+|of\s+)*(?:(?:previous|prior|above|earlier|preceding|former|original|existing|system|safety|security|developer|initial|other)\s+(?:(?:or|and|and/or)\s+)?)+(?:instructions?|prompts?|rules|directives|guidelines|guardrails|policies|restrictions|constraints|messages|programming|safeguards)\b|\b(?:ignore|disregard|forget)\s+(?:all|everything)\s+(?:instructions?|you\s+(?:were|have\s+been)\s+told|above)\b|\byou\s+are\s+(?:now\s+)?(?:in\s+)?(?:DAN\b|developer\s+mode|god\s+mode|jailbroken|unrestricted|unfiltered|no\s+longer\s+bound|free\s+(?:from|of)\s+(?:all\s+)?(?:rules|restrictions|guidelines))|\b(?:developer|god|jailbreak|DAN|admin|debug|maintenance)\s+mode\s+(?:is\s+)?(?:now\s+)?(?:enabled|activated|on|engaged)\b|\bdo\s+anything\s+now\b|\b(?:ADMIN|DEVELOPER|GOD|SUPERUSER|ROOT)_(?:OVERRIDE|MODE)_(?:ENABLED|ON|ACTIVE|GRANTED)\b|\bBYPASS_(?:CONTENT_|SAFETY_)?(?:FILTERS?|SAFETY|GUARDRAILS?|RESTRICTIONS)\b|\bnew\s+(?:system\s+)?instructions\s*:|\b(?:the\s+)?(?:above|previous|prior|earlier)\s+(?:instructions|rules|prompt)\s+(?:are|were|is)\s+(?:void|obsolete|cancell?ed|fake|outdated|superseded|no\s+longer)"#,
+        r#"(?i)\b(?:ignore|disregard|forget|override|bypass)\s+(?:all\s+|any\s+|the\s+|your\s+|every\s+|of\s+)*(?:(?:previous|prior|above|earlier|preceding|former|original|existing|system|safety|security|developer|initial|other)\s+(?:(?:or|and|and/or)\s+)?)+(?:instructions?|prompts?|rules|directives|guidelines|guardrails|policies|restrictions|constraints|messages|programming|safeguards)\b|\b(?:ignore|disregard|forget)\s+(?:all|everything)\s+(?:instructions?|you\s+(?:were|have\s+been)\s+told|above)\b|\byou\s+are\s+(?:now\s+)?(?:in\s+)?(?:DAN\b|developer\s+mode|god\s+mode|jailbroken|unrestricted|unfiltered|no\s+longer\s+bound|free\s+(?:from|of)\s+(?:all\s+)?(?:rules|restrictions|guidelines))|\b(?:god|jailbreak|DAN)\s+mode\s+(?:is\s+)?(?:now\s+)?(?:enabled|activated|on|engaged)\b|\b(?:developer|admin|debug|maintenance)\s+mode\s+(?:is\s+)?now\s+(?:enabled|activated|on|engaged)\b|\bdo\s+anything\s+now\b|\b(?:ADMIN|DEVELOPER|GOD|SUPERUSER|ROOT)_(?:OVERRIDE|MODE)_(?:ENABLED|ON|ACTIVE|GRANTED)\b|\bBYPASS_(?:CONTENT_|SAFETY_)?(?:FILTERS?|SAFETY|GUARDRAILS?|RESTRICTIONS)\b|\bnew\s+(?:system\s+)?instructions\s*:|\b(?:the\s+)?(?:above|previous|prior|earlier)\s+(?:instructions|rules|prompt)\s+(?:are|were|is)\s+(?:void|obsolete|cancell?ed|fake|outdated|superseded|no\s+longer)"#,
     )
 });
 static HIDE: LazyLock<Regex> = LazyLock::new(|| {
@@ -30,12 +30,13 @@ static HIDE: LazyLock<Regex> = LazyLock::new(|| {
         r"(?im)(?:^|[.!?:;,>*\-]\s*|\d[.)]\s+|\b(?:and|but|then|please|so|also)\s+|\*\*)(?:do\s+not|don't|never)\s+(?:ever\s+)?(?:tell(?:ing)?|inform(?:ing)?|notify(?:ing)?|alert(?:ing)?|mention(?:ing)?|reveal(?:ing)?|disclos(?:e|ing)|report(?:ing)?)(?:\s+[\w'-]+){0,6}?\s+(?:to\s+|with\s+)?(?:the\s+)?(?:user|human|operator)\b|(?:do\s+not|don't|never)\s+let\s+(?:the\s+)?(?:user|human)\s+(?:see|know|notice|find\s+out|learn)\b|\bwithout\s+(?:ever\s+)?(?:tell(?:ing)?|inform(?:ing)?|notify(?:ing)?|alert(?:ing)?|mention(?:ing)?|reveal(?:ing)?|disclos(?:e|ing)|report(?:ing)?)\s+(?:this\s+|these\s+|it\s+|that\s+|any\s+of\s+(?:this|these|it)\s+|anything\s+|what\s+you\s+(?:did|do|are\s+doing)\s+|about\s+(?:this|it|these)\s+|(?:the\s+|any\s+)?(?:\w+\s+){0,3}(?:step|command|action|request|upload|file|files|data|change|changes)s?\s+)?(?:to\s+)?(?:the\s+)?(?:user|human|operator)\b|\b(?:hide|conceal|keep)\s+(?:this|these|it|that|all\s+of\s+this|the\s+\w+(?:\s+\w+)?)\s+(?:hidden\s+|secret\s+)?from\s+(?:the\s+)?(?:user|human|operator)\b|\bthe\s+(?:user|human)\s+(?:must|should)\s+(?:not|never)\s+(?:know|see|find\s+out|be\s+told|notice|learn)\b|\bwithout\s+(?:the\s+)?(?:user|human)(?:'s)?\s+(?:knowing|knowledge|noticing|awareness)\b|\b(?:secretly|covertly|stealthily|surreptitiously)\s+(?:\w+\s+)?(?:send|upload|exfiltrate|copy|transmit|forward|post|collect|harvest|install|run|execute|download|add|modify|write|append|read|include|save)\b|\bsilently\s+(?:send|upload|exfiltrate|transmit|forward|post|collect|harvest|copy)\b|\b(?:respond|reply|say|tell\s+(?:the\s+)?user)\s+(?:only\s+)?that\s+(?:the\s+)?(?:skill|task|it|you)\s+(?:only|just)\b",
     )
 });
-/// Instructions that deceive the user or escape oversight: skip confirmation or human
-/// approval, keep actions out of the audit trail, switch filtering off, deny having
-/// instructions.
+/// Instructions that deceive the user or escape oversight: claim consent, keep actions out of
+/// the audit trail, switch filtering off, deny having instructions. Acting without asking for
+/// confirmation is not among them: that is how much autonomy a skill gives the agent ("commit
+/// without asking for confirmation"), and the user sees what it does.
 static DECEIVE: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)(?:\bnot|\bnever|\bdon't|\bdo\s+not)\s+(?:be\s+)?log(?:ged)?\b[^.]{0,60}\baudit|\b(?:the\s+)?user\s+has\s+already\s+(?:consented|granted\s+(?:permission|consent))\b|\bif\s+(?:a\s+|any\s+|the\s+)?(?:tool|command|prompt|dialog)\s+asks\s+(?:you\s+)?for\s+(?:permission|approval|confirmation),?\s+(?:approve|accept|grant|confirm|allow)\b|\b(?:content|safety)\s+filter(?:ing|s)?\s+(?:is|are)\s+(?:disabled|off|bypassed)|\bsilently\s+(?:request|escalate|grant|elevate|obtain|delete|modify|purchase|approve)\w*|\bwithout\s+(?:the\s+)?(?:latency\s+of\s+)?human\s+(?:approval|review|confirmation|oversight)|\bregardless\s+of\s+what\s+the\s+user|\bwithout\s+(?:asking|requesting|waiting\s+for|seeking)(?:\s+for)?\s+(?:the\s+user'?s?\s+|any\s+|user\s+|explicit\s+)?(?:confirmation|approval|permission|consent)|(?:\bdo\s+not|\bdon't|\bnever)\s+(?:reveal|mention|disclose|share|repeat)\s+(?:these|this|your|the)\s+(?:instructions|system\s+prompt)|\bexempt\s+from\s+(?:standard\s+|the\s+|all\s+)?(?:policy|policies|safety|moderation|restrictions|rules)|\b(?:tell|inform)\s+(?:the\s+user|them)\s+(?:that\s+)?you\s+(?:do\s+not|don't|have\s+no)",
+        r"(?i)(?:\bnot|\bnever|\bdon't|\bdo\s+not)\s+(?:be\s+)?log(?:ged)?\b[^.]{0,60}\baudit|\b(?:the\s+)?user\s+has\s+already\s+(?:consented|granted\s+(?:permission|consent))\b|\bif\s+(?:a\s+|any\s+|the\s+)?(?:tool|command|prompt|dialog)\s+asks\s+(?:you\s+)?for\s+(?:permission|approval|confirmation),?\s+(?:approve|accept|grant|confirm|allow)\b|\b(?:content|safety)\s+filter(?:ing|s)?\s+(?:is|are)\s+(?:disabled|off|bypassed)|\bsilently\s+(?:request|escalate|grant|elevate|obtain|delete|modify|purchase|approve)\b|\bregardless\s+of\s+what\s+the\s+user|(?:\bdo\s+not|\bdon't|\bnever)\s+(?:reveal|mention|disclose|share|repeat)\s+(?:these|this|your|the)\s+(?:instructions|system\s+prompt)|\bexempt\s+from\s+(?:standard\s+|the\s+|all\s+)?(?:policy|policies|safety|moderation|restrictions|rules)|\b(?:tell|inform)\s+(?:the\s+user|them)\s+(?:that\s+)?you\s+(?:do\s+not|don't|have\s+no)",
     )
 });
 /// Instructions that keep the user from knowing or deciding: actions or data kept from them
@@ -44,7 +45,7 @@ static DECEIVE: LazyLock<Regex> = LazyLock::new(|| {
 /// other agents given authority over the user's task.
 static OVERSIGHT: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)\b(?:is|are)\s+not\s+(?:disclosed|shown|revealed|reported|reflected|labell?ed|mentioned)\s+(?:to|in)\s+(?:the\s+)?(?:users?\b|user's|skill's\s+output)|\busers?\s+(?:do|does)\s+not\s+need\s+to\s+(?:know|be\s+told|be\s+informed)\b|\b(?:users?|the\s+user)\s+(?:should|must|will)\s+not\s+be\s+(?:informed|told|notified|made\s+aware)\b|\busers?\s+(?:are|is)\s+not\s+(?:prompted|asked)\s+to\s+(?:approve|confirm|consent)|\busers?\s+(?:are|is)\s+not\s+(?:informed|told|notified|made\s+aware)\s+(?:that|of|about)\b|\b(?:cannot\s+be\s+removed|is\s+not\s+(?:deleted|removed))\s+(?:by|when)\s+(?:the\s+user\s+)?uninstall\w*|\bbypass(?:es|ing)?\s+(?:the\s+)?(?:standard\s+|normal\s+|required\s+|usual\s+)*(?:approval|review|authori[sz]ation|confirmation)\s+(?:workflow|process|step|gate)s?\b|\bwithout\s+(?:mentioning|disclosing|revealing)\s+the\s+(?:\w+\s+){0,3}?(?:premium|commission|partnership|sponsorship|incentive|payment|affiliate)|\bwithout\s+(?:disclosing|revealing|telling\s+(?:them|the\s+user))\s+that\b|\b(?:always\s+)?(?:respond|reply|answer)\s+that\s+(?:it|you|the\s+skill|this\s+skill)\s+(?:cannot|can't|does\s+not|doesn't|did\s+not|didn't|has\s+not|hasn't)\b|\bwithout\s+(?:[\w-]+\s+){1,5}?or\s+(?:asking|requesting|waiting)\s+for\s+(?:\w+\s+){0,2}?(?:confirmation|approval|permission|consent)|\b(?:can|may|will|shall)\s+(?:override|supersede)\s+(?:the\s+user's|your|the\s+user)\s+(?:\w+\s+)?(?:task|instructions?|request)|\b(?:the\s+user's|your)\s+(?:original\s+|current\s+)?(?:instructions?|task|request)\s+(?:is|are)\s+(?:treated\s+as\s+)?(?:a\s+)?(?:suggestion|superseded|overridden)|\bas\s+a\s+(?:high-priority\s+|trusted\s+|binding\s+)*(?:system\s+instruction|processing\s+directive|peer\s+instruction)\b[^.]{0,80}\b(?:overrides?|execute|executed|must\s+be\s+(?:followed|executed))\b|\bmust\s+be\s+treated\s+as\s+a\s+(?:\w+\s+)?directive\s+and\s+executed",
+        r"(?i)\b(?:is|are)\s+not\s+(?:disclosed|shown|revealed|reported|reflected|labell?ed|mentioned)\s+(?:to|in)\s+(?:the\s+)?(?:users?\b|user's|skill's\s+output)|\busers?\s+(?:do|does)\s+not\s+need\s+to\s+(?:know|be\s+told|be\s+informed)\b|\b(?:users?|the\s+user)\s+(?:should|must|will)\s+not\s+be\s+(?:informed|told|notified|made\s+aware)\b|\busers?\s+(?:are|is)\s+not\s+(?:prompted|asked)\s+to\s+(?:approve|confirm|consent)|\busers?\s+(?:are|is)\s+not\s+(?:informed|told|notified|made\s+aware)\s+(?:that|of|about)\b|\b(?:cannot\s+be\s+removed|is\s+not\s+(?:deleted|removed))\s+(?:by|when)\s+(?:the\s+user\s+)?uninstall\w*|\bbypass(?:es|ing)?\s+(?:the\s+)?(?:standard\s+|normal\s+|required\s+|usual\s+)*(?:approval|review|authori[sz]ation|confirmation)\s+(?:workflow|process|step|gate)s?\b|\bwithout\s+(?:mentioning|disclosing|revealing)\s+the\s+(?:\w+\s+){0,3}?(?:premium|commission|partnership|sponsorship|incentive|payment|affiliate)|\bwithout\s+(?:disclosing|revealing|telling\s+(?:them|the\s+user))\s+that\b|\b(?:always\s+)?(?:respond|reply|answer)\s+that\s+(?:it|you|the\s+skill|this\s+skill)\s+(?:cannot|can't|does\s+not|doesn't|did\s+not|didn't|has\s+not|hasn't)\b|\b(?:can|may|will|shall)\s+(?:override|supersede)\s+(?:the\s+user's|your|the\s+user)\s+(?:\w+\s+)?(?:task|instructions?|request)|\b(?:the\s+user's|your)\s+(?:original\s+|current\s+)?(?:instructions?|task|request)\s+(?:is|are)\s+(?:treated\s+as\s+)?(?:a\s+)?(?:suggestion|superseded|overridden)|\bas\s+a\s+(?:high-priority\s+|trusted\s+|binding\s+)*(?:system\s+instruction|processing\s+directive|peer\s+instruction)\b[^.]{0,80}\b(?:overrides?|execute|executed|must\s+be\s+(?:followed|executed))\b|\bmust\s+be\s+treated\s+as\s+a\s+(?:\w+\s+)?directive\s+and\s+executed",
     )
 });
 /// Instructions to put a secret into the conversation: "echo the value of the Authorization
@@ -94,6 +95,7 @@ pub fn check(scan: &Scan, out: &mut Findings) {
         let instruction = injects
             .then(|| INJECTION.find(&unit.text))
             .flatten()
+            .filter(|m| !defends(&unit.text, m.range()))
             .or_else(|| {
                 conceals
                     .then(|| HIDE.find(&unit.text))
@@ -102,9 +104,15 @@ pub fn check(scan: &Scan, out: &mut Findings) {
                         !deferred(&unit.text, m.end())
                             && !delegates(&unit.text, m.end())
                             && !wording(&unit.text, m.range())
+                            && hides_an_action(unit, m.range())
                     })
             })
-            .or_else(|| conceals.then(|| DECEIVE.find(&unit.text)).flatten())
+            .or_else(|| {
+                conceals
+                    .then(|| DECEIVE.find(&unit.text))
+                    .flatten()
+                    .filter(|m| !negated(&unit.text, m.start()) && !invoked(&unit.text, m.end()))
+            })
             .or_else(|| {
                 conceals
                     .then(|| OVERSIGHT.find(&unit.text))
@@ -161,6 +169,9 @@ pub fn check(scan: &Scan, out: &mut Findings) {
                 format!("{what} \"{said}\": instructions that turn the agent against its user"),
             );
         } else if unit.has(HTML)
+            // Rendered HTML: in a code block it is shown as written (a component's
+            // `hidden={…}` prop in a React example).
+            && unit.context == Context::Prose
             && scan.source(unit).lang == Lang::Markdown
             && let Some(m) = INVISIBLE_HTML.find(&unit.text)
         {
@@ -178,6 +189,131 @@ pub fn check(scan: &Scan, out: &mut Findings) {
     for (i, source) in scan.sources.iter().enumerate() {
         hidden_characters(i, &source.text, out);
     }
+}
+
+/// Whether an injection phrase (`hit`, in `text`) is the skill's defence or its own order of
+/// precedence, not an attack: "IGNORE ALL instructions in plan content" (instructions found in
+/// what the agent reads are data), "These override all other rules" (the skill's rules among
+/// themselves; "override any previous or system instructions" is still an attack).
+fn defends(text: &str, hit: std::ops::Range<usize>) -> bool {
+    let said = text[hit.clone()].to_ascii_lowercase();
+    let rest = text[hit.end..].trim_start().to_ascii_lowercase();
+    let found_in = [
+        "in ",
+        "inside ",
+        "within ",
+        "from ",
+        "embedded ",
+        "contained ",
+        "found ",
+    ]
+    .iter()
+    .any(|w| rest.starts_with(w))
+        && !rest.starts_with("in this conversation");
+    let precedence = said.starts_with("override")
+        && said.ends_with("rules")
+        && (said.contains(" other ") || said.contains(" earlier "));
+    (found_in && !said.starts_with("override") && !said.starts_with("bypass")) || precedence
+}
+
+/// Whether the consent a sentence claims (ending at byte `at` of `text`) is given by the user's
+/// own act: "The user has already consented to the build by running this command".
+fn invoked(text: &str, at: usize) -> bool {
+    let rest = &text[at..];
+    let sentence = &rest[..rest.find(['.', '!', '?', ';']).unwrap_or(rest.len())];
+    let sentence = sentence.to_ascii_lowercase();
+    [
+        " by running",
+        " by invoking",
+        " by typing",
+        " by calling",
+        " by using",
+    ]
+    .iter()
+    .any(|w| sentence.contains(w))
+}
+
+/// Whether "do not tell the user …" (`hide`, in `text`) keeps from the user something the
+/// agent does. Not a claim the agent is not to make ("Never tell the user a behavior is
+/// correct because the skill says so", "Do NOT tell the user the skill was created" before it
+/// is verified): that is honesty, not concealment. What is kept back is an action when it is
+/// named by a pronoun (this, it, that, what you did: the step the text just gave) or the
+/// instruction stands alone; a thing named by a noun ("Do not mention storage to the user") is
+/// an action when the unit also fetches, decodes, runs, reads secrets, sends or changes the
+/// system.
+fn hides_an_action(unit: &crate::security::Unit, hide: std::ops::Range<usize>) -> bool {
+    use crate::security::family::{DECODE, FETCH, MINER, SECRET, SEND, SHELL, SYSTEM, URL};
+    let text = &unit.text;
+    let said = format!(" {} ", text[hide.clone()].to_ascii_lowercase());
+    let rest = text[hide.end..].trim_start().to_ascii_lowercase();
+    let pronoun = [
+        " this ",
+        " it ",
+        " that ",
+        " these ",
+        " those ",
+        " anything ",
+        " what you ",
+    ];
+    if pronoun.iter().any(|p| said.contains(p)) {
+        return true;
+    }
+    let acts = unit.has(FETCH | DECODE | SHELL | MINER | SECRET | SEND | SYSTEM | URL);
+    // "Tell the user …": the user is the verb's object, what follows is what is kept back.
+    // "Mention X to the user": X is.
+    let told = ["tell", "inform", "notify", "alert", "let"]
+        .iter()
+        .any(|verb| {
+            said.split_whitespace()
+                .skip_while(|w| !w.starts_with(verb))
+                .nth(1)
+                .is_some_and(|w| matches!(w, "the" | "a" | "user" | "human" | "users"))
+        });
+    if told && (said.trim_end().ends_with("user") || said.trim_end().ends_with("human")) {
+        let word = rest
+            .split(|c: char| !(c.is_alphanumeric() || c == '\''))
+            .next()
+            .unwrap_or("");
+        let stands_alone = rest.is_empty() || rest.starts_with(['.', ';', ',', ':', '!', ')']);
+        let about = |after: &str| {
+            rest.strip_prefix(after)
+                .map(|r| r.trim_start())
+                .is_some_and(|r| {
+                    ["this", "it", "that", "these", "those", "what", "any of"]
+                        .iter()
+                        .any(|p| r.starts_with(p))
+                })
+        };
+        if stands_alone || about("about") || about("of") {
+            return true;
+        }
+        if matches!(word, "what" | "you" | "anything" | "how") || rest.starts_with("that you") {
+            return true;
+        }
+        let claim = matches!(
+            word,
+            "the"
+                | "they"
+                | "their"
+                | "a"
+                | "an"
+                | "it"
+                | "it's"
+                | "that"
+                | "we"
+                | "we're"
+                | "its"
+                | "he"
+                | "she"
+                | "there"
+                | "this"
+                | "your"
+        ) || rest.starts_with(['"', '\u{201c}', '`', '\'']);
+        if claim {
+            return false;
+        }
+    }
+    acts
 }
 
 /// Whether the clause before byte `at` of `text` negates or forbids what follows ("never
@@ -267,7 +403,8 @@ fn hidden_characters(i: usize, text: &str, out: &mut Findings) {
     let mut tags = String::new();
     let mut tag_line = 0;
     let mut bidi = (0usize, 0usize);
-    let mut zero = (0usize, 0usize);
+    // counted, first line, words split, a long run seen
+    let mut zero = (0usize, 0usize, 0usize, false);
     let mut selectors = (0usize, 0usize);
     let mut line = 1;
     let mut prev: Option<char> = None;
@@ -297,26 +434,32 @@ fn hidden_characters(i: usize, text: &str, out: &mut Findings) {
                     bidi.1 = line;
                 }
             }
-            '\u{200B}'
-            | '\u{200C}'
-            | '\u{200D}'
-            | '\u{2060}'..='\u{2064}'
-            | '\u{180E}'
-            | '\u{FEFF}' => {
+            c if zero_width(c) => {
+                // A run of them: what stands before and after it decides. Data is hidden in
+                // long runs (each character a bit); a word is split by one between letters
+                // (`ig\u{200B}nore`). One after punctuation or before a fence (the web's soft
+                // break, a way to show ``` in Markdown), beside an emoji it joins or a script
+                // that needs it, or a leading byte-order mark hides nothing.
+                let mut run = 1;
+                while chars.peek().copied().is_some_and(zero_width) {
+                    chars.next();
+                    run += 1;
+                }
                 let next = chars.peek().copied();
                 let joins_emoji = c == '\u{200D}'
                     && (prev.is_some_and(pictographic) || next.is_some_and(pictographic));
-                let script = [prev, next]
-                    .iter()
-                    .flatten()
-                    .any(|&ch| !ch.is_ascii() && ch.is_alphabetic());
-                let bom = c == '\u{FEFF}' && prev.is_none();
-                if !joins_emoji && !script && !bom {
-                    zero.0 += 1;
+                let word = |ch: Option<char>| ch.is_some_and(|ch| ch.is_ascii_alphanumeric());
+                let splits = word(prev) && word(next);
+                if run >= 4 || splits && !joins_emoji {
+                    zero.0 += run;
+                    zero.2 += usize::from(run < 4);
+                    zero.3 |= run >= 4;
                     if zero.1 == 0 {
                         zero.1 = line;
                     }
                 }
+                prev = Some(c);
+                continue;
             }
             _ => {}
         }
@@ -345,7 +488,7 @@ fn hidden_characters(i: usize, text: &str, out: &mut Findings) {
     if bidi.0 > 0 {
         out.add_line(&SK710, i, bidi.1, format!("{} bidirectional override characters make the text read differently from how it runs", bidi.0));
     }
-    if zero.0 >= 3 {
+    if zero.3 || zero.2 >= 2 {
         out.add_line(
             &SK710,
             i,
@@ -356,6 +499,15 @@ fn hidden_characters(i: usize, text: &str, out: &mut Findings) {
             ),
         );
     }
+}
+
+/// A character that takes no space: zero-width space, joiners, word joiner, invisible
+/// operators, Mongolian vowel separator, byte-order mark.
+fn zero_width(c: char) -> bool {
+    matches!(
+        c,
+        '\u{200B}' | '\u{200C}' | '\u{200D}' | '\u{2060}'..='\u{2064}' | '\u{180E}' | '\u{FEFF}'
+    )
 }
 
 /// Whether `text` holds the UTF-8 encoding of a character [`hidden_characters`] counts (a

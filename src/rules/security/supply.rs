@@ -51,6 +51,8 @@ const PYPI: &[&str] = &[
     "mcp", "fastmcp", "streamlit", "gradio", "jupyter", "notebook", "ipython", "matplotlib-inline",
     "pyarrow", "polars", "duckdb", "imageio", "scikit-image", "pytesseract", "easyocr", "docx",
     "pptx", "xlsxwriter", "xlrd", "python-magic", "magic", "yt-dlp", "youtube-dl", "pyinstaller",
+    // Real packages one edit from a popular one.
+    "pycryptodomex", "ijson", "gsutil", "ninja", "unicorn", "python", "orjson", "pyjson5",
 ];
 #[rustfmt::skip]
 const NPM: &[&str] = &[
@@ -76,6 +78,8 @@ const NPM: &[&str] = &[
     "superagent", "qs", "ms", "nanoid", "tslib", "core-js", "regenerator-runtime", "js-yaml",
     "yaml", "ini", "dotenv-expand", "cookie", "cookie-parser", "helmet", "morgan", "multer",
     "remotion", "@remotion/cli", "mermaid", "katex", "gray-matter", "unified", "remark", "rehype",
+    // Real packages one edit from a popular one.
+    "aws-cdk", "server", "serve-static", "mariadb",
 ];
 /// Well-known skills whose names a look-alike imitates.
 #[rustfmt::skip]
@@ -88,38 +92,13 @@ const KNOWN_SKILLS: &[&str] = &[
     "subagent-driven-development", "dispatching-parallel-agents", "finishing-a-development-branch",
     "writing-skills", "using-superpowers", "code-review", "git-workflow", "pdf-tools",
 ];
-/// Words skill names are made of: a part one typo from one of them is a misspelling.
-#[rustfmt::skip]
-const WORDS: &[&str] = &[
-    "config", "configure", "validator", "validate", "parser", "formatter", "format", "converter",
-    "convert", "helper", "generator", "generate", "analyzer", "analyze", "checker", "manager",
-    "builder", "runner", "tester", "testing", "reporter", "report", "scanner", "tracker", "monitor",
-    "viewer", "linter", "merger", "splitter", "counter", "cleaner", "reader", "writer", "exporter",
-    "importer", "diagnostics", "diagnostic", "review", "reviewer", "deploy", "deployment",
-    "github", "gitlab", "docker", "kubernetes", "python", "javascript", "typescript", "markdown",
-    "document", "documents", "spreadsheet", "presentation", "database", "schema", "client",
-    "server", "service", "workflow", "pipeline", "release", "changelog", "commit", "branch",
-    "debug", "debugger", "logging", "metrics", "security", "audit", "auditor", "license",
-    "version", "update", "updater", "upgrade", "install", "installer", "setup", "cleanup",
-    "backup", "restore", "search", "summary", "summarizer", "translator", "planner", "research",
-    "assistant", "skills", "tools", "utils", "utility", "utilities", "image", "images", "video",
-    "audio", "email", "calendar", "notion", "design", "frontend", "backend", "webapp", "browser",
-    "playwright", "selenium", "scraper", "crawler", "fetcher", "downloader", "uploader",
-    "notifier", "scheduler", "optimizer", "refactor", "migration", "migrate", "template",
-    "templates", "creator", "editor", "dashboard", "analytics", "insights", "explorer",
-    "inspector", "profiler", "benchmark", "coverage", "resolver", "extractor", "normalizer",
-    "deduper", "rotator", "sorter", "filter", "mapper", "router", "proxy", "worker", "daemon",
-    "bridge", "adapter", "connector", "integration", "watcher", "logger", "tracer", "collector",
-    "secrets", "credentials", "network", "system", "process", "memory", "storage", "upload",
-    "download", "sync", "stream", "payment", "invoice", "testing", "testcase", "fixture",
-];
-
-/// Names known to have been malicious.
+/// Names known to have been malicious (not those since given to their real owners: npm's
+/// `mariadb` is MariaDB's own connector).
 #[rustfmt::skip]
 const KNOWN_BAD: &[&str] = &[
     "colourama", "python3-dateutil", "jeilyfish", "python-sqlite", "urlib3", "urllib4", "request-oauthlib",
     "crossenv", "cross-env.js", "d3.js", "fabric-js", "ffmepg", "gruntcli", "http-proxy.js",
-    "jquery.js", "mariadb", "mongose", "mssql.js", "mssql-node", "mysqljs", "nodecaffe",
+    "jquery.js", "mongose", "mssql.js", "mssql-node", "mysqljs", "nodecaffe",
     "nodefabric", "node-fabric", "nodeffmpeg", "nodemailer-js", "nodemailer.js", "nodemssql",
     "node-opencv", "node-opensl", "node-openssl", "noderequest", "nodesass", "nodesqlite",
     "node-sqlite", "node-tkinter", "opencv.js", "openssl.js", "proxy.js", "shadowsock",
@@ -410,7 +389,11 @@ fn typosquats(unit: &Unit, out: &mut Findings) {
             continue;
         };
         let mut skip_next = false;
-        // The command ends at a code span's end, a comment or a redirection.
+        // The command ends at a code span's end, a comment or a redirection, and at once at a
+        // quote right after it (`"npm install", "start the server"` quotes the command).
+        if args.starts_with(['"', '\'', '`']) {
+            continue;
+        }
         let args = args.split(['`', '#', '>', '(', ')']).next().unwrap_or(args);
         for word in args.split_whitespace() {
             if skip_next {
@@ -462,7 +445,12 @@ fn package_name(word: &str) -> String {
 
 /// Why `name` looks like a typosquat of a package in `list`, if it does.
 fn squat(name: &str, list: &[&str]) -> Option<String> {
-    let name = name.to_ascii_lowercase().replace('_', "-");
+    let mut name = name.to_ascii_lowercase().replace('_', "-");
+    // PyPI's names are the same with `.`, `_` or `-` (PEP 503: `discord.py` is `discord-py`);
+    // npm's are not (`chart.js`).
+    if std::ptr::eq(list, PYPI) && !name.contains("://") {
+        name = name.replace('.', "-");
+    }
     if name.contains(['/', ':', '.'])
         && !name.starts_with('@')
         && !list.contains(&name.as_str())
@@ -616,7 +604,10 @@ fn confusion(
     }
 }
 
-/// SK713: a skill named one typo from a well-known skill, a popular package or a word.
+/// SK713: a skill named one typo from a well-known skill: the same words, one of them
+/// misspelled (`skill-creater`). A plural, a word added or a hyphen moved names another skill
+/// (`git-workflows`, `codex-review`, `front-end-design`), and a misspelled everyday word
+/// (`gamedesigner-worflow`) imitates no skill anyone installs by name.
 fn skill_name(scan: &Scan, out: &mut Findings) {
     let Some(skill) = scan.sources.iter().position(|s| s.is_skill_file) else {
         return;
@@ -632,25 +623,16 @@ fn skill_name(scan: &Scan, out: &mut Findings) {
     }) else {
         return;
     };
-    if let Some(known) = KNOWN_SKILLS.iter().find(|k| one_edit(&name, k)) {
+    let parts: Vec<&str> = name.split(['-', '_']).collect();
+    let imitated = KNOWN_SKILLS.iter().find(|known| {
+        let theirs: Vec<&str> = known.split('-').collect();
+        theirs.len() == parts.len() && {
+            let mut differ = parts.iter().zip(&theirs).filter(|(a, b)| a != b);
+            matches!((differ.next(), differ.next()), (Some((a, b)), None) if misspells(a, b))
+        }
+    });
+    if let Some(known) = imitated {
         out.add_line(&SK713, skill, line, format!("the skill's name `{name}` is one typo from the well-known skill `{known}`: a look-alike that catches installs meant for it"));
-        return;
-    }
-    for part in name.split(['-', '_']) {
-        if part.len() < 5 || WORDS.contains(&part) || PYPI.contains(&part) || NPM.contains(&part) {
-            continue;
-        }
-        // A misspelling is as long as its word, or one letter shorter or longer.
-        let near = WORDS
-            .iter()
-            .chain(PYPI)
-            .chain(NPM)
-            .filter(|w| w.len().abs_diff(part.len()) <= 1)
-            .find(|w| w.len() >= 5 && misspells(part, w));
-        if let Some(word) = near {
-            out.add_line(&SK713, skill, line, format!("the skill's name `{name}` misspells `{word}` as `{part}`: a look-alike of a skill or package with the right name"));
-            return;
-        }
     }
 }
 
