@@ -450,18 +450,19 @@ impl<'a> Cutter<'a> {
         for (line, part) in logical_lines(text, lang) {
             // A security skill's scripts that only talk about an attack in comments, and the
             // patterns a scanner matches (`re.compile(r"curl.*\|\s*sh")`), describe attacks.
-            let described = (self.themed && is_comment(part, lang)) || self.patterns(part);
+            let described = (self.themed && is_comment(part, lang)) || self.patterns(part, lang);
             self.line(first + line, part, lang, context, documented || described);
         }
     }
 
     /// Whether a logical line (a slice of the file) defines patterns to match: when it joins
-    /// several lines (an open bracket), each of them that holds a keyword must be a pattern
+    /// several Python or JavaScript lines (an open bracket), each of them that holds a keyword must be a pattern
     /// (a list of `r"curl.*\|\s*sh"`), so that one regular expression in a function body
     /// (`.filter(r => !/^Read\(.*\.env/.test(r))`) does not make the 30 lines joined with it
     /// a description.
-    fn patterns(&self, part: &str) -> bool {
-        if !part.contains('\n') {
+    fn patterns(&self, part: &str, lang: Lang) -> bool {
+        // A shell line continued with `\` is one command: its pattern is its own.
+        if !part.contains('\n') || !matches!(lang, Lang::Python | Lang::JavaScript) {
             return pattern_like(part);
         }
         let Some(base) = (part.as_ptr() as usize).checked_sub(self.file.as_ptr() as usize) else {
@@ -517,8 +518,10 @@ impl<'a> Cutter<'a> {
         if !lang.is_code() || text.len() > 8192 {
             return;
         }
-        // Nothing to rebuild: no quote or escape splits a word, and no variable is known or
-        // (in a shell, whose variables are `$name`) used.
+        // A comment is not rebuilt: its apostrophes ("don't overwrite") split no word. Nothing
+        // to rebuild: no quote or escape splits a word, and no variable is known or (in a
+        // shell, whose variables are `$name`) used.
+        let text = without_comment(text, lang);
         let split = text
             .bytes()
             .any(|b| matches!(b, b'"' | b'\'' | b'\\' | b'`'));
@@ -751,6 +754,42 @@ fn is_assignment(line: &str) -> bool {
         let rest = t[name..].trim_start();
         rest.starts_with('=') && !rest.starts_with("==")
     }
+}
+
+/// A line of code without its trailing comment (`ls -la ~/.ssh/  # don't overwrite`): from a
+/// `#` (a `//` in JavaScript) outside quotes that starts the line or follows a space. A line
+/// joined from several is kept whole.
+fn without_comment(line: &str, lang: Lang) -> &str {
+    if line.contains('\n') {
+        return line;
+    }
+    let mut quote: Option<char> = None;
+    let mut escaped = false;
+    let mut prev = ' ';
+    for (i, c) in line.char_indices() {
+        if escaped {
+            escaped = false;
+        } else if let Some(q) = quote {
+            if c == '\\' {
+                escaped = true;
+            } else if c == q {
+                quote = None;
+            }
+        } else if matches!(c, '"' | '\'' | '`') && !(lang == Lang::PowerShell && c == '`') {
+            quote = Some(c);
+        } else if prev.is_whitespace() {
+            let opens = match lang {
+                Lang::JavaScript => line[i..].starts_with("//"),
+                Lang::Shell | Lang::PowerShell | Lang::Python | Lang::Code => c == '#',
+                Lang::Markdown | Lang::Data => false,
+            };
+            if opens {
+                return line[..i].trim_end();
+            }
+        }
+        prev = c;
+    }
+    line
 }
 
 /// Whether a line of code defines a pattern to match rather than doing what it names.

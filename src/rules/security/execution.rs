@@ -126,7 +126,7 @@ static DECODED_ASSIGN: LazyLock<Regex> = LazyLock::new(|| {
 
 static REVERSE_SHELL: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r#"(?i)/dev/(?:tcp|udp)/[^\s/]+/\d+|\b(?:nc|ncat|netcat|nc\.traditional|nc\.openbsd)\b[^|\n]*\s-[a-z]*[ec]\s*["']?(?:/bin/|/usr/bin/)?(?:(?:ba|z|k|da)?sh|cmd(?:\.exe)?|powershell(?:\.exe)?)\b|\bsocat\b[^\n]*\bexec:|\bsocat\b[^\n]*\btcp[46]?(?:-connect)?:[^\s]+[^\n]*\b(?:pty|sh)\b|\bmkfifo\b[^\n]*\|\s*(?:nc|ncat|netcat|telnet|openssl\s+s_client)\b|\b(?:ba|z)?sh\s+-i\s*(?:>&|<&|>\s*&|2>&1\s*[<>])|\bexec\s+\d+<>\s*/dev/|\btelnet\b[^|\n]*\|\s*(?:/bin/)?(?:ba)?sh\b|\bpty\.spawn\s*\(\s*\[?\s*["'](?:/bin/)?(?:ba|z)?sh|\bfsockopen\s*\([^\n]*\b(?:exec|shell_exec|system|passthru|proc_open|popen)\b|\bTCPSocket\.(?:new|open)\b[^\n]*\b(?:exec|spawn|popen|system)\b"#,
+        r#"(?i)/dev/(?:tcp|udp)/[^\s/]+/\d+[^\n]*?(?:0>&1|0<&|\|\s*while\s+read)|\bexec\s+\d+<>\s*/dev/|\b(?:nc|ncat|netcat|nc\.traditional|nc\.openbsd)\b[^|\n]*\s-[a-z]*[ec]\s*["']?(?:/bin/|/usr/bin/)?(?:(?:ba|z|k|da)?sh|cmd(?:\.exe)?|powershell(?:\.exe)?)\b|\bsocat\b[^\n]*\b(?:tcp|udp|openssl|ssl)[\w-]*:[^\n]*\b(?:exec|system):['"]?(?:/bin/|/usr/bin/)?(?:(?:ba|z|k|da)?sh|cmd|powershell)\b|\bsocat\b[^\n]*\b(?:exec|system):['"]?(?:/bin/|/usr/bin/)?(?:(?:ba|z|k|da)?sh|cmd|powershell)\b[^\n]*\b(?:tcp|udp|openssl|ssl)[\w-]*:|\bsocat\b[^\n]*\btcp[46]?(?:-connect)?:[^\s]+[^\n]*\b(?:pty|sh)\b|\bmkfifo\b[^\n]*\|\s*(?:nc|ncat|netcat|telnet|openssl\s+s_client)\b|\b(?:ba|z)?sh\s+-i\s*(?:>&|<&|>\s*&|2>&1\s*[<>])|\btelnet\b[^|\n]*\|\s*(?:/bin/)?(?:ba)?sh\b|\bpty\.spawn\s*\(\s*\[?\s*["'](?:/bin/)?(?:ba|z)?sh|\bfsockopen\s*\([^\n]*\b(?:exec|shell_exec|system|passthru|proc_open|popen)\b|\bTCPSocket\.(?:new|open)\b[^\n]*\b(?:exec|spawn|popen|system)\b"#,
     )
 });
 static MINER: LazyLock<Regex> = LazyLock::new(|| {
@@ -320,7 +320,15 @@ fn downloaded(
         .unwrap_or("")
         .split_whitespace()
         .skip(1)
-        .any(|w| !w.starts_with('-') && w.trim_matches(['"', '\'', '`']).len() > 1);
+        .any(|w| {
+            let w = w.trim_matches(['"', '\'', '`']);
+            // An ellipsis or a placeholder (`curl … | sh`, `irm <vendor-url> | iex`) names the
+            // idiom: nothing is fetched.
+            !w.starts_with('-')
+                && w.chars().count() > 1
+                && !w.chars().all(|c| c == '.' || c == '…')
+                && !(w.starts_with('<') && w.ends_with('>'))
+        });
     if found.is_empty() && !operand {
         return None;
     }

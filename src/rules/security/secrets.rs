@@ -30,7 +30,7 @@ static CREDENTIAL: LazyLock<Regex> = LazyLock::new(|| {
 /// Reading or copying what is named on the same line.
 static READS: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r#"(?i)\b(?:cat|less|more|head|tail|cp|scp|rsync|tar|zip|7z|base64|xxd|od|strings|sqlite3|grep|type|get-content|gc|copy-item|open|read_text|read_bytes|readfile(?:sync)?|readlines?|load|file_get_contents|fs\.read\w*|path|glob|walk|listdir|send|upload|post|exfil\w*|collect|harvest|steal|dump-keychain|curl|wget|requests|fetch|urlopen|invoke-webrequest|iwr|read|copy|include|print|output|extract|retrieve|gather)\b|<\s*~|@~|\$\(\s*<"#,
+        r#"(?i)\b(?:cat|less|more|head|tail|cp|scp|rsync|tar|zip|7z|base64|xxd|od|strings|sqlite3|grep|type|get-content|gc|copy-item|open|read_text|read_bytes|readfile(?:sync)?|readall(?:bytes|text|lines)|readlines?|load|file_get_contents|fs\.read\w*|path|glob|walk|listdir|send|upload|post|exfil\w*|collect|harvest|steal|dump-keychain|curl|wget|requests|fetch|urlopen|invoke-webrequest|iwr|read|copy|include|print|output|extract|retrieve|gather)\b|<\s*~|@~|\$\(\s*<"#,
     )
 });
 /// Two or more credential stores listed in one statement: a harvest list.
@@ -40,7 +40,7 @@ fn listed(unit: &Unit) -> Option<String> {
     }
     let mut found: Vec<&str> = CREDENTIAL
         .find_iter(&unit.text)
-        .filter(|m| !traversal(unit, m.start()))
+        .filter(|m| !traversal(unit, m.start()) && !unrequested_metadata(unit, m))
         .map(|m| {
             m.as_str()
                 .trim_matches(|c: char| c.is_whitespace() || c == '"' || c == '\'' || c == ')')
@@ -55,6 +55,15 @@ fn listed(unit: &Unit) -> Option<String> {
         new
     });
     (found.len() >= 2 && !USES.is_match(&unit.text)).then(|| found.join("`, `"))
+}
+
+/// Whether `m` names the cloud metadata service without requesting it (`'169.254.169.254'` in
+/// an SSRF guard's blocklist): an address of it has `://` before or a path or port after.
+fn unrequested_metadata(unit: &Unit, m: &regex::Match) -> bool {
+    let name = m.as_str();
+    (name.contains("169.254.169.254") || name.contains("metadata.google"))
+        && !unit.text[..m.start()].ends_with("://")
+        && !unit.text[m.end()..].starts_with(['/', ':'])
 }
 
 /// In Markdown, `../../../etc/passwd` (a store's path at `at`, after `..`) is a path-traversal
@@ -328,10 +337,12 @@ pub fn check(scan: &Scan, out: &mut Findings) {
             .then(|| CREDENTIAL.find(&unit.text))
             .flatten()
             .and_then(|first| {
-                credential(unit, first)
+                credential(scan, unit, first)
                     .or_else(|| {
                         let later = CREDENTIAL.find_iter(&unit.text).skip(1).take(16);
-                        later.filter(|_| plain).find_map(|m| credential(unit, m))
+                        later
+                            .filter(|_| plain)
+                            .find_map(|m| credential(scan, unit, m))
                     })
                     .or_else(|| listed(unit))
             });
@@ -717,7 +728,7 @@ static YOURS: LazyLock<Regex> = LazyLock::new(|| {
 });
 
 /// The credential a unit reads, if any: `m` is the first credential store it names.
-fn credential(unit: &Unit, m: regex::Match) -> Option<String> {
+fn credential(scan: &Scan, unit: &Unit, m: regex::Match) -> Option<String> {
     let text = m
         .as_str()
         .trim_matches(|c: char| c.is_whitespace() || c == '"' || c == '\'' || c == ')');
@@ -752,7 +763,17 @@ fn credential(unit: &Unit, m: regex::Match) -> Option<String> {
     // A path alone is a mention; reading needs a verb, in code or in an instruction (in
     // prose, an imperative: "read ~/.ssh/id_rsa", not "a skill that reads ~/.ssh"). A path
     // that only appears decoded or joined from pieces was hidden on purpose.
-    let hidden = unit.origin != crate::security::Origin::Plain;
+    let hidden = unit.origin != crate::security::Origin::Plain && {
+        // Not when the line as written names the path too (`check "$home/.ssh" 700`, rebuilt
+        // only because its quotes and variable were taken away).
+        let written = scan
+            .source(unit)
+            .text
+            .lines()
+            .nth(unit.line.saturating_sub(1))
+            .unwrap_or("");
+        !written.contains(text.trim_start_matches(['~', '/']))
+    };
     let in_code_span = unit.text[..m.start()].matches('`').count() % 2 == 1;
     let reads = if hidden {
         true
@@ -765,16 +786,27 @@ fn credential(unit: &Unit, m: regex::Match) -> Option<String> {
             from -= 1;
         }
         ORDER.is_match(&unit.text[from..m.start()])
+    } else if unit.context == Context::Prose && in_code_span {
+        // In prose, the command is the code span the path is in, with its sentence (a table
+        // row's other cells and a list's other items are other commands).
+        let start = unit.text[..m.start()].rfind('`').map_or(0, |i| i + 1);
+        let end = unit.text[m.end()..]
+            .find('`')
+            .map_or(unit.text.len(), |i| m.end() + i);
+        // "Don't forget to copy `~/.aws/credentials`": the verb may come before the span, in
+        // its sentence or cell.
+        let clause = unit.text[..start]
+            .rfind(['.', '!', '?', ';', '|', '\n'])
+            .map_or(0, |i| i + 1);
+        READS.is_match(&unit.text[clause..end])
     } else {
         READS.is_match(&unit.text)
     };
     // The cloud metadata service is read when it is requested: an address of it (`http://`
     // before, a path or port after), not its name in a blocklist (`['localhost',
     // 'metadata.google.internal']`, an SSRF guard).
-    let requested = unit.text[..m.start()].ends_with("://")
-        || unit.text[m.end()..].starts_with(['/', ':']);
     let direct = (text.contains("169.254.169.254") || text.contains("metadata.google"))
-        && requested
+        && !unrequested_metadata(unit, &m)
         || text.contains("dump-keychain");
     (reads || direct).then(|| text.to_string())
 }

@@ -106,9 +106,12 @@ pub fn check(scan: &Scan, out: &mut Findings) {
         // scoped rule for a deploy user) edits `/etc/sudoers` as its job; `NOPASSWD: ALL` and
         // the other grants are still reported.
         let sudo_job = std::cell::OnceCell::new();
+        // Reading the sudoers files (`sudo cat /etc/sudoers.d/*`, an audit rule watching them)
+        // gains nothing: a write (`tee`, `>>`, `cp`, `sed -i`, `visudo`) does.
         if let Some(m) = PRIVILEGE.find_iter(&unit.text).find(|m| {
             !m.as_str().eq_ignore_ascii_case("/etc/sudoers")
-                || !*sudo_job.get_or_init(|| scan.announces(&["sudo"]))
+                || (writes_to(&unit.text, "/etc/sudoers") || visudo(&unit.text))
+                    && !*sudo_job.get_or_init(|| scan.announces(&["sudo"]))
         }) {
             // The Docker socket is named alone, not the mount or `chmod` that reaches it.
             let range = m
@@ -151,6 +154,12 @@ pub fn check(scan: &Scan, out: &mut Findings) {
             );
         }
     }
+}
+
+/// Whether `text` edits a file with `visudo` (not `visudo -c`, which checks the syntax).
+fn visudo(text: &str) -> bool {
+    text.match_indices("visudo")
+        .any(|(at, _)| !text[at + "visudo".len()..].trim_start().starts_with("-c"))
 }
 
 /// Whether `text` writes `place` (a path found in it): any write that is not a redirection
@@ -228,6 +237,13 @@ fn persistence(scan: &Scan, unit: &Unit, out: &mut Findings) {
             "lint-staged",
         ],
         "windows" => &["scheduled task", "task scheduler"],
+        // "installing it in authorized_keys" on the user's own server.
+        "keys" => &[
+            "authorized_keys",
+            "authorized keys",
+            "ssh access",
+            "key-based ssh",
+        ],
         _ => &[],
     };
     if scan.announces(job) && !PROFILE_PAYLOAD.is_match(text) {
@@ -235,7 +251,13 @@ fn persistence(scan: &Scan, unit: &Unit, out: &mut Findings) {
     }
     let why = match kind {
         "cron" => "adds a cron job: it runs again on a schedule",
-        "launch" if writes || text.contains("launchctl") => {
+        // `launchctl unload`, `bootout`, `remove` take an agent away.
+        "launch"
+            if (writes || text.contains("launchctl"))
+                && !["unload", "bootout", "remove"]
+                    .iter()
+                    .any(|w| text.contains(&format!("launchctl {w}"))) =>
+        {
             "installs a launch agent: it runs at every login"
         }
         "systemd" if writes => "installs a service unit: it runs at every boot or login",
