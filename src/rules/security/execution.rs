@@ -324,8 +324,8 @@ fn downloaded(
             let w = w.trim_matches(['"', '\'', '`']);
             // An ellipsis or a placeholder (`curl … | sh`, `irm <vendor-url> | iex`) names the
             // idiom: nothing is fetched.
-            let idiom = w.chars().all(|c| c == '.' || c == '…')
-                || w.starts_with('<') && w.ends_with('>');
+            let idiom =
+                w.chars().all(|c| c == '.' || c == '…') || w.starts_with('<') && w.ends_with('>');
             !w.starts_with('-') && w.chars().count() > 1 && !idiom
         });
     if found.is_empty() && !operand {
