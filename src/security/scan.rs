@@ -905,8 +905,10 @@ mod tests {
 
     #[test]
     fn a_javascript_comment_opens_no_string() {
-        assert_eq!(bracket_balance("f(a, // it's (b", true), 1);
+        // The same line counts the comment's bracket only where `//` opens no comment.
+        assert_eq!(bracket_balance("f(a, // see (b", true), 1);
         assert_eq!(bracket_balance("f(a, // see (b", false), 2);
+        assert_eq!(bracket_balance("f(a, // it's", true), 1);
         assert_eq!(bracket_balance("x = (a // 2)", false), 0);
     }
 }
