@@ -5,7 +5,7 @@ use foldhash::HashMap;
 use std::path::{Path, PathBuf};
 
 use crate::discover::SkillDir;
-use crate::input::Listing;
+use crate::input::{Links, Listing};
 
 /// More entries than this are not listed (the skill is far over SK410's limit anyway).
 pub const MAX_ENTRIES: usize = 20_000;
@@ -246,8 +246,21 @@ pub fn is_executable(_meta: &std::fs::Metadata) -> bool {
 /// Whether renaming the skill file `file` of `dir` could break something: a symbolic link in
 /// the skill leads to it, or a Markdown file of the skill (or of the skill it is nested in)
 /// names it — a link to it would then lead nowhere. `tree` is the skill's, when it was listed
-/// already.
+/// already. The skill file's own text is [`mentions_own_name`]'s.
 pub fn rename_breaks(dir: &SkillDir, file: &Path, tree: Option<&SkillTree>) -> bool {
+    rename_breaks_among(dir, file, tree, &[]).0
+}
+
+/// [`rename_breaks`], the texts of the skill's files other rules read already given in `read`
+/// (by path from the skill's root): each other Markdown file is read here, once, and its text
+/// returned with the answer (by path from the root, up to [`NAMES_READ`] bytes), for the
+/// rules that read the skill's files after this one.
+pub fn rename_breaks_among(
+    dir: &SkillDir,
+    file: &Path,
+    tree: Option<&SkillTree>,
+    read: &[(&str, &str)],
+) -> (bool, Vec<(String, String)>) {
     let walked;
     let tree = match tree {
         Some(tree) => tree,
@@ -256,28 +269,54 @@ pub fn rename_breaks(dir: &SkillDir, file: &Path, tree: Option<&SkillTree>) -> b
             &walked
         }
     };
+    let mut texts = Vec::new();
     if linked_from_skill(dir, file, tree) {
-        return true;
+        return (true, texts);
     }
     let Some(name) = file.file_name().and_then(|n| n.to_str()) else {
-        return true;
+        return (true, texts);
     };
+    let names = |text: &[u8]| memchr::memmem::find(text, name.as_bytes()).is_some();
     // A Markdown file under `root` (listed in `tree`) that names it.
-    let named_in = |root: &Path, tree: &SkillTree| {
+    let markdown = |tree: &SkillTree| {
         tree.entries
             .iter()
             .filter(|e| e.is_file() && e.rel.to_ascii_lowercase().ends_with(".md"))
             .take(1000)
-            .any(|e| {
-                crate::input::read_bounded(&root.join(&e.rel), 1 << 20, crate::input::Links::Refuse)
-                    .is_ok_and(|bytes| memchr::memmem::find(&bytes, name.as_bytes()).is_some())
-            })
+            .map(|e| e.rel.clone())
+            .collect::<Vec<_>>()
     };
-    named_in(&dir.real_path(), tree)
-        || dir
-            .nested_in()
-            .is_some_and(|outer| named_in(outer, &SkillTree::walk(outer)))
+    let root = dir.real_path();
+    let mut breaks = false;
+    for rel in markdown(tree) {
+        if rel == name {
+            continue;
+        }
+        if let Some((_, text)) = read.iter().find(|(r, _)| *r == rel) {
+            breaks = names(text.as_bytes());
+        } else if let Ok(bytes) =
+            crate::input::read_bounded(&root.join(&rel), NAMES_READ, Links::Refuse)
+        {
+            breaks = names(&bytes);
+            let text = String::from_utf8(bytes)
+                .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
+            texts.push((rel, text));
+        }
+        if breaks {
+            return (true, texts);
+        }
+    }
+    let outer = dir.nested_in().is_some_and(|outer| {
+        markdown(&SkillTree::walk(outer)).iter().any(|rel| {
+            crate::input::read_bounded(&outer.join(rel), NAMES_READ, Links::Refuse)
+                .is_ok_and(|bytes| names(&bytes))
+        })
+    });
+    (outer, texts)
 }
+
+/// At most this many bytes of a Markdown file are searched for the skill file's name.
+pub const NAMES_READ: u64 = 1 << 20;
 
 /// Whether the text of the skill file `file` names the file itself (a link to itself).
 pub fn mentions_own_name(file: &Path, text: &[u8]) -> bool {

@@ -218,6 +218,8 @@ pub struct Text<'a> {
     /// The plugin installed whole with the skill, when every target installs it so: links into
     /// it work.
     pub installed_with: Option<&'a Path>,
+    /// Other files of the skill read whole already, by path from its root: not read again.
+    pub read: &'a [(String, String)],
 }
 
 /// A parsed skill as the dialect rules see it (the fields phase).

@@ -622,3 +622,39 @@ fn a_fix_that_grows_the_file_past_max_file_size_is_refused_without_calling_it_a_
     );
     assert_eq!(read(&file), text);
 }
+
+#[test]
+fn a_rename_is_offered_only_when_no_markdown_file_of_the_skill_names_the_file() {
+    let tmp = tempfile::tempdir().unwrap();
+    let skill = tmp.path().join("notes");
+    write(
+        &skill.join("skill.md"),
+        "---\nname: notes\ndescription: Takes notes. Use when the user asks to take notes.\n---\n\n# Notes\n\nSee [the guide](references/guide.md).\n",
+    );
+    let lint = |extra: &[&str]| {
+        let mut args = vec![
+            "validate",
+            "--no-config",
+            "--unsafe-fixes",
+            "--format",
+            "concise",
+        ];
+        args.extend(extra);
+        args.push("notes");
+        skillc(tmp.path(), &args).stdout
+    };
+    let offered = "notes/skill.md: warning[SK012] [*] Agent Skills clients load `SKILL.md`, but this agentskills skill is in `skill.md` (help: rename the file to `SKILL.md`)\n";
+    let withheld = offered.replace(" [*]", "");
+    write(&skill.join("references/guide.md"), "A guide.\n");
+    assert_eq!(lint(&[]), offered);
+    // Named by the file the body links (read once, for the reference rules) or by another
+    // Markdown file (read for this): renaming would break the mention.
+    write(&skill.join("references/guide.md"), "Back to skill.md.\n");
+    assert_eq!(lint(&[]), withheld);
+    write(&skill.join("references/guide.md"), "A guide.\n");
+    write(&skill.join("README.md"), "Open skill.md.\n");
+    assert_eq!(lint(&[]), withheld);
+    assert_eq!(lint(&["--extend-select", "security"]), withheld);
+    std::fs::remove_file(skill.join("README.md")).unwrap();
+    assert_eq!(lint(&["--extend-select", "security"]), offered);
+}

@@ -210,6 +210,35 @@ pub(super) fn lint_bytes(
         body,
         settings,
     );
+    // What the rules read so far, by path from the skill's root, for those that read the
+    // skill's files after them.
+    let root = &*report.dir.dir;
+    let kept: Vec<(String, &str)> = bundle
+        .files
+        .iter()
+        .chain(&facts.other_files)
+        .filter_map(|f| {
+            let rel = f.path.strip_prefix(root).ok()?;
+            Some((rel.to_string_lossy().replace('\\', "/"), f.text.as_str()))
+        })
+        .collect();
+    let mut read: Vec<(&str, &str)> = kept
+        .iter()
+        .map(|(r, t)| (r.as_str(), *t))
+        .chain(facts.read.iter().map(|(r, t)| (r.as_str(), t.as_str())))
+        .collect();
+    let named_in = rules::structure::settle_rename(
+        &mut out.diagnostics,
+        &report.dir,
+        &file.path,
+        &facts.tree,
+        &read,
+    );
+    read.extend(
+        named_in
+            .iter()
+            .map(|(rel, text)| (rel.as_str(), text.as_str())),
+    );
     let (security, security_files) = if rules::security::wanted(settings) {
         let about = format!(
             "{} {}",
@@ -220,15 +249,7 @@ pub(super) fn lint_bytes(
                 .or(facts.unparsed.as_deref())
                 .unwrap_or("")
         );
-        let read_before: Vec<&SkillFile> = bundle.files.iter().chain(&facts.other_files).collect();
-        rules::security::check(
-            &report.dir,
-            &facts.tree,
-            &file,
-            &read_before,
-            &about,
-            settings,
-        )
+        rules::security::check(&report.dir, &facts.tree, &file, &read, &about, settings)
     } else {
         (Vec::new(), Vec::new())
     };
@@ -291,6 +312,8 @@ pub(super) struct Facts {
     tree: SkillTree,
     /// Other files of the skill that diagnostics point into (linked Markdown files).
     other_files: Vec<SkillFile>,
+    /// Other files of the skill read whole on the way, by path from the skill's root.
+    read: Vec<(String, String)>,
 }
 
 /// The `name:` and `description:` lines (with their indented continuations) of frontmatter
@@ -323,7 +346,7 @@ pub(super) fn check_file<'a>(
         rules::structure::byte_order_mark(out);
     }
     facts.tree = tree.unwrap_or_else(|| SkillTree::walk(&dir.real_path()));
-    rules::files::check(dir, &facts.tree, out);
+    facts.read = rules::files::check(dir, &facts.tree, out);
     let layout = match file.layout() {
         Ok(layout) => layout,
         Err(err) => {
@@ -368,6 +391,7 @@ pub(super) fn check_file<'a>(
         settings,
         placeholders: &placeholders,
         installed_with,
+        read: &facts.read,
     };
     facts.other_files = rules::body::check(&text, out);
     let doc = match parsed {

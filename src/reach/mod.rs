@@ -54,6 +54,8 @@ pub struct Body<'a> {
     pub skill_file: &'a str,
     /// The files and folders of the skill the body links, in order.
     pub linked: &'a [String],
+    /// Other files of the skill read whole already, by path from its root: not read again.
+    pub read: &'a [(String, String)],
 }
 
 /// The facts a run needs: each is computed only when asked for.
@@ -133,7 +135,7 @@ pub fn of<'t>(
     let mentions =
         || mentions.get_or_init(|| Mentions::of(&index, resolve, body.file, "", TextKind::Prose));
     // The chains' reader keeps what it read for the discoverable files', when they are wanted.
-    let mut reader = Reader::new(root, &index, want_discoverable || want_linked);
+    let mut reader = Reader::new(root, &index, want_discoverable || want_linked).given(body.read);
     if want_chains || want_linked {
         // What the skill file itself links or mentions: one level, nothing followed further;
         // a path names the files it can be the end of, not every file of that name. Needed
@@ -307,6 +309,7 @@ mod tests {
             text: skill_file,
             skill_file: "SKILL.md",
             linked: &linked,
+            read: &[],
         };
         let resolve = |dest: &str, from: &str| path::resolve_lexically(from, dest);
         let all = Wants {

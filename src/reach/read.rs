@@ -26,6 +26,9 @@ pub(super) struct Reader<'a, 't> {
     /// Texts read in full and no longer needed here, by path: handed to the rules that read a
     /// skill's files after reach (the security rules), which then need not read them again.
     done: Vec<(String, String)>,
+    /// Texts of the skill's files read whole before reach (by path from the root), taken
+    /// rather than read again.
+    given: &'a [(String, String)],
 }
 
 /// At most this many bytes of texts read are kept for the next rule (a skill whose linked
@@ -44,7 +47,14 @@ impl<'a, 't> Reader<'a, 't> {
             kept: HashMap::new(),
             kept_bytes: 0,
             done: Vec::new(),
+            given: &[],
         }
+    }
+
+    /// This reader, taking the texts in `given` (by path from the root) rather than reading
+    /// them.
+    pub(super) fn given(self, given: &'a [(String, String)]) -> Self {
+        Reader { given, ..self }
     }
 
     /// A reader for the next rule, with its own caps, that takes the texts kept by this one
@@ -54,6 +64,7 @@ impl<'a, 't> Reader<'a, 't> {
             kept: self.kept,
             kept_bytes: self.kept_bytes,
             done: self.done,
+            given: self.given,
             ..Reader::new(self.root, self.index, false)
         }
     }
@@ -95,6 +106,11 @@ impl<'a, 't> Reader<'a, 't> {
             self.kept_bytes -= text.len() as u64;
             self.bytes += len;
             return Some((text, len));
+        }
+        if let Some((_, text)) = self.given.iter().find(|(r, _)| r == rel) {
+            let len = text.len() as u64;
+            self.bytes += len;
+            return Some((text.clone(), len));
         }
         let plain = self.index.plain.get(i).copied().unwrap_or(false);
         let bytes = self.load(rel, plain)?;
@@ -179,6 +195,27 @@ mod tests {
         // Taken once: a second read goes to the disk.
         assert_eq!(next.read("references/a.md"), None);
         assert_eq!(next.read("references/b.md"), Some(("b".to_string(), 1)));
+    }
+
+    #[test]
+    fn a_text_read_before_reach_is_taken_not_read() {
+        let (_dir, root) = skill(10);
+        let tree = SkillTree::walk(&root);
+        let index = Index::new(&tree);
+        let given = [("references/b.md".to_string(), "as read before".to_string())];
+        let mut reader = Reader::new(&root, &index, true).given(&given);
+        // The disk says `b`: the given text answers, in every reader after this one too.
+        assert_eq!(
+            reader.read("references/b.md"),
+            Some(("as read before".to_string(), 14))
+        );
+        assert_eq!((reader.files, reader.bytes), (1, 14));
+        let mut next = reader.pass_on();
+        assert_eq!(
+            next.read("references/b.md"),
+            Some(("as read before".to_string(), 14))
+        );
+        assert_eq!(next.read("references/a.md"), Some(("a".repeat(10), 10)));
     }
 
     #[test]

@@ -220,6 +220,7 @@ pub fn check(text: &Text, out: &mut Reporter) -> Vec<SkillFile> {
         settings,
         placeholders,
         installed_with,
+        read,
     } = *text;
     let body = file.slice(layout.body);
     length(file, layout, body, out);
@@ -251,6 +252,7 @@ pub fn check(text: &Text, out: &mut Reporter) -> Vec<SkillFile> {
         text: body,
         skill_file: &skill_file,
         linked: &linked,
+        read,
     };
     super::references::check(dir, &resolver, tree, &body, settings, out)
 }

@@ -61,11 +61,15 @@ const DATA_NAMES: &[&str] = &[
 /// The last part of a `.env` file name that makes it a template, not a secret (SK411).
 const ENV_TEMPLATES: [&str; 4] = ["example", "sample", "template", "dist"];
 
-pub fn check(dir: &SkillDir, tree: &SkillTree, out: &mut Reporter) {
+/// SK408–SK411 on the files of the skill at `dir`. A file read to tell whether it starts with
+/// `#!` is read whole, once: it is returned with its text, by path from the skill's root, for
+/// the rules that read the skill's files after this one.
+pub fn check(dir: &SkillDir, tree: &SkillTree, out: &mut Reporter) -> Vec<(String, String)> {
     // A nested skill's files are checked here too: which nested skill files are skills only
     // discovery knows (`lint::lint_all` leaves their files to them).
+    let mut read = Vec::new();
     for entry in &tree.entries {
-        check_entry(dir, entry, out);
+        check_entry(dir, entry, &mut read, out);
     }
     let (count, size) = tree.totals();
     if count > MAX_SKILL_FILES || tree.truncated {
@@ -94,10 +98,16 @@ pub fn check(dir: &SkillDir, tree: &SkillTree, out: &mut Reporter) {
         )
         .help("move large data out of the skill or fetch it at run time");
     }
+    read
 }
 
-/// SK408, SK409 and SK411 on one entry of the skill directory.
-fn check_entry(dir: &SkillDir, entry: &Entry, out: &mut Reporter) {
+/// SK408, SK409 and SK411 on one entry of the skill directory; what is read goes to `read`.
+fn check_entry(
+    dir: &SkillDir,
+    entry: &Entry,
+    read: &mut Vec<(String, String)>,
+    out: &mut Reporter,
+) {
     // The entry's path is made only for a diagnostic (most entries have none).
     let path = || dir.path_of(&entry.rel);
     match &entry.kind {
@@ -118,7 +128,9 @@ fn check_entry(dir: &SkillDir, entry: &Entry, out: &mut Reporter) {
         out.emit_file(&SK411, path(), format!("`{}` looks like a secret or version-control data", entry.rel))
             .help("remove it from the skill (and rotate it if it is a real secret): skills are shared and uploaded whole");
     }
-    if not_runnable(entry) && !starts_with_shebang(&dir.real_path().join(&entry.rel)) {
+    if not_runnable(entry)
+        && !starts_with_shebang(&dir.real_path().join(&entry.rel), &entry.rel, read)
+    {
         let known = SCRIPT_EXTENSIONS
             .iter()
             .map(|ext| format!(".{ext}"))
@@ -220,12 +232,33 @@ fn env_template(name: &str) -> bool {
         .is_some_and(|last| ENV_TEMPLATES.contains(&last))
 }
 
-/// Whether a regular file (not through a link) begins with `#!`.
-fn starts_with_shebang(path: &std::path::Path) -> bool {
-    let mut head = [0u8; 2];
-    crate::input::open_regular(path, crate::input::Links::Refuse)
-        .and_then(|(mut f, _)| f.read_exact(&mut head))
-        .is_ok_and(|_| &head == b"#!")
+/// Whether a regular file (not through a link) begins with `#!`. Its text (the first
+/// [`crate::security::MAX_READ`] bytes: other rules read it too, as a script the skill names or
+/// runs) is kept in `read` under `rel` when it is text: UTF-8 without a NUL in its first KiB
+/// (other bytes are for the rules that tell what they are).
+fn starts_with_shebang(
+    path: &std::path::Path,
+    rel: &str,
+    read: &mut Vec<(String, String)>,
+) -> bool {
+    let Ok((file, _)) = crate::input::open_regular(path, crate::input::Links::Refuse) else {
+        return false;
+    };
+    let mut bytes = Vec::new();
+    if file
+        .take(crate::security::MAX_READ)
+        .read_to_end(&mut bytes)
+        .is_err()
+    {
+        return false;
+    }
+    let shebang = bytes.starts_with(b"#!");
+    if !bytes[..bytes.len().min(1024)].contains(&0)
+        && let Ok(text) = String::from_utf8(bytes)
+    {
+        read.push((rel.to_string(), text));
+    }
+    shebang
 }
 
 #[cfg(test)]
@@ -265,6 +298,51 @@ mod tests {
             assert!(!not_runnable(&file(rel, false)), "{rel}");
         }
         assert!(!not_runnable(&file("scripts/tool", true)));
+    }
+
+    #[test]
+    fn a_script_read_for_its_first_line_is_kept_when_it_is_text() {
+        let dir = tempfile::tempdir().unwrap();
+        let write = |name: &str, bytes: &[u8]| {
+            let path = dir.path().join(name);
+            std::fs::write(&path, bytes).unwrap();
+            path
+        };
+        let mut read = Vec::new();
+        assert!(starts_with_shebang(
+            &write("run", b"#!/bin/sh\necho hi\n"),
+            "scripts/run",
+            &mut read
+        ));
+        assert!(!starts_with_shebang(
+            &write("notes", b"echo hi\n"),
+            "scripts/notes",
+            &mut read
+        ));
+        // Not text: told apart by the rules that read it again.
+        assert!(!starts_with_shebang(
+            &write("blob", b"\x7fELF\0\0\x01"),
+            "scripts/blob",
+            &mut read
+        ));
+        assert!(!starts_with_shebang(
+            &write("latin1", b"caf\xe9\n"),
+            "scripts/latin1",
+            &mut read
+        ));
+        assert!(!starts_with_shebang(
+            &dir.path().join("missing"),
+            "scripts/missing",
+            &mut read
+        ));
+        let kept: Vec<(&str, &str)> = read.iter().map(|(r, t)| (r.as_str(), t.as_str())).collect();
+        assert_eq!(
+            kept,
+            [
+                ("scripts/run", "#!/bin/sh\necho hi\n"),
+                ("scripts/notes", "echo hi\n")
+            ]
+        );
     }
 
     #[test]

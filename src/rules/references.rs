@@ -241,6 +241,7 @@ mod tests {
             text: skill,
             skill_file: "SKILL.md",
             linked: &links,
+            read: &[],
         };
         let mut out = Reporter::new(None, root.join("SKILL.md"), root.clone());
         let files = check(

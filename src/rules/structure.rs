@@ -2,7 +2,7 @@
 //! (SK001–SK005, SK011, SK016, SK017), its frontmatter's shape (SK007) and schema (SK012–SK015).
 //! The YAML syntax rules (SK006, SK008–SK010) are [`super::yaml_syntax`]'s.
 
-use crate::diagnostic::{Region, Span};
+use crate::diagnostic::{Diagnostic, Region, Span};
 use crate::dialect::Dialect;
 use crate::dialect::schema::{self, Violation};
 use crate::discover::SkillDir;
@@ -225,11 +225,11 @@ fn file_name(skill: &Skill, out: &mut Reporter) {
         Dialect::AgentSkills => "Agent Skills clients load",
     };
     // Unsafe: the runtimes that read the other name no longer find the skill. Never over
-    // another file of that name.
+    // another file of that name. Whether another file names it is settled once the other rules
+    // have read the skill's files ([`settle_rename`]).
     let to = skill.file.path.with_file_name(expected);
     let free = (std::fs::symlink_metadata(&to).is_err()
         || crate::files::same_file(&skill.file.path, &to))
-        && !crate::files::rename_breaks(skill.dir, &skill.file.path, Some(skill.tree))
         && !crate::files::mentions_own_name(&skill.file.path, skill.file.text.as_bytes());
     let d = out
         .emit(
@@ -248,6 +248,30 @@ fn file_name(skill: &Skill, out: &mut Reporter) {
             expected,
         ));
     }
+}
+
+/// SK012's fix (renaming the skill file `file` of `dir`) is withdrawn when a Markdown file of
+/// the skill, or a link in it, leads to the file by its name. `read`: the texts of the skill's
+/// files the rules read already (by path from the skill's root); the other Markdown files are
+/// read here, and returned for the rules after this one.
+pub fn settle_rename(
+    diagnostics: &mut [Diagnostic],
+    dir: &SkillDir,
+    file: &std::path::Path,
+    tree: &crate::files::SkillTree,
+    read: &[(&str, &str)],
+) -> Vec<(String, String)> {
+    let Some(d) = diagnostics
+        .iter_mut()
+        .find(|d| d.rule.code == SK012.code && d.fix.is_some())
+    else {
+        return Vec::new();
+    };
+    let (breaks, texts) = crate::files::rename_breaks_among(dir, file, Some(tree), read);
+    if breaks {
+        d.fix = None;
+    }
+    texts
 }
 
 fn schema_rules(skill: &Skill, out: &mut Reporter) {

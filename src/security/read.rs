@@ -177,10 +177,12 @@ pub fn read(
             continue;
         }
         // A text another rule kept only in part (up to a line it reports) is read again.
-        if let Some((_, text)) = read_before
-            .iter()
-            .find(|(r, t)| *r == rel && t.len() as u64 >= size.min(MAX_READ))
-        {
+        // What is not text (by its name or first bytes) is read here, to be told what it is.
+        if let Some((_, text)) = read_before.iter().find(|(r, t)| {
+            *r == rel
+                && t.len() as u64 >= size.min(MAX_READ)
+                && binary_of(rel, &t.as_bytes()[..t.len().min(64)]).is_none()
+        }) {
             let text: String = text.chars().take(MAX_READ as usize).collect();
             budget = budget.saturating_sub(text.len() as u64);
             if let Some(lang) = lang_of(rel, text.as_bytes()) {

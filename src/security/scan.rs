@@ -176,11 +176,20 @@ impl Scan {
             themed,
             about: about.to_lowercase(),
         };
+        // Each script's logical lines, cut once: for the variables and for the units.
+        let lines: Vec<Vec<(usize, &str)>> = scan
+            .sources
+            .iter()
+            .map(|s| match s.lang {
+                Lang::Markdown => Vec::new(),
+                lang => logical_lines(&s.text, lang),
+            })
+            .collect();
         // Variables first, from every file: a command may use what another file assigns.
         let mut vars = Vars::default();
-        for source in &scan.sources {
+        for (source, lines) in scan.sources.iter().zip(&lines) {
             if source.lang.is_code() && source.text.contains('=') {
-                for (_, line) in logical_lines(&source.text, source.lang) {
+                for &(_, line) in lines {
                     // `a="cu"; b="rl"`: each shell statement on its own.
                     if source.lang == Lang::Shell && line.contains(';') {
                         for part in line.split(';') {
@@ -201,9 +210,9 @@ impl Scan {
             .collect();
         let decodes = hinted.contains(&true);
         let mut decoded_left = MAX_DECODED;
-        for (i, file_hits) in hits.into_iter().enumerate() {
+        for (i, (file_hits, lines)) in hits.into_iter().zip(lines).enumerate() {
             let source = &scan.sources[i];
-            let mut units = Cutter::new(i, source, file_hits, themed, &vars).cut(source);
+            let mut units = Cutter::new(i, source, file_hits, themed, &vars).cut(source, lines);
             let decoded = hinted[i] || decodes && source.lang != Lang::Markdown;
             if decoded && !source.text.is_empty() {
                 let starts = line_starts(&source.text);
@@ -411,11 +420,12 @@ impl<'a> Cutter<'a> {
     }
 
     /// The units of the file.
-    fn cut(mut self, source: &Source) -> Vec<Unit> {
+    /// The units of the file: `lines`, its logical lines when it is not Markdown.
+    fn cut(mut self, source: &Source, lines: Vec<(usize, &'a str)>) -> Vec<Unit> {
         if !self.file.is_empty() {
             match source.lang {
                 Lang::Markdown => self.markdown(source.is_skill_file),
-                lang => self.code(self.file, 0, lang, Context::Code, false),
+                lang => self.code_lines(lines, 0, lang, Context::Code, false),
             }
         }
         self.units
@@ -447,7 +457,19 @@ impl<'a> Cutter<'a> {
         context: Context,
         documented: bool,
     ) {
-        for (line, part) in logical_lines(text, lang) {
+        self.code_lines(logical_lines(text, lang), first, lang, context, documented);
+    }
+
+    /// The units of the logical lines `lines` of code.
+    fn code_lines(
+        &mut self,
+        lines: Vec<(usize, &'a str)>,
+        first: usize,
+        lang: Lang,
+        context: Context,
+        documented: bool,
+    ) {
+        for (line, part) in lines {
             // A security skill's scripts that only talk about an attack in comments, and the
             // patterns a scanner matches (`re.compile(r"curl.*\|\s*sh")`), describe attacks.
             let described = (self.themed && is_comment(part, lang)) || self.patterns(part, lang);

@@ -184,12 +184,13 @@ pub fn wanted(settings: &Settings) -> bool {
 }
 
 /// The security findings of one skill: its skill file (`file`, `rel` from the skill's root)
-/// and every other file; `about`: its name and description.
+/// and every other file; `read_before`: the texts other rules read already (by path from the
+/// skill's root), not read again; `about`: its name and description.
 pub fn check(
     dir: &SkillDir,
     tree: &SkillTree,
     file: &SkillFile,
-    read_before: &[&SkillFile],
+    read_before: &[(&str, &str)],
     about: &str,
     settings: &Settings,
 ) -> (Vec<Diagnostic>, Vec<SkillFile>) {
@@ -198,17 +199,7 @@ pub fn check(
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
-    // What other rules read already (tool schemas, linked Markdown) is not read again.
-    let shown_root = dir.dir.as_ref();
-    let before: Vec<(String, &str)> = read_before
-        .iter()
-        .filter_map(|f| {
-            let rel = f.path.strip_prefix(shown_root).ok()?;
-            Some((rel.to_string_lossy().replace('\\', "/"), f.text.as_str()))
-        })
-        .collect();
-    let before: Vec<(&str, &str)> = before.iter().map(|(r, t)| (r.as_str(), *t)).collect();
-    let sources = crate::security::read(&dir.real_path(), tree, &rel, &file.text, &before);
+    let sources = crate::security::read(&dir.real_path(), tree, &rel, &file.text, read_before);
     let scan = Scan::new(sources, about);
     let list = judge(&scan, &settings.allowed_hosts);
     report(dir, file, &scan, list)
