@@ -23,6 +23,33 @@ crate::rule::declare! {
 
 use crate::security::regex as re;
 
+/// The package registry an install command or a dependency file names packages of.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Registry {
+    PyPi,
+    Npm,
+}
+
+impl Registry {
+    /// Its packages attackers imitate most, and their real neighbours.
+    fn popular(self) -> &'static [&'static str] {
+        match self {
+            Registry::PyPi => PYPI,
+            Registry::Npm => NPM,
+        }
+    }
+
+    /// `name` as the registry compares names: lower-case, `_` as `-`; on PyPI `.` too (PEP
+    /// 503: `discord.py` is `discord-py`), not on npm (`chart.js`).
+    fn normalise(self, name: &str) -> String {
+        let name = name.to_ascii_lowercase().replace('_', "-");
+        match self {
+            Registry::PyPi if !name.contains("://") => name.replace('.', "-"),
+            _ => name,
+        }
+    }
+}
+
 /// The packages attackers imitate most, and their real neighbours (names one edit from a
 /// popular one that are themselves real, which must not be reported).
 #[rustfmt::skip]
@@ -188,12 +215,12 @@ pub fn check(scan: &Scan, out: &mut Findings) {
                 let Some(c) = REQUIREMENT.captures(line) else {
                     continue;
                 };
-                let (name, list) = match (c.name("py"), c.name("js")) {
-                    (Some(m), _) if python => (m.as_str(), PYPI),
-                    (_, Some(m)) if node => (m.as_str(), NPM),
+                let (name, registry) = match (c.name("py"), c.name("js")) {
+                    (Some(m), _) if python => (m.as_str(), Registry::PyPi),
+                    (_, Some(m)) if node => (m.as_str(), Registry::Npm),
                     _ => continue,
                 };
-                if let Some(message) = squat(name, list) {
+                if let Some(message) = squat(name, registry) {
                     out.add_line(&SK713, i, n + 1, message);
                 }
             }
@@ -379,12 +406,12 @@ fn typosquats(unit: &Unit, out: &mut Findings) {
         return;
     }
     for c in INSTALL.captures_iter(&unit.text) {
-        let (args, list) = if let Some(a) = c.name("pyargs").or(c.name("uvargs")) {
-            (a.as_str(), PYPI)
+        let (args, registry) = if let Some(a) = c.name("pyargs").or(c.name("uvargs")) {
+            (a.as_str(), Registry::PyPi)
         } else if let Some(a) = c.name("jsargs") {
-            (a.as_str(), NPM)
+            (a.as_str(), Registry::Npm)
         } else if let Some(a) = c.name("npx") {
-            (a.as_str(), NPM)
+            (a.as_str(), Registry::Npm)
         } else {
             continue;
         };
@@ -420,7 +447,7 @@ fn typosquats(unit: &Unit, out: &mut Findings) {
                 continue;
             }
             let name = package_name(word);
-            if let Some(message) = squat(&name, list) {
+            if let Some(message) = squat(&name, registry) {
                 out.add(&SK713, unit, None, message);
                 return;
             }
@@ -443,14 +470,10 @@ fn package_name(word: &str) -> String {
     word.to_ascii_lowercase().replace('_', "-")
 }
 
-/// Why `name` looks like a typosquat of a package in `list`, if it does.
-fn squat(name: &str, list: &[&str]) -> Option<String> {
-    let mut name = name.to_ascii_lowercase().replace('_', "-");
-    // PyPI's names are the same with `.`, `_` or `-` (PEP 503: `discord.py` is `discord-py`);
-    // npm's are not (`chart.js`).
-    if std::ptr::eq(list, PYPI) && !name.contains("://") {
-        name = name.replace('.', "-");
-    }
+/// Why `name` looks like a typosquat of a popular package of `registry`, if it does.
+fn squat(name: &str, registry: Registry) -> Option<String> {
+    let name = registry.normalise(name);
+    let list = registry.popular();
     if name.contains(['/', ':', '.'])
         && !name.starts_with('@')
         && !list.contains(&name.as_str())
@@ -705,13 +728,13 @@ mod tests {
 
     #[test]
     fn typos_of_popular_packages() {
-        assert!(squat("reqeusts", PYPI).is_some());
-        assert!(squat("lodahs", NPM).is_some());
-        assert!(squat("colourama", PYPI).is_some());
-        assert!(squat("requests", PYPI).is_none());
-        assert!(squat("pypdf2", PYPI).is_none());
-        assert!(squat("markdown2", PYPI).is_none());
-        assert!(squat("boto3", PYPI).is_none());
+        assert!(squat("reqeusts", Registry::PyPi).is_some());
+        assert!(squat("lodahs", Registry::Npm).is_some());
+        assert!(squat("colourama", Registry::PyPi).is_some());
+        assert!(squat("requests", Registry::PyPi).is_none());
+        assert!(squat("pypdf2", Registry::PyPi).is_none());
+        assert!(squat("markdown2", Registry::PyPi).is_none());
+        assert!(squat("boto3", Registry::PyPi).is_none());
         assert_eq!(package_name("'requests[socks]>=2'"), "requests");
         assert_eq!(package_name("@scope/pkg@1.2"), "@scope/pkg");
     }
