@@ -374,3 +374,36 @@ fn a_script_of_many_downloads_is_scanned_in_one_pass() {
         )
     );
 }
+
+/// The security scan of a script of 40,000 lines that each rebuild a credential's path from
+/// pieces: each rebuilt line was compared with its line as written by walking the file from its
+/// top (8.0 s in a release build; 0.25 s now).
+#[test]
+fn a_script_of_many_rebuilt_reads_is_scanned_in_one_pass() {
+    let tmp = tempfile::tempdir().unwrap();
+    skill(tmp.path(), "pieces", "", "Run `bash scripts/x.sh`.\n");
+    common::write(
+        &tmp.path().join("pieces/scripts/x.sh"),
+        "a=\"~/.s\"\"sh/id_rsa\"; cat \"$a\"\n".repeat(40_000),
+    );
+    let run = run(
+        tmp.path(),
+        &[
+            "validate",
+            "pieces",
+            "--no-config",
+            "--select",
+            "security",
+            "--statistics",
+        ],
+    );
+    assert!(run.max_rss_kb <= MAX_RSS_KB, "peak {} KiB", run.max_rss_kb);
+    assert_eq!(
+        (run.code, run.stdout + &run.stderr),
+        (
+            Some(1),
+            "34953\tSK702\tobfuscated-payload\nChecked 1 skill: 34,953 errors, 0 warnings, 0 infos.\n"
+                .into()
+        )
+    );
+}

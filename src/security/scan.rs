@@ -77,6 +77,8 @@ pub struct Scan {
     pub themed: bool,
     /// Its name and description, lower-case.
     about: String,
+    /// Where each file's lines start, found when a line as written is first asked for.
+    starts: Vec<std::cell::OnceCell<Vec<usize>>>,
 }
 
 /// The families of words the rules look for: a unit records which it holds (one automaton
@@ -171,6 +173,7 @@ impl Scan {
     pub fn new(sources: Vec<Source>, about: &str) -> Scan {
         let themed = THEMED.is_match(about);
         let mut scan = Scan {
+            starts: sources.iter().map(|_| std::cell::OnceCell::new()).collect(),
             sources,
             units: Vec::new(),
             themed,
@@ -230,6 +233,24 @@ impl Scan {
             scan.units.extend(units);
         }
         scan
+    }
+
+    /// The line `unit` starts on, as written in its file (without its line break).
+    pub fn written_line(&self, unit: &Unit) -> &str {
+        let (Some(source), Some(starts)) =
+            (self.sources.get(unit.source), self.starts.get(unit.source))
+        else {
+            return "";
+        };
+        let text = &source.text;
+        let starts = starts.get_or_init(|| line_starts(text));
+        let at = unit.line.saturating_sub(1);
+        let (Some(&start), end) = (starts.get(at), starts.get(at + 1)) else {
+            return "";
+        };
+        text.get(start..end.copied().unwrap_or(text.len()))
+            .unwrap_or("")
+            .trim_end_matches(['\n', '\r'])
     }
 
     /// Whether the skill's name or description names `url`'s service (a label of its host

@@ -766,13 +766,9 @@ fn credential(scan: &Scan, unit: &Unit, m: regex::Match) -> Option<String> {
     let hidden = unit.origin != crate::security::Origin::Plain && {
         // Not when the line as written names the path too (`check "$home/.ssh" 700`, rebuilt
         // only because its quotes and variable were taken away).
-        let written = scan
-            .source(unit)
-            .text
-            .lines()
-            .nth(unit.line.saturating_sub(1))
-            .unwrap_or("");
-        !written.contains(text.trim_start_matches(['~', '/']))
+        !scan
+            .written_line(unit)
+            .contains(text.trim_start_matches(['~', '/']))
     };
     let in_code_span = unit.text[..m.start()].matches('`').count() % 2 == 1;
     let reads = if hidden {
