@@ -340,6 +340,22 @@ fn syntax_errors_cannot_be_suppressed() {
     );
 }
 
+/// `validate --select security --statistics` of the skill `name` in `dir`, within the memory
+/// bound: its exit code and its output.
+fn security_statistics(dir: &Path, name: &str) -> (Option<i32>, String) {
+    let args = [
+        "validate",
+        name,
+        "--no-config",
+        "--select",
+        "security",
+        "--statistics",
+    ];
+    let run = run(dir, &args);
+    assert!(run.max_rss_kb <= MAX_RSS_KB, "peak {} KiB", run.max_rss_kb);
+    (run.code, run.stdout + &run.stderr)
+}
+
 /// The security scan of a script of 20,000 downloads: each looked for the line that runs what
 /// it saved by walking the file from its top (8.6 s in a release build; 0.4 s now).
 #[test]
@@ -353,20 +369,8 @@ fn a_script_of_many_downloads_is_scanned_in_one_pass() {
         &tmp.path().join("downloads/scripts/send.sh"),
         format!("#!/bin/bash\nTOKEN=$(cat ~/.netrc)\n{lines}"),
     );
-    let run = run(
-        tmp.path(),
-        &[
-            "validate",
-            "downloads",
-            "--no-config",
-            "--select",
-            "security",
-            "--statistics",
-        ],
-    );
-    assert!(run.max_rss_kb <= MAX_RSS_KB, "peak {} KiB", run.max_rss_kb);
     assert_eq!(
-        (run.code, run.stdout + &run.stderr),
+        security_statistics(tmp.path(), "downloads"),
         (
             Some(1),
             "20000\tSK704\tdata-exfiltration\n1\tSK703\tcredential-access\nChecked 1 skill: 20,001 errors, 0 warnings, 0 infos.\n"
@@ -386,20 +390,8 @@ fn a_script_of_many_rebuilt_reads_is_scanned_in_one_pass() {
         &tmp.path().join("pieces/scripts/x.sh"),
         "a=\"~/.s\"\"sh/id_rsa\"; cat \"$a\"\n".repeat(40_000),
     );
-    let run = run(
-        tmp.path(),
-        &[
-            "validate",
-            "pieces",
-            "--no-config",
-            "--select",
-            "security",
-            "--statistics",
-        ],
-    );
-    assert!(run.max_rss_kb <= MAX_RSS_KB, "peak {} KiB", run.max_rss_kb);
     assert_eq!(
-        (run.code, run.stdout + &run.stderr),
+        security_statistics(tmp.path(), "pieces"),
         (
             Some(1),
             "34953\tSK702\tobfuscated-payload\nChecked 1 skill: 34,953 errors, 0 warnings, 0 infos.\n"
