@@ -231,11 +231,6 @@ impl Listed {
     }
 }
 
-/// The text of `bytes`, invalid UTF-8 replaced with U+FFFD (no copy when it is valid).
-pub fn text_lossy(bytes: Vec<u8>) -> String {
-    String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
