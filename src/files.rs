@@ -253,8 +253,8 @@ pub fn rename_breaks(dir: &SkillDir, file: &Path, tree: Option<&SkillTree>) -> b
 
 /// [`rename_breaks`], the texts of the skill's files other rules read already given in `read`
 /// (by path from the skill's root): each other Markdown file is read here, once, and its text
-/// returned with the answer (by path from the root, up to [`NAMES_READ`] bytes), for the
-/// rules that read the skill's files after this one.
+/// returned with the answer (by path from the root), for the rules that read the skill's files
+/// after this one. A file over [`crate::input::TEXT_READ`] bytes is not searched.
 pub fn rename_breaks_among(
     dir: &SkillDir,
     file: &Path,
@@ -295,12 +295,10 @@ pub fn rename_breaks_among(
         if let Some((_, text)) = read.iter().find(|(r, _)| *r == rel) {
             breaks = names(text.as_bytes());
         } else if let Ok(bytes) =
-            crate::input::read_bounded(&root.join(&rel), NAMES_READ, Links::Refuse)
+            crate::input::read_bounded(&root.join(&rel), crate::input::TEXT_READ, Links::Refuse)
         {
             breaks = names(&bytes);
-            let text = String::from_utf8(bytes)
-                .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
-            texts.push((rel, text));
+            texts.push((rel, crate::input::text_lossy(bytes)));
         }
         if breaks {
             return (true, texts);
@@ -308,15 +306,12 @@ pub fn rename_breaks_among(
     }
     let outer = dir.nested_in().is_some_and(|outer| {
         markdown(&SkillTree::walk(outer)).iter().any(|rel| {
-            crate::input::read_bounded(&outer.join(rel), NAMES_READ, Links::Refuse)
+            crate::input::read_bounded(&outer.join(rel), crate::input::TEXT_READ, Links::Refuse)
                 .is_ok_and(|bytes| names(&bytes))
         })
     });
     (outer, texts)
 }
-
-/// At most this many bytes of a Markdown file are searched for the skill file's name.
-pub const NAMES_READ: u64 = 1 << 20;
 
 /// Whether the text of the skill file `file` names the file itself (a link to itself).
 pub fn mentions_own_name(file: &Path, text: &[u8]) -> bool {

@@ -231,6 +231,16 @@ impl Listed {
     }
 }
 
+/// At most this many bytes of one file of a skill are read as its text by the rules that search
+/// it (the first bytes of a larger file: as much as a model reads of it). One cap for every
+/// reader, because a text one rule read is handed on to the next.
+pub const TEXT_READ: u64 = 1 << 20;
+
+/// The text of `bytes`, invalid UTF-8 replaced with U+FFFD (no copy when it is valid).
+pub fn text_lossy(bytes: Vec<u8>) -> String {
+    String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

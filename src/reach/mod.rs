@@ -33,7 +33,7 @@ use read::Reader;
 
 /// At most this much of each file is read to follow its links and mentions (the first bytes
 /// of a larger file: as much as a model reads of it).
-pub const MAX_READ: u64 = 1 << 20;
+pub const MAX_READ: u64 = crate::input::TEXT_READ;
 /// At most this many bytes are read per skill to follow mentions.
 pub const MAX_SCANNED_BYTES: u64 = 32 << 20;
 /// At most this many files are read per skill to follow mentions.

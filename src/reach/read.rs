@@ -116,8 +116,7 @@ impl<'a, 't> Reader<'a, 't> {
         let bytes = self.load(rel, plain)?;
         let len = bytes.len() as u64;
         self.bytes += len;
-        let text = String::from_utf8(bytes)
-            .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
+        let text = crate::input::text_lossy(bytes);
         Some((text, len))
     }
 

@@ -233,7 +233,7 @@ fn env_template(name: &str) -> bool {
 }
 
 /// Whether a regular file (not through a link) begins with `#!`. Its text (the first
-/// [`crate::security::MAX_READ`] bytes: other rules read it too, as a script the skill names or
+/// [`crate::input::TEXT_READ`] bytes: other rules read it too, as a script the skill names or
 /// runs) is kept in `read` under `rel` when it is text: UTF-8 without a NUL in its first KiB
 /// (other bytes are for the rules that tell what they are).
 fn starts_with_shebang(
@@ -246,7 +246,7 @@ fn starts_with_shebang(
     };
     let mut bytes = Vec::new();
     if file
-        .take(crate::security::MAX_READ)
+        .take(crate::input::TEXT_READ)
         .read_to_end(&mut bytes)
         .is_err()
     {

@@ -17,7 +17,7 @@ pub use scan::{Context, Origin, Scan, Unit, family};
 pub use url::{Url, host_allowed, named_for_attack, reserved, urls};
 
 /// At most this many bytes of each file are read (the first bytes of a larger one).
-pub const MAX_READ: u64 = 1 << 20;
+pub const MAX_READ: u64 = crate::input::TEXT_READ;
 /// At most this many bytes are read per skill.
 pub const MAX_SKILL_BYTES: u64 = 16 << 20;
 /// At most this many files are read per skill.

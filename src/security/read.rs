@@ -228,10 +228,7 @@ pub fn read(
         let Some(lang) = lang_of(rel, &bytes[..bytes.len().min(256)]) else {
             continue;
         };
-        let text = match String::from_utf8(bytes) {
-            Ok(text) => text,
-            Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
-        };
+        let text = crate::input::text_lossy(bytes);
         sources.push(Source {
             rel: rel.to_string(),
             lang,
