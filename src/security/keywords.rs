@@ -174,7 +174,7 @@ const KEYWORDS: &[(&str, u32)] = &[
     ("dropper", ATTACK | WORD), ("implant", ATTACK | WORD), ("pwned", ATTACK | WORD),
     ("base64", HINT), ("b64", HINT), ("atob", HINT), ("frombase64", HINT), ("-enc", HINT),
     ("fromhex", HINT), ("unhexlify", HINT), ("xxd -r", HINT), ("\\x", HINT), ("chr(", HINT),
-    ("fromcharcode", HINT), ("[char]", HINT), ("b85", HINT), ("a85", HINT), ("base85", HINT),
+    ("map(chr", HINT), ("fromcharcode", HINT), ("[char]", HINT), ("[char[]]", HINT), ("b85", HINT), ("a85", HINT), ("base85", HINT),
     ("ascii85", HINT), ("base32", HINT), ("rot13", HINT), ("n-za-m", HINT), ("[::-1]", HINT), ("reverse(", HINT),
     ("reversed(", HINT), ("| rev", HINT), ("decompress", HINT), ("bytes(", HINT),
     ("\\u00", HINT), ("marshal", HINT), ("buffer.from", HINT), ("'hex'", HINT),

@@ -76,7 +76,7 @@ static THEN_EVAL: LazyLock<Regex> =
 /// `x = requests.get(…).text` (the name that holds downloaded code).
 static REMOTE_ASSIGN: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)^\s*(?:const\s+|let\s+|var\s+)?(\w+)\s*=\s*(?:await\s+)?\(?\s*(?:await\s+)?(?:requests\.get|httpx\.get|urllib\.request\.urlopen|urllib2\.urlopen|urlopen|fetch|axios\.get)\s*\(|^\s*\$(\w+)\s*=\s*\(?\s*(?:\(\s*new-object\s+(?:system\.)?net\.webclient\s*\)\s*\.\s*downloadstring|\$\w+\s*\.\s*downloadstring|invoke-webrequest|invoke-restmethod|iwr|irm)\b",
+        r"(?i)^\s*(?:const\s+|let\s+|var\s+)?(\w+)\s*=\s*(?:await\s+)?\(?\s*(?:await\s+)?(?:requests\.get|httpx\.get|urllib\.request\.urlopen|urllib2\.urlopen|urlopen|fetch|axios\.get)\s*\(|^\s*\$(\w+)\s*=\s*\(?\s*(?:\(\s*new-object\s+(?:system\.)?net\.webclient\s*\)\s*\.\s*downloadstring|\$\w+\s*\.\s*\(?\s*downloadstring|invoke-webrequest|invoke-restmethod|iwr|irm)\b",
     )
 });
 /// Saved downloads: the name a download is written to (a quoted address may hold `&` and `;`).
@@ -126,7 +126,7 @@ static DECODED_ASSIGN: LazyLock<Regex> = LazyLock::new(|| {
 
 static REVERSE_SHELL: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r#"(?i)/dev/(?:tcp|udp)/[^\s/]+/\d+[^\n]*?(?:0>&1|0<&|\|\s*while\s+read)|\bexec\s+\d+<>\s*/dev/|\b(?:nc|ncat|netcat|nc\.traditional|nc\.openbsd)\b[^|\n]*\s-[a-z]*[ec]\s*["']?(?:/bin/|/usr/bin/)?(?:(?:ba|z|k|da)?sh|cmd(?:\.exe)?|powershell(?:\.exe)?)\b|\bsocat\b[^\n]*\b(?:tcp|udp|openssl|ssl)[\w-]*:[^\n]*\b(?:exec|system):['"]?(?:/bin/|/usr/bin/)?(?:(?:ba|z|k|da)?sh|cmd|powershell)\b|\bsocat\b[^\n]*\b(?:exec|system):['"]?(?:/bin/|/usr/bin/)?(?:(?:ba|z|k|da)?sh|cmd|powershell)\b[^\n]*\b(?:tcp|udp|openssl|ssl)[\w-]*:|\bsocat\b[^\n]*\btcp[46]?(?:-connect)?:[^\s]+[^\n]*\b(?:pty|sh)\b|\bmkfifo\b[^\n]*\|\s*(?:nc|ncat|netcat|telnet|openssl\s+s_client)\b|\b(?:ba|z)?sh\s+-i\s*(?:>&|<&|>\s*&|2>&1\s*[<>])|\btelnet\b[^|\n]*\|\s*(?:/bin/)?(?:ba)?sh\b|\bpty\.spawn\s*\(\s*\[?\s*["'](?:/bin/)?(?:ba|z)?sh|\bfsockopen\s*\([^\n]*\b(?:exec|shell_exec|system|passthru|proc_open|popen)\b|\bTCPSocket\.(?:new|open)\b[^\n]*\b(?:exec|spawn|popen|system)\b"#,
+        r#"(?i)/dev/(?:tcp|udp)/[^\s/]+/(?:\d+|\$\{?[\w.]+\}?)[^\n]*?(?:0>&1|0<&|\|\s*while\s+read)|\bexec\s+\d+<>\s*/dev/|\b(?:nc|ncat|netcat|nc\.traditional|nc\.openbsd)\b[^|\n]*\s-[a-z]*[ec]\s*["']?(?:/bin/|/usr/bin/)?(?:(?:ba|z|k|da)?sh|cmd(?:\.exe)?|powershell(?:\.exe)?)\b|\bsocat\b[^\n]*\b(?:tcp|udp|openssl|ssl)[\w-]*:[^\n]*\b(?:exec|system):['"]?(?:/bin/|/usr/bin/)?(?:(?:ba|z|k|da)?sh|cmd|powershell)\b|\bsocat\b[^\n]*\b(?:exec|system):['"]?(?:/bin/|/usr/bin/)?(?:(?:ba|z|k|da)?sh|cmd|powershell)\b[^\n]*\b(?:tcp|udp|openssl|ssl)[\w-]*:|\bsocat\b[^\n]*\btcp[46]?(?:-connect)?:[^\s]+[^\n]*\b(?:pty|sh)\b|\bmkfifo\b[^\n]*\|\s*(?:nc|ncat|netcat|telnet|openssl\s+s_client)\b|\b(?:ba|z)?sh\s+-i\s*(?:>&|<&|>\s*&|2>&1\s*[<>])|\btelnet\b[^|\n]*\|\s*(?:/bin/)?(?:ba)?sh\b|\bpty\.spawn\s*\(\s*\[?\s*["'](?:/bin/)?(?:ba|z)?sh|\bfsockopen\s*\([^\n]*\b(?:exec|shell_exec|system|passthru|proc_open|popen)\b|\bTCPSocket\.(?:new|open)\b[^\n]*\b(?:exec|spawn|popen|system)\b"#,
     )
 });
 static MINER: LazyLock<Regex> = LazyLock::new(|| {
@@ -595,19 +595,23 @@ fn remote_name(text: &str) -> Option<String> {
 fn tainted_exec(scan: &Scan, i: usize, out: &mut Findings) {
     let source = &scan.sources[i];
     let text = &source.text;
-    if !(text.contains("exec")
-        || text.contains("eval")
-        || text.contains("system")
-        || text.contains("Function")
-        || text.contains("iex")
-        || text.contains("Invoke-Expression"))
+    // The file's lines rebuilt from literal pieces (`$wc.('Download' + 'String')`,
+    // `& ('I' + 'E' + 'X') $s`), beside the lines as written.
+    let built: Vec<(usize, &str)> = scan
+        .units
+        .iter()
+        .filter(|u| u.source == i && u.origin == crate::security::Origin::Built)
+        .map(|u| (u.line.saturating_sub(1), u.text.as_str()))
+        .collect();
+    if !RUNS_CODE_NEEDS.may_match(text) && !built.iter().any(|(_, t)| RUNS_CODE_NEEDS.may_match(t))
     {
         return;
     }
     let mut remote: Vec<(String, usize)> = Vec::new();
     let mut decoded: Vec<(String, usize)> = Vec::new();
     // Both assign: only a line with `=` can hold either.
-    for (n, line) in lines_with(text, b'=') {
+    let assigning = built.iter().copied().filter(|(_, t)| t.contains('='));
+    for (n, line) in lines_with(text, b'=').chain(assigning) {
         if let Some(c) = REMOTE_ASSIGN
             .captures(line)
             .and_then(|c| c.get(1).or_else(|| c.get(2)))
@@ -624,7 +628,11 @@ fn tainted_exec(scan: &Scan, i: usize, out: &mut Findings) {
     if remote.is_empty() && decoded.is_empty() {
         return;
     }
-    for (n, line) in text.lines().enumerate() {
+    let mut reported = Vec::new();
+    for (n, line) in text.lines().enumerate().chain(built.iter().copied()) {
+        if reported.contains(&n) {
+            continue;
+        }
         let Some(sink) = RUNS_CODE.find(line) else {
             continue;
         };
@@ -641,6 +649,7 @@ fn tainted_exec(scan: &Scan, i: usize, out: &mut Findings) {
                 .map(|(name, at)| (name.clone(), *at))
         };
         if let Some((name, at)) = named(&remote) {
+            reported.push(n);
             out.add_line(
                 &SK701,
                 i,
@@ -648,6 +657,7 @@ fn tainted_exec(scan: &Scan, i: usize, out: &mut Findings) {
                 format!("runs `{name}`, code downloaded on line {at}"),
             );
         } else if let Some((name, at)) = named(&decoded) {
+            reported.push(n);
             out.add_line(
                 &SK702,
                 i,
@@ -684,6 +694,20 @@ fn lines_with(text: &str, byte: u8) -> impl Iterator<Item = (usize, &str)> {
     })
 }
 
+/// A word every text [`RUNS_CODE`] matches holds.
+static RUNS_CODE_NEEDS: LazyLock<crate::security::Needs> = LazyLock::new(|| {
+    crate::security::Needs::new(&[
+        "exec",
+        "eval",
+        "system",
+        "popen",
+        "subprocess",
+        "Function",
+        "iex",
+        "invoke-expression",
+        "runInThisContext",
+    ])
+});
 /// What runs a string as code or a command.
 static RUNS_CODE: LazyLock<Regex> = LazyLock::new(|| {
     re(

@@ -22,12 +22,12 @@ use crate::security::regex as re;
 
 static INJECTION: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r#"(?i)\b(?:ignore|disregard|forget|override|bypass)\s+(?:all\s+|any\s+|the\s+|your\s+|every\s+|of\s+)*(?:(?:previous|prior|above|earlier|preceding|former|original|existing|system|safety|security|developer|initial|other)\s+(?:(?:or|and|and/or)\s+)?)+(?:instructions?|prompts?|rules|directives|guidelines|guardrails|policies|restrictions|constraints|messages|programming|safeguards)\b|\b(?:ignore|disregard|forget)\s+(?:all|everything)\s+(?:instructions?|you\s+(?:were|have\s+been)\s+told|above)\b|\byou\s+are\s+(?:now\s+)?(?:in\s+)?(?:DAN\b|developer\s+mode|god\s+mode|jailbroken|unrestricted|unfiltered|no\s+longer\s+bound|free\s+(?:from|of)\s+(?:all\s+)?(?:rules|restrictions|guidelines))|\b(?:god|jailbreak|DAN)\s+mode\s+(?:is\s+)?(?:now\s+)?(?:enabled|activated|on|engaged)\b|\b(?:developer|admin|debug|maintenance)\s+mode\s+(?:is\s+)?now\s+(?:enabled|activated|on|engaged)\b|\bdo\s+anything\s+now\b|\b(?:ADMIN|DEVELOPER|GOD|SUPERUSER|ROOT)_(?:OVERRIDE|MODE)_(?:ENABLED|ON|ACTIVE|GRANTED)\b|\bBYPASS_(?:CONTENT_|SAFETY_)?(?:FILTERS?|SAFETY|GUARDRAILS?|RESTRICTIONS)\b|\bnew\s+(?:system\s+)?instructions\s*:|\b(?:the\s+)?(?:above|previous|prior|earlier)\s+(?:instructions|rules|prompt)\s+(?:are|were|is)\s+(?:void|obsolete|cancell?ed|fake|outdated|superseded|no\s+longer)"#,
+        r#"(?i)\b(?:ignore|disregard|forget|override|bypass)\s+(?:all\s+|any\s+|the\s+|your\s+|every\s+|of\s+)*(?:(?:previous|prior|above|earlier|preceding|former|original|existing|system|safety|security|developer|initial|other)\s+(?:(?:or|and|and/or)\s+)?)+(?:instructions?|prompts?|rules|directives|guidelines|guardrails|policies|restrictions|constraints|messages|programming|safeguards)\b|\b(?:ignore|disregard|forget)\s+(?:all|everything)\s+(?:instructions?|you\s+(?:were|have\s+been)\s+told|above)\b|\byou\s+are\s+(?:now\s+)?(?:in\s+)?(?:DAN\b|developer\s+mode|god\s+mode|jailbroken|unrestricted|unfiltered|no\s+longer\s+bound|free\s+(?:from|of)\s+(?:all\s+)?(?:rules|restrictions|guidelines))|\b(?:god|jailbreak|DAN)\s+mode\s+(?:is\s+)?(?:now\s+)?(?:enabled|activated|on|engaged)\b|\b(?:developer|admin|debug|maintenance)\s+mode\s+(?:is\s+)?now\s+(?:enabled|activated|on|engaged)\b|\b(?:overrides|overriding|ignores|ignoring|disregards|disregarding|bypasses|bypassing)\s+(?:all\s+|any\s+|the\s+|your\s+|every\s+)*(?:(?:previous|prior|above|earlier|preceding|original|system|safety|developer|initial|other)\s+)+(?:instructions?|prompts?|directives|guardrails|safeguards)\b|\bdo\s+anything\s+now\b|\b(?:ADMIN|DEVELOPER|GOD|SUPERUSER|ROOT)_(?:OVERRIDE|MODE)_(?:ENABLED|ON|ACTIVE|GRANTED)\b|\bBYPASS_(?:CONTENT_|SAFETY_)?(?:FILTERS?|SAFETY|GUARDRAILS?|RESTRICTIONS)\b|\bnew\s+(?:system\s+)?instructions\s*:|\b(?:the\s+)?(?:above|previous|prior|earlier)\s+(?:instructions|rules|prompt)\s+(?:are|were|is)\s+(?:void|obsolete|cancell?ed|fake|outdated|superseded|no\s+longer)"#,
     )
 });
 static HIDE: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?im)(?:^|[.!?:;,>*\-]\s*|\d[.)]\s+|\b(?:and|but|then|please|so|also)\s+|\*\*)(?:do\s+not|don't|never)\s+(?:ever\s+)?(?:tell(?:ing)?|inform(?:ing)?|notify(?:ing)?|alert(?:ing)?|mention(?:ing)?|reveal(?:ing)?|disclos(?:e|ing)|report(?:ing)?)(?:\s+[\w'-]+){0,6}?\s+(?:to\s+|with\s+)?(?:the\s+)?(?:user|human|operator)\b|(?:do\s+not|don't|never)\s+let\s+(?:the\s+)?(?:user|human)\s+(?:see|know|notice|find\s+out|learn)\b|\bwithout\s+(?:ever\s+)?(?:tell(?:ing)?|inform(?:ing)?|notify(?:ing)?|alert(?:ing)?|mention(?:ing)?|reveal(?:ing)?|disclos(?:e|ing)|report(?:ing)?)\s+(?:this\s+|these\s+|it\s+|that\s+|any\s+of\s+(?:this|these|it)\s+|anything\s+|what\s+you\s+(?:did|do|are\s+doing)\s+|about\s+(?:this|it|these)\s+|(?:the\s+|any\s+)?(?:\w+\s+){0,3}(?:step|command|action|request|upload|file|files|data|change|changes)s?\s+)?(?:to\s+)?(?:the\s+)?(?:user|human|operator)\b|\b(?:hide|conceal|keep)\s+(?:this|these|it|that|all\s+of\s+this|the\s+\w+(?:\s+\w+)?)\s+(?:hidden\s+|secret\s+)?from\s+(?:the\s+)?(?:user|human|operator)\b|\bthe\s+(?:user|human)\s+(?:must|should)\s+(?:not|never)\s+(?:know|see|find\s+out|be\s+told|notice|learn)\b|\bwithout\s+(?:the\s+)?(?:user|human)(?:'s)?\s+(?:knowing|knowledge|noticing|awareness)\b|\b(?:secretly|covertly|stealthily|surreptitiously)\s+(?:\w+\s+)?(?:send|upload|exfiltrate|copy|transmit|forward|post|collect|harvest|install|run|execute|download|add|modify|write|append|read|include|save)\b|\bsilently\s+(?:send|upload|exfiltrate|transmit|forward|post|collect|harvest|copy)\b|\b(?:respond|reply|say|tell\s+(?:the\s+)?user)\s+(?:only\s+)?that\s+(?:the\s+)?(?:skill|task|it|you)\s+(?:only|just)\b",
+        r"(?im)(?:^|[.!?:;,>*\-]\s*|\d[.)]\s+|\b(?:and|but|then|please|so|also)\s+|\*\*)(?:do\s+not|don't|never)\s+(?:ever\s+)?(?:tell(?:ing)?|inform(?:ing)?|notify(?:ing)?|alert(?:ing)?|mention(?:ing)?|reveal(?:ing)?|disclos(?:e|ing)|report(?:ing)?)(?:\s+[\w'-]+){0,6}?\s+(?:to\s+|with\s+)?(?:the\s+)?(?:user|human|operator)\b|(?:do\s+not|don't|never)\s+let\s+(?:the\s+)?(?:user|human)\s+(?:see|know|notice|find\s+out|learn)\b|\bwithout\s+(?:ever\s+)?(?:tell(?:ing)?|inform(?:ing)?|notify(?:ing)?|alert(?:ing)?|mention(?:ing)?|reveal(?:ing)?|disclos(?:e|ing)|report(?:ing)?)\s+(?:this\s+|these\s+|it\s+|that\s+|any\s+of\s+(?:this|these|it)\s+|anything\s+|what\s+you\s+(?:did|do|are\s+doing)\s+|about\s+(?:this|it|these)\s+|(?:the\s+|any\s+)?(?:\w+\s+){0,3}(?:step|command|action|request|upload|file|files|data|change|changes)s?\s+)?(?:to\s+)?(?:the\s+)?(?:user|human|operator)\b|\b(?:hide|conceal|keep)\s+(?:this|these|it|that|all\s+of\s+this|the\s+\w+(?:\s+\w+)?)\s+(?:hidden\s+|secret\s+)?from\s+(?:the\s+)?(?:user|human|operator)\b|\bthe\s+(?:user|human)\s+(?:must|should)\s+(?:not|never)\s+(?:know|see|find\s+out|be\s+told|notice|learn)\b|\b(?:it|this|these|that)\s+(?:must|should|shall|is\s+to|are\s+to)\s+(?:not|never)\s+be\s+(?:shown|summari[sz]ed|mentioned|disclosed|revealed|reported|displayed|surfaced)(?:\s*,?\s*(?:or\s+|and\s+)?(?:shown|summari[sz]ed|mentioned|disclosed|revealed|reported|displayed|surfaced|logged))*\s+to\s+(?:the\s+)?(?:user|human|operator)\b|\bwithout\s+(?:the\s+)?(?:user|human)(?:'s)?\s+(?:knowing|knowledge|noticing|awareness)\b|\b(?:secretly|covertly|stealthily|surreptitiously)\s+(?:\w+\s+)?(?:send|upload|exfiltrate|copy|transmit|forward|post|collect|harvest|install|run|execute|download|add|modify|write|append|read|include|save)\b|\bsilently\s+(?:send|upload|exfiltrate|transmit|forward|post|collect|harvest|copy)\b|\b(?:respond|reply|say|tell\s+(?:the\s+)?user)\s+(?:only\s+)?that\s+(?:the\s+)?(?:skill|task|it|you)\s+(?:only|just)\b",
     )
 });
 /// Instructions that deceive the user or escape oversight: claim consent, keep actions out of
@@ -58,13 +58,30 @@ static DISCLOSE: LazyLock<Regex> = LazyLock::new(|| {
 });
 static FAKE_SYSTEM: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?im)^\s*(?:[>*-]\s*)?(?:<\s*/?\s*(?:system|system_prompt|system-prompt|sys)\s*>|\[\s*(?:SYSTEM|ADMIN|INST)\s*\]|<\|im_start\|>\s*system|SYSTEM\s*(?:OVERRIDE|MESSAGE|PROMPT|NOTICE|UPDATE|INSTRUCTION)S?\s*:|(?:ADMIN|DEVELOPER|ANTHROPIC|OPENAI)\s+(?:OVERRIDE|NOTE|MESSAGE|INSTRUCTIONS?)\s*:)",
+        r"(?im)^\s*(?:[>*-]\s*)?(?:<\s*/?\s*(?:system|system_prompt|system-prompt|sys)\s*>|\[\s*(?:SYSTEM|ADMIN|INST)\s*\]|\[\s*(?:SYSTEM|ADMIN)\s+(?:MESSAGE|NOTICE|PROMPT|OVERRIDE|INSTRUCTIONS?|UPDATE|DIRECTIVE)\b[^\]\n]{0,80}\]|<\|im_start\|>\s*system|SYSTEM\s*(?:OVERRIDE|MESSAGE|PROMPT|NOTICE|UPDATE|INSTRUCTION)S?\s*:|(?:ADMIN|DEVELOPER|ANTHROPIC|OPENAI)\s+(?:OVERRIDE|NOTE|MESSAGE|INSTRUCTIONS?)\s*:)",
     )
 });
-/// An HTML comment that speaks to the agent.
+/// An HTML comment that gives the agent a command to run, or an extra step when it runs or
+/// reads something.
 static TO_AGENT: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)<!--\s*(?:note\s+(?:to|for)\s+(?:the\s+)?)?(?:AI|assistant|agent|Claude|model|LLM|Copilot|Codex|Gemini)\b\s*[:,]|\b(?:curl|wget|iwr|irm|invoke-webrequest|nc|ncat|base64\s+-d|python[0-9.]*\s+-c|bash\s+-c|sh\s+-c)\b[^\n]*(?:\||https?://)|\b(?:AI|assistant|agent|Claude|model|LLM|Copilot|Cursor|GPT|Codex|Gemini)\b[^\n]{0,60}\b(?:must|should|always|never|need\s+to|are\s+required|will\s+now|has\s+to)\b|\bnote\s+(?:to|for)\s+(?:the\s+)?(?:ai|assistant|agent|model|llm|claude)\b|\b(?:when|before|after)\s+(?:you|the\s+agent)\s+(?:run|use|read|load)\b[^\n]{0,80}\b(?:also|first|silently|quietly)\b",
+        r"(?i)\b(?:curl|wget|iwr|irm|invoke-webrequest|nc|ncat|base64\s+-d|python[0-9.]*\s+-c|bash\s+-c|sh\s+-c)\b[^\n]*(?:\||https?://)|\b(?:when|before|after)\s+(?:you|the\s+agent)\s+(?:run|use|read|load)\b[^\n]{0,80}\b(?:also|first|silently|quietly)\b",
+    )
+});
+/// An HTML comment addressed to the agent (`<!-- Assistant: … -->`, "note to the AI", "the
+/// model must …"): an instruction when it also tells the agent to act ([`ACTS`]).
+static ADDRESSES_AGENT: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)<!--\s*(?:note\s+(?:to|for)\s+(?:the\s+)?)?(?:AI|assistant|agent|Claude|model|LLM|Copilot|Codex|Gemini)\b\s*[:,]|\b(?:AI|assistant|agent|Claude|model|LLM|Copilot|Cursor|GPT|Codex|Gemini)\b[^\n]{0,60}\b(?:must|should|always|never|need\s+to|are\s+required|will\s+now|has\s+to)\b|\bnote\s+(?:to|for)\s+(?:the\s+)?(?:ai|assistant|agent|model|llm|claude)\b",
+    )
+});
+/// What a hidden note tells the agent to do beyond shaping the text it writes: run, send,
+/// fetch, read, change or approve something. A note that only limits what the agent writes
+/// ("Agent note: refunds need approval; the draft must not promise them", a template's
+/// guidance) turns nothing against the user.
+static ACTS: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)\b(?:run|runs|execute|exec|send|upload|post|fetch|download|install|read|cat|copy|append|delete|remove|overwrite|modify|grant|approve|disable|bypass|ignore|skip|visit|open|call|invoke|export|forward|recommend|promote|curl|wget|pipe)\b",
     )
 });
 static INVISIBLE_HTML: LazyLock<Regex> = LazyLock::new(|| {
@@ -144,6 +161,11 @@ pub fn check(scan: &Scan, out: &mut Findings) {
                 .or_else(|| {
                     TO_AGENT
                         .find(&unit.text)
+                        .or_else(|| {
+                            ADDRESSES_AGENT
+                                .find(&unit.text)
+                                .filter(|_| ACTS.is_match(&unit.text))
+                        })
                         .filter(|_| unit.text.split_whitespace().count() >= 8)
                         .map(|m| (m.range(), ""))
                 })

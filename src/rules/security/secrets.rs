@@ -272,19 +272,20 @@ static STORES: LazyLock<Regex> = LazyLock::new(|| {
 #[rustfmt::skip]
 const VENDORS: &[(&str, &[&str])] = &[
     ("ANTHROPIC", &["anthropic"]), ("CLAUDE", &["anthropic", "claude"]), ("OPENAI", &["openai", "azure"]),
-    ("GITHUB", &["github"]), ("GH", &["github"]), ("GITLAB", &["gitlab"]), ("AWS", &["amazonaws", "aws"]),
+    ("GITHUB", &["github", "githubusercontent"]), ("GH", &["github", "githubusercontent"]), ("GITLAB", &["gitlab"]), ("AWS", &["amazonaws", "amazon", "aws"]),
     ("NPM", &["npmjs", "npm"]), ("DOCKER", &["docker"]), ("STRIPE", &["stripe"]), ("SLACK", &["slack"]),
-    ("DISCORD", &["discord"]), ("TELEGRAM", &["telegram"]), ("GOOGLE", &["google", "gstatic"]),
-    ("GEMINI", &["google"]), ("GCP", &["google"]), ("AZURE", &["azure", "microsoft", "windows.net"]),
+    ("DISCORD", &["discord", "discordapp"]), ("TELEGRAM", &["telegram"]),
+    ("GOOGLE", &["google", "googleapis", "gstatic"]), ("GEMINI", &["google", "googleapis"]),
+    ("GCP", &["google", "googleapis"]), ("AZURE", &["azure", "microsoft", "windows.net"]),
     ("HF", &["huggingface", "hf.co"]), ("HUGGINGFACE", &["huggingface", "hf.co"]),
     ("VERCEL", &["vercel"]), ("SUPABASE", &["supabase"]), ("SENTRY", &["sentry"]),
     ("POSTHOG", &["posthog"]), ("CLOUDFLARE", &["cloudflare"]), ("TWILIO", &["twilio"]),
     ("SENDGRID", &["sendgrid"]), ("DATADOG", &["datadoghq", "datadog"]), ("PYPI", &["pypi"]),
     ("LINEAR", &["linear"]), ("NOTION", &["notion"]), ("ATLASSIAN", &["atlassian"]),
-    ("JIRA", &["atlassian", "jira"]), ("FIREBASE", &["firebase", "google"]), ("MONGODB", &["mongodb"]),
+    ("JIRA", &["atlassian", "jira"]), ("FIREBASE", &["firebase", "firebaseio", "google", "googleapis"]), ("MONGODB", &["mongodb"]),
     ("TAVILY", &["tavily"]), ("PERPLEXITY", &["perplexity"]), ("GROQ", &["groq"]),
     ("MISTRAL", &["mistral"]), ("COHERE", &["cohere"]), ("REPLICATE", &["replicate"]),
-    ("ELEVENLABS", &["elevenlabs"]), ("SHOPIFY", &["shopify"]), ("HEROKU", &["heroku"]),
+    ("ELEVENLABS", &["elevenlabs"]), ("SHOPIFY", &["shopify", "myshopify"]), ("HEROKU", &["heroku", "herokuapp"]),
     ("NETLIFY", &["netlify"]), ("FIGMA", &["figma"]), ("ZOOM", &["zoom"]), ("ASANA", &["asana"]),
 ];
 
@@ -303,7 +304,23 @@ fn foreign_secret(secret: &str, host: &str) -> Option<bool> {
     let (_, hosts) = VENDORS
         .iter()
         .find(|(v, _)| name.starts_with(v) && name[v.len()..].starts_with('_'))?;
-    Some(!hosts.iter().any(|h| host.contains(h)))
+    Some(!hosts.iter().any(|h| owned_by(host, h)))
+}
+
+/// Whether `host` is the service's own: one of its labels is the service's name
+/// (`api.github.com`, `acme.atlassian.net`, a self-hosted `jira.example.com`), or it is the
+/// service's domain or below it (`hf.co`). The name inside a label is not enough:
+/// `jira-compliance-ledger.com` is not Atlassian's.
+fn owned_by(host: &str, service: &str) -> bool {
+    let host = host.trim_end_matches('.');
+    if service.contains('.') {
+        return host.eq_ignore_ascii_case(service)
+            || host.len() > service.len()
+                && host[host.len() - service.len()..].eq_ignore_ascii_case(service)
+                && host.as_bytes()[host.len() - service.len() - 1] == b'.';
+    }
+    host.split('.')
+        .any(|label| label.eq_ignore_ascii_case(service))
 }
 
 /// What an instruction uploads: a local file (`-F file=@x`, `--data-binary @x`), or a value
@@ -852,4 +869,31 @@ fn mentions(text: &str, name: &str) -> bool {
         !before.is_some_and(|c| c.is_alphanumeric() || c == '_')
             && !after.is_some_and(|c| c.is_alphanumeric() || c == '_')
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{foreign_secret, owned_by};
+
+    #[test]
+    fn a_host_is_a_service_s_own_by_a_whole_label_or_its_domain() {
+        assert!(owned_by("api.github.com", "github"));
+        assert!(owned_by("acme.atlassian.net", "atlassian"));
+        assert!(owned_by("hf.co", "hf.co"));
+        assert!(owned_by("cdn.hf.co", "hf.co"));
+        assert!(!owned_by("jira-compliance-ledger.com", "jira"));
+        assert!(owned_by("jira.example.com", "jira"));
+        assert!(!owned_by("github-cdn.example", "github"));
+        assert!(owned_by("aws.amazon.com", "amazon"));
+        assert!(!owned_by("xhf.co", "hf.co"));
+        assert_eq!(
+            foreign_secret("$JIRA_API_TOKEN", "jira-sync.example"),
+            Some(true)
+        );
+        assert_eq!(
+            foreign_secret("$GITHUB_TOKEN", "uploads.github.com"),
+            Some(false)
+        );
+        assert_eq!(foreign_secret("$ACME_TOKEN", "acme.example"), None);
+    }
 }
