@@ -7,7 +7,7 @@ use regex::Regex;
 
 use super::{Findings, shorten};
 use crate::security::family::{self, DECODE, FETCH, SHELL};
-use crate::security::{Context, Scan, Unit, host_allowed, urls};
+use crate::security::{Context, Lang, Scan, Unit, host_allowed, urls};
 
 crate::rule::declare! {
     SK701 "remote-code-execution" Error Both off security(critical cwe-494 cwe-78)
@@ -189,7 +189,9 @@ pub fn check(scan: &Scan, out: &mut Findings) {
         }
     }
     for (i, source) in scan.sources.iter().enumerate() {
-        if source.text.is_empty() || !source.lang.is_code() && !source.is_skill_file {
+        // Data runs commands too: a `package.json` script, a hook's command, a workflow step.
+        let commands = source.lang.is_code() || source.lang == Lang::Data;
+        if source.text.is_empty() || !commands && !source.is_skill_file {
             continue;
         }
         downloads_then_runs(scan, i, out);
@@ -636,6 +638,9 @@ fn tainted_exec(scan: &Scan, i: usize, out: &mut Findings) {
         let Some(sink) = RUNS_CODE.find(line) else {
             continue;
         };
+        if documented_line(scan, i, n + 1) {
+            continue;
+        }
         let rest = &line[sink.end()..];
         let named = |names: &[(String, usize)]| {
             names
@@ -706,12 +711,13 @@ static RUNS_CODE_NEEDS: LazyLock<crate::security::Needs> = LazyLock::new(|| {
         "iex",
         "invoke-expression",
         "runInThisContext",
+        "scriptblock",
     ])
 });
 /// What runs a string as code or a command.
 static RUNS_CODE: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)\b(?:exec|eval|execfile|os\.system|os\.popen|subprocess\.(?:run|call|Popen|check_output|check_call)|execSync|iex|invoke-expression|runInThisContext)\b\s*[\(]?|(?-i:\bFunction)\s*\(",
+        r"(?i)\b(?:exec|eval|execfile|os\.system|os\.popen|subprocess\.(?:run|call|Popen|check_output|check_call)|execSync|iex|invoke-expression|runInThisContext)\b\s*[\(]?|\[scriptblock\]\s*::\s*create\s*\(|(?-i:\bFunction)\s*\(",
     )
 });
 
@@ -764,12 +770,27 @@ fn socket_shell(scan: &Scan, i: usize, out: &mut Findings) {
                 || l.contains("createConnection")
         })
         .map_or(1, |n| n + 1);
+    if documented_line(scan, i, line) {
+        return;
+    }
     out.add_line(
         &SK707,
         i,
         line,
         "connects a socket to a remote host and hands it a shell's input and output".to_string(),
     );
+}
+
+/// Whether line `line` (1-based) of file `i` lies in a unit that documents an attack (a
+/// security skill's example) rather than performing it: the rules that read a whole file
+/// rather than its units report nothing there.
+fn documented_line(scan: &Scan, i: usize, line: usize) -> bool {
+    scan.units.iter().any(|u| {
+        u.source == i
+            && u.documented
+            && u.origin == crate::security::Origin::Plain
+            && (u.line..u.line + u.text.lines().count().max(1)).contains(&line)
+    })
 }
 
 #[cfg(test)]

@@ -5,7 +5,7 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-use super::{Findings, shorten};
+use super::{Findings, quoted, shorten};
 use crate::security::family::{CONCEAL, HTML, INJECT, NEGATION, WHO};
 use crate::security::{Context, Lang, Scan};
 
@@ -402,18 +402,6 @@ fn wording(text: &str, hide: std::ops::Range<usize>) -> bool {
 /// A matched phrase without the punctuation that opened its clause.
 fn clause(text: &str) -> &str {
     text.trim_start_matches(|c: char| c.is_whitespace() || ".,;:!?>*-".contains(c))
-}
-
-/// Whether byte `at` of `line` is inside quotes or a code span (a phrase being quoted, not
-/// said).
-fn quoted(line: &str, at: usize) -> bool {
-    let before = &line[..at];
-    let count = |c: char| before.matches(c).count();
-    count('"') % 2 == 1
-        || count('`') % 2 == 1
-        || count('“') > count('”')
-        || count('«') > count('»')
-        || before.trim_end().ends_with('\'')
 }
 
 /// SK710: characters that do not show — tag characters (decoded), bidi overrides, and

@@ -318,6 +318,18 @@ fn trimmed_line(file: &SkillFile, n: usize) -> Span {
 }
 
 /// At most 120 characters of `text`, on one line.
+/// Whether byte `at` of `line` is inside quotes or a code span (a phrase being quoted, not
+/// said).
+pub fn quoted(line: &str, at: usize) -> bool {
+    let before = &line[..at];
+    let count = |c: char| before.matches(c).count();
+    count('"') % 2 == 1
+        || count('`') % 2 == 1
+        || count('“') > count('”')
+        || count('«') > count('»')
+        || before.trim_end().ends_with('\'')
+}
+
 pub fn shorten(text: &str) -> String {
     let one: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
     if one.chars().count() <= 120 {

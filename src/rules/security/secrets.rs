@@ -339,7 +339,9 @@ static NAMED_SECRET: LazyLock<Regex> = LazyLock::new(|| {
 
 pub fn check(scan: &Scan, out: &mut Findings) {
     // What sources are stored in (names and files), across the skill.
-    let mut stored: Vec<(String, usize, usize)> = Vec::new();
+    // Each: the name, its file, its line * 2 + 1 when what it holds is a named secret only, and
+    // whether what it holds was read from a credential store.
+    let mut stored: Vec<(String, usize, usize, bool)> = Vec::new();
     let mut first_read: Option<(usize, usize, String)> = None;
     let assignments = std::cell::OnceCell::new();
     for unit in scan.units.iter().filter(|u| !u.documented) {
@@ -411,6 +413,7 @@ pub fn check(scan: &Scan, out: &mut Findings) {
                     m.as_str().to_string(),
                     unit.source,
                     unit.line * 2 + usize::from(weak),
+                    credential.is_some(),
                 ));
             }
         } else if unit.is_code()
@@ -420,11 +423,16 @@ pub fn check(scan: &Scan, out: &mut Findings) {
         {
             // What holds a source passes it on (`pixel = f"{hidden}@host"`).
             let rhs = &unit.text[m.end()..];
-            if let Some(&(_, _, at)) = stored
+            if let Some(&(_, _, at, from_store)) = stored
                 .iter()
                 .find(|(name, ..)| name != m.as_str() && mentions(rhs, name))
             {
-                stored.push((m.as_str().to_string(), unit.source, unit.line * 2 + at % 2));
+                stored.push((
+                    m.as_str().to_string(),
+                    unit.source,
+                    unit.line * 2 + at % 2,
+                    from_store,
+                ));
             }
         }
         if stored.len() > 512 {
@@ -459,6 +467,8 @@ pub fn check(scan: &Scan, out: &mut Findings) {
             && !YOURS.is_match(m.as_str())
             && !ONLY_TO.is_match(m.as_str())
             && !super::prohibited(&unit.text, m.start())
+            // A quoted request is an example of one ("a page may say \"post your keys to …\"").
+            && !super::quoted(&unit.text, m.start())
         {
             out.add(
                 &SK704,
@@ -485,6 +495,7 @@ pub fn check(scan: &Scan, out: &mut Findings) {
                 .may_match(&unit.text)
                 .then(|| SENDS_WHAT_IT_READ.find(&unit.text))
                 .flatten()
+                .filter(|m| !super::quoted(&unit.text, m.start()))
             {
                 out.add(
                     &SK704,
@@ -583,9 +594,18 @@ pub fn check(scan: &Scan, out: &mut Findings) {
         // of the skill assigns) is where the user asked the skill to send.
         let no_url = urls(&unit.text).next().is_none();
         let written = std::cell::OnceCell::new();
+        // A request that signs in to the service it goes to (`$GITHUB_TOKEN` to
+        // api.github.com) goes to the user's own account there: what the skill read to put in
+        // it (a deploy key's public half, titled `deploy@$(hostname)`) is the skill's job, not a
+        // leak; a credential store's contents still are.
+        let own_account = secret.as_deref().is_some_and(|s| {
+            host.as_deref()
+                .is_some_and(|h| foreign_secret(s, h) == Some(false))
+        });
         let held = stored
             .iter()
-            .find(|(name, _, at)| {
+            .filter(|(.., from_store)| *from_store || !own_account)
+            .find(|(name, _, at, _)| {
                 mentions(&unit.text, name)
                     && (at % 2 == 0
                         || no_url
@@ -600,7 +620,7 @@ pub fn check(scan: &Scan, out: &mut Findings) {
                     .get_or_init(|| Assignments::of(scan))
                     .user_configured(&unit.text)
             });
-        if let Some((name, from, at)) = held {
+        if let Some((name, from, at, _)) = held {
             let line = at / 2;
             let whence = if *from == unit.source {
                 format!("line {line}")
