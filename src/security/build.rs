@@ -71,6 +71,17 @@ impl Vars {
         self.values.get(name).map(String::as_str)
     }
 
+    /// Appends `value` to what `name` holds (`d+="tcp"`, `$h += '//x'`): the new value, when
+    /// `name` holds a literal and the result is not too long.
+    fn append(&mut self, name: &str, value: &str) -> Option<(String, bool)> {
+        let appended = format!("{}{value}", self.values.get(name)?);
+        if appended.len() > MAX_BUILT {
+            return None;
+        }
+        self.values.insert(name.to_string(), appended.clone());
+        Some((appended, true))
+    }
+
     /// Learns an assignment on `line`, if it assigns a literal (or literals and known
     /// variables): the value, when it was built from more than one piece.
     pub fn learn(&mut self, line: &str, lang: Lang) -> Option<(String, bool)> {
@@ -113,13 +124,7 @@ impl Vars {
                 };
                 // `d+="tcp"` appends to what `d` holds.
                 if c.get(2).is_some() {
-                    let known = self.values.get(name)?;
-                    let appended = format!("{known}{value}");
-                    if appended.len() > MAX_BUILT {
-                        return None;
-                    }
-                    self.values.insert(name.to_string(), appended.clone());
-                    return Some((appended, true));
+                    return self.append(name, &value);
                 }
                 (name.to_string(), value, built)
             }
@@ -145,13 +150,7 @@ impl Vars {
                 let value = self.evaluate(pieces)?;
                 // `h += "tps:"` (Python, JavaScript, PowerShell) appends to what `h` holds.
                 if c.get(2).is_some() {
-                    let known = self.values.get(name)?;
-                    let appended = format!("{known}{value}");
-                    if appended.len() > MAX_BUILT {
-                        return None;
-                    }
-                    self.values.insert(name.to_string(), appended.clone());
-                    return Some((appended, true));
+                    return self.append(name, &value);
                 }
                 let built =
                     pieces.contains('+') || pieces.contains(".join") || pieces.contains('{');
