@@ -630,7 +630,8 @@ fn tainted_exec(scan: &Scan, i: usize, out: &mut Findings) {
     if remote.is_empty() && decoded.is_empty() {
         return;
     }
-    let mut reported = Vec::new();
+    let documented = documented_lines(scan, i);
+    let mut reported = std::collections::HashSet::new();
     for (n, line) in text.lines().enumerate().chain(built.iter().copied()) {
         if reported.contains(&n) {
             continue;
@@ -638,7 +639,7 @@ fn tainted_exec(scan: &Scan, i: usize, out: &mut Findings) {
         let Some(sink) = RUNS_CODE.find(line) else {
             continue;
         };
-        if documented_line(scan, i, n + 1) {
+        if among(&documented, n + 1) {
             continue;
         }
         let rest = &line[sink.end()..];
@@ -654,7 +655,7 @@ fn tainted_exec(scan: &Scan, i: usize, out: &mut Findings) {
                 .map(|(name, at)| (name.clone(), *at))
         };
         if let Some((name, at)) = named(&remote) {
-            reported.push(n);
+            reported.insert(n);
             out.add_line(
                 &SK701,
                 i,
@@ -662,7 +663,7 @@ fn tainted_exec(scan: &Scan, i: usize, out: &mut Findings) {
                 format!("runs `{name}`, code downloaded on line {at}"),
             );
         } else if let Some((name, at)) = named(&decoded) {
-            reported.push(n);
+            reported.insert(n);
             out.add_line(
                 &SK702,
                 i,
@@ -770,7 +771,7 @@ fn socket_shell(scan: &Scan, i: usize, out: &mut Findings) {
                 || l.contains("createConnection")
         })
         .map_or(1, |n| n + 1);
-    if documented_line(scan, i, line) {
+    if among(&documented_lines(scan, i), line) {
         return;
     }
     out.add_line(
@@ -781,16 +782,24 @@ fn socket_shell(scan: &Scan, i: usize, out: &mut Findings) {
     );
 }
 
-/// Whether line `line` (1-based) of file `i` lies in a unit that documents an attack (a
-/// security skill's example) rather than performing it: the rules that read a whole file
-/// rather than its units report nothing there.
-fn documented_line(scan: &Scan, i: usize, line: usize) -> bool {
-    scan.units.iter().any(|u| {
-        u.source == i
-            && u.documented
-            && u.origin == crate::security::Origin::Plain
-            && (u.line..u.line + u.text.lines().count().max(1)).contains(&line)
-    })
+/// The lines (1-based, in file order) of file `i` that lie in units documenting an attack (a
+/// security skill's examples) rather than performing it: the rules that read a whole file
+/// rather than its units report nothing there. Empty for most files.
+fn documented_lines(scan: &Scan, i: usize) -> Vec<std::ops::Range<usize>> {
+    let mut lines: Vec<std::ops::Range<usize>> = scan
+        .units
+        .iter()
+        .filter(|u| u.source == i && u.documented && u.origin == crate::security::Origin::Plain)
+        .map(|u| u.line..u.line + u.text.lines().count().max(1))
+        .collect();
+    lines.sort_by_key(|r| r.start);
+    lines
+}
+
+/// Whether `line` lies in one of `ranges` ([`documented_lines`]).
+fn among(ranges: &[std::ops::Range<usize>], line: usize) -> bool {
+    let after = ranges.partition_point(|r| r.start <= line);
+    ranges[..after].iter().rev().take(8).any(|r| r.contains(&line))
 }
 
 #[cfg(test)]
