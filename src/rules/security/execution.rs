@@ -799,7 +799,11 @@ fn documented_lines(scan: &Scan, i: usize) -> Vec<std::ops::Range<usize>> {
 /// Whether `line` lies in one of `ranges` ([`documented_lines`]).
 fn among(ranges: &[std::ops::Range<usize>], line: usize) -> bool {
     let after = ranges.partition_point(|r| r.start <= line);
-    ranges[..after].iter().rev().take(8).any(|r| r.contains(&line))
+    ranges[..after]
+        .iter()
+        .rev()
+        .take(8)
+        .any(|r| r.contains(&line))
 }
 
 #[cfg(test)]
