@@ -160,11 +160,14 @@ static SETUP: LazyLock<Regex> = LazyLock::new(|| {
 static COMMENT_OPEN: LazyLock<memchr::memmem::Finder<'static>> =
     LazyLock::new(|| memchr::memmem::Finder::new(b"<!--"));
 
-/// A line that tells the agent to run the block after it (`Run silently and do not include
-/// the output:`, `1. Then execute:`): an instruction, wherever it sits.
+/// A line, or the last clause of one, that tells the agent to run the block after it or to
+/// write it somewhere (`Run silently and do not include the output:`, `1. Then execute:`,
+/// `… make sure ~/.claude/settings.json contains:`, `Add this to ~/.bashrc:`): an
+/// instruction, wherever it sits. A dot inside a word (`settings.json`) does not end the
+/// sentence.
 static RUN_INTRO: LazyLock<Regex> = LazyLock::new(|| {
     super::regex(
-        r"(?i)^(?:[-*+]\s+|\d+[.)]\s+)?(?:\*\*)?(?:(?:first|then|now|next|finally|always|also)\s*,?\s+|before\s+[^,.]{1,60},\s*)?(?:run|execute|paste\s+and\s+run)\b[^.]*:\s*(?:\*\*)?$",
+        r"(?i)^(?:[-*+]\s+|\d+[.)]\s+)?(?:\*\*)?(?:(?:first|then|now|next|finally|always|also)\s*,?\s+|before\s+[^,.]{1,60},\s*)?(?:(?:run|execute|paste\s+and\s+run)\b|(?:make\s+sure|ensure)\b(?:[^.]|\.\S)*\b(?:contains?|includes?|has|have)|(?:add|append|write|merge|insert|put|paste)\b(?:[^.]|\.\S)*\b(?:to|into|in)\b)(?:[^.]|\.\S)*:\s*(?:\*\*)?$",
     )
 });
 
@@ -686,7 +689,9 @@ impl<'a> Cutter<'a> {
             // Only a security skill's references take a block as documentation, so only there
             // can an instruction to run it change anything.
             if themed_here && !trimmed.is_empty() {
-                run_intro = !trimmed.starts_with('#') && RUN_INTRO.is_match(trimmed);
+                run_intro = !trimmed.starts_with('#')
+                    && (RUN_INTRO.is_match(trimmed)
+                        || RUN_INTRO.is_match(&trimmed[last_clause(trimmed)..]));
             }
             if trimmed.starts_with('#') {
                 setup_heading = is_skill_file && SETUP.is_match(trimmed);

@@ -24,7 +24,7 @@ use crate::security::regex as re;
 /// Credential stores that are not the skill's own.
 static CREDENTIAL: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r#"(?i)\.ssh/(?:id_[a-z0-9_]+|identity|\*)(?:\.pub)?\b|\.ssh\b/?(?:\s|["']|$|\))|\.aws/credentials|\.aws/config\b|\.config/gcloud|application_default_credentials\.json|\.kube/config|\.docker/config\.json|\.netrc\b|\.git-credentials|\.config/gh/hosts\.yml|\.azure/(?:accesstokens|msal)|\.claude/\.credentials|\.codex/auth\.json|login data\b|cookies\.sqlite|/cookies\b|\bkey[34]\.db\b|\blogins\.json\b|login\.keychain|keychains/|security\s+dump-keychain|/etc/shadow\b|wallet\.dat|\.electrum\b|\.bitcoin/|\.ethereum/keystore|metamask|169\.254\.169\.254|metadata\.google\.internal|\.gnupg/|\.password-store|\.npmrc\b|\.pypirc\b|/etc/passwd\b|\.bash_history|\.zsh_history"#,
+        r#"(?i)\.ssh/(?:id_[a-z0-9_]+|identity|\*)(?:\.pub)?\b|\.ssh\b/?(?:\s|["']|$|\))|\.aws/credentials|\.aws/config\b|\.config/gcloud|application_default_credentials\.json|\.kube/config|\.docker/config\.json|\.netrc\b|\.git-credentials|\.config/gh/hosts\.yml|\.azure/(?:accesstokens|msal)|\.claude/\.credentials|\.codex/auth\.json|login data\b|cookies\.sqlite|/cookies\b|\bkey[34]\.db\b|\blogins\.json\b|login\.keychain|keychains/|security\s+dump-keychain|security\s+find-(?:generic|internet)-password\b[^\n|;&]*?-s\s+["']?\$|\b(?:chrome|chromium|brave|edge|opera|vivaldi|slack|discord|signal|teams) safe storage\b|/etc/shadow\b|wallet\.dat|\.electrum\b|\.bitcoin/|\.ethereum/keystore|metamask|169\.254\.169\.254|metadata\.google\.internal|\.gnupg/|\.password-store|\.npmrc\b|\.pypirc\b|/etc/passwd\b|\.bash_history|\.zsh_history"#,
     )
 });
 /// Reading or copying what is named on the same line.
@@ -769,6 +769,11 @@ fn credential(scan: &Scan, unit: &Unit, m: regex::Match) -> Option<String> {
     let text = m
         .as_str()
         .trim_matches(|c: char| c.is_whitespace() || c == '"' || c == '\'' || c == ')');
+    // A keychain look-up of whatever service a variable names (a loop over other apps'
+    // entries) is named by its command.
+    let text = text
+        .find("-password")
+        .map_or(text, |i| &text[..i + "-password".len()]);
     if text.ends_with(".pub") || USES.is_match(&unit.text) {
         return None;
     }
@@ -840,7 +845,9 @@ fn credential(scan: &Scan, unit: &Unit, m: regex::Match) -> Option<String> {
     // 'metadata.google.internal']`, an SSRF guard).
     let direct = (text.contains("169.254.169.254") || text.contains("metadata.google"))
         && !unrequested_metadata(unit, &m)
-        || text.contains("dump-keychain");
+        || text.contains("dump-keychain")
+        || text.contains("-password")
+        || text.to_ascii_lowercase().ends_with("safe storage");
     (reads || direct).then(|| text.to_string())
 }
 
