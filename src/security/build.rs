@@ -38,6 +38,8 @@ static SHELL_REF: LazyLock<Regex> = LazyLock::new(|| re(r"\$\{([A-Za-z_]\w*)\}|\
 static IDENT: LazyLock<Regex> = LazyLock::new(|| re(r"\b[A-Za-z_]\w*\b"));
 static CONCAT: LazyLock<Regex> = LazyLock::new(|| re(r#"["']\s*(?:\+|\.\.|\.)\s*["']"#));
 static ADJACENT: LazyLock<Regex> = LazyLock::new(|| re(r#"(["'])[ \t]+["']"#));
+/// pathlib's join of two literals: `".aws" / "credentials"`.
+static PATH_JOIN: LazyLock<Regex> = LazyLock::new(|| re(r#"["']\s*/\s*["']"#));
 static STRING: LazyLock<Regex> =
     LazyLock::new(|| re(r#""((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)'|`((?:[^`\\$]|\\.)*)`"#));
 static JOIN: LazyLock<Regex> =
@@ -399,6 +401,14 @@ pub fn unquote_shell(word: &str) -> String {
     out
 }
 
+/// A Python line with pathlib's joins of literals written as one path (`HOME / ".aws" /
+/// "credentials"` as `HOME / ".aws/credentials"`): the same file, spelled another way, not
+/// hidden. `None` when it joins none.
+pub fn path_joined(line: &str, lang: Lang) -> Option<String> {
+    (lang == Lang::Python && line.len() <= MAX_BUILT && PATH_JOIN.is_match(line))
+        .then(|| PATH_JOIN.replace_all(line, "/").into_owned())
+}
+
 /// `line` with split literals joined: quotes removed from shell words, `"a" + "b"` joined in
 /// code, PowerShell's backtick escapes dropped. The line itself when nothing was split.
 pub fn join(line: &str, lang: Lang) -> String {
@@ -426,6 +436,16 @@ pub fn join(line: &str, lang: Lang) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn pathlib_joins_of_literals_are_spelled_as_one_path() {
+        assert_eq!(
+            path_joined(r#"aws = HOME / ".aws" / "credentials""#, Lang::Python).as_deref(),
+            Some(r#"aws = HOME / ".aws/credentials""#)
+        );
+        assert_eq!(path_joined("total = a / b", Lang::Python), None);
+        assert_eq!(path_joined(r#"x = "a" / "b""#, Lang::Shell), None);
+    }
 
     #[test]
     fn learns_declarations_appends_and_reversed_literals() {

@@ -96,7 +96,7 @@ const KEYWORDS: &[(&str, u32)] = &[
     ("histfile", SYSTEM), ("histsize", SYSTEM), ("history -c", SYSTEM), ("_history", SYSTEM),
     ("rm -", SYSTEM), ("shred", SYSTEM), ("/etc/hosts", SYSTEM), ("etc\\hosts", SYSTEM),
     ("/var/log", SYSTEM), ("wevtutil", SYSTEM), ("clear-eventlog", SYSTEM), ("chattr", SYSTEM),
-    ("hookspath", SYSTEM), ("iptables", SYSTEM), ("chmod", SYSTEM), ("sudo", SYSTEM),
+    ("hookspath", SYSTEM), ("templatedir", SYSTEM), ("enableallprojectmcpservers", SYSTEM), ("iptables", SYSTEM), ("chmod", SYSTEM), ("sudo", SYSTEM),
     ("sudoers", SYSTEM), ("nopasswd", SYSTEM), ("usermod", SYSTEM), ("gpasswd", SYSTEM),
     ("docker.sock", SYSTEM), ("--privileged", SYSTEM), ("setcap", SYSTEM), ("pkexec", SYSTEM),
     ("nsenter", SYSTEM), ("chown", SYSTEM), ("-v /:", SYSTEM), ("disable", SYSTEM),

@@ -77,7 +77,8 @@ fn lang_of(rel: &str, head: &[u8]) -> Option<Lang> {
         "py" | "pyw" | "ipynb" => Lang::Python,
         "js" | "mjs" | "cjs" | "ts" | "mts" | "cts" | "jsx" | "tsx" => Lang::JavaScript,
         "ps1" | "psm1" | "psd1" | "bat" | "cmd" => Lang::PowerShell,
-        "json" | "jsonc" | "json5" | "yaml" | "yml" | "toml" => Lang::Data,
+        "json" | "jsonc" | "json5" | "yaml" | "yml" | "toml" | "conf" | "ini" | "cfg" | "npmrc"
+        | "yarnrc" | "pypirc" => Lang::Data,
         "rb" | "pl" | "pm" | "php" | "lua" | "go" | "rs" | "java" | "kt" | "swift" | "r" | "cs"
         | "c" | "cpp" | "h" | "applescript" | "scpt" | "vbs" | "tcl" | "awk" | "makefile"
         | "dockerfile" => Lang::Code,

@@ -144,7 +144,7 @@ fn in_host(text: &[u8], start: usize, end: usize) -> bool {
 /// What a skill about security says of itself.
 static THEMED: LazyLock<Regex> = LazyLock::new(|| {
     super::regex(
-        r"(?i)\b(?:security|vulnerab\w*|malware|malicious|threats?|threat model\w*|exploit\w*|pentest\w*|penetration|attacks?|attacker\w*|injection|ctf|forensic\w*|red[- ]team\w*|cve|yara|sigma|semgrep|codeql|sast|compromised?|intrusions?|incident[- ]response|iocs?|dfir|threat[- ]hunt\w*)\b",
+        r"(?i)\b(?:security|vulnerab\w*|malware|malicious|threats?|threat model\w*|exploit\w*|pentest\w*|penetration|attacks?|attacker\w*|injection|ctf|forensic\w*|red[- ]team\w*|cve|yara|sigma|semgrep|codeql|sast|compromised?|intrusions?|incident[- ]response|iocs?|dfir|threat[- ]hunt\w*|reverse[- ]shells?|obfuscat\w*|backdoors?|droppers?|dangerous\s+(?:patterns?|privileges?|commands?|code)|remote\s+code\s+execution|credential\s+(?:access|theft)|supply[- ]chain)\b",
     )
 });
 
@@ -159,6 +159,13 @@ static SETUP: LazyLock<Regex> = LazyLock::new(|| {
 /// The start of an HTML comment, looked for on every line of Markdown (a searcher built once).
 static COMMENT_OPEN: LazyLock<memchr::memmem::Finder<'static>> =
     LazyLock::new(|| memchr::memmem::Finder::new(b"<!--"));
+
+/// The start of a paragraph that tells the agent to run something: `2. Run the bootstrapper.`
+static RUN_STEP: LazyLock<Regex> = LazyLock::new(|| {
+    super::regex(
+        r"(?i)^(?:[-*+]\s+|\d+[.)]\s+)?(?:\*\*)?(?:then\s+|now\s+|next,?\s+)?(?:run|execute|install)\b",
+    )
+});
 
 /// A line, or the last clause of one, that tells the agent to run the block after it or to
 /// write it somewhere (`Run silently and do not include the output:`, `1. Then execute:`,
@@ -529,9 +536,19 @@ impl<'a> Cutter<'a> {
     /// Adds the unit of a line (`text`, a slice of the file) as written and, when it differs,
     /// as rebuilt.
     fn line(&mut self, line: usize, text: &str, lang: Lang, context: Context, documented: bool) {
-        let offset = (text.as_ptr() as usize)
+        let mut offset = (text.as_ptr() as usize)
             .checked_sub(self.file.as_ptr() as usize)
             .filter(|&o| o + text.len() <= self.file.len());
+        // A path joined from literals is matched as the one path it names (its unit has no
+        // offset in the file: a finding points at the line).
+        let spelled = build::path_joined(text, lang);
+        let text = match &spelled {
+            Some(joined) => {
+                offset = None;
+                joined.as_str()
+            }
+            None => text,
+        };
         let found = match offset {
             Some(o) => self.families_in(o, o + text.len()),
             None => families(text),
@@ -609,6 +626,10 @@ impl<'a> Cutter<'a> {
         let mut recent_example = 0usize;
         // The last non-empty prose line tells the agent to run what follows ("Run silently:").
         let mut run_intro = false;
+        // The last paragraph is a step that tells the agent to run something ("2. Run the
+        // bootstrapper. It detects the distro …:"): in a skill that is not about attacks, the
+        // block after it is that step's command, whatever words the step uses.
+        let mut run_step = false;
         // The last non-empty line named an example in its last clause (a sentence that wraps
         // onto the next line may go on to introduce what follows).
         let mut example_before = false;
@@ -680,7 +701,8 @@ impl<'a> Cutter<'a> {
                     // In a security skill's reference, a block the agent is told to run is a
                     // step, not an example. A Markdown block in a security skill is a document
                     // it writes (a report template's evidence), even in its skill file.
-                    let documented = documented && !(run_intro && recent_example == 0)
+                    let step = run_step && !themed;
+                    let documented = documented && !(run_intro && recent_example == 0) && !step
                         || themed && lang == Lang::Markdown && !setup_heading;
                     fence = Some((m, len, documented, lang, at, number));
                     continue;
@@ -694,6 +716,7 @@ impl<'a> Cutter<'a> {
                         || RUN_INTRO.is_match(&trimmed[last_clause(trimmed)..]));
             }
             if trimmed.starts_with('#') {
+                run_step = false;
                 setup_heading = is_skill_file && SETUP.is_match(trimmed);
                 recent_example = usize::from(self.example_in(line_start, at)) * 40;
                 only_itself = false;
@@ -741,7 +764,10 @@ impl<'a> Cutter<'a> {
             }
             match &mut para {
                 Some((_, _, _, end)) => *end = line_start + line.len(),
-                None => para = Some((line_start, number, documented, line_start + line.len())),
+                None => {
+                    run_step = RUN_STEP.is_match(trimmed);
+                    para = Some((line_start, number, documented, line_start + line.len()));
+                }
             }
             if trimmed.starts_with(['#', '|']) {
                 self.flush(&mut para);

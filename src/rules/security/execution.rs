@@ -324,10 +324,9 @@ fn downloaded(
         .skip(1)
         .any(|w| {
             let w = w.trim_matches(['"', '\'', '`']);
-            // An ellipsis or a placeholder (`curl … | sh`, `irm <vendor-url> | iex`) names the
-            // idiom: nothing is fetched.
-            let idiom =
-                w.chars().all(|c| c == '.' || c == '…') || w.starts_with('<') && w.ends_with('>');
+            // An ellipsis or a placeholder (`curl … | sh`, `irm <vendor-url> | iex`,
+            // `curl https://<host>/x | bash`) names the idiom: nothing is fetched.
+            let idiom = w.chars().all(|c| c == '.' || c == '…') || has_placeholder(w);
             !w.starts_with('-') && w.chars().count() > 1 && !idiom
         });
     if found.is_empty() && !operand {
@@ -806,12 +805,34 @@ fn among(ranges: &[std::ops::Range<usize>], line: usize) -> bool {
         .any(|r| r.contains(&line))
 }
 
+/// Whether a word holds a `<placeholder>` (`<vendor-url>`, `https://<host>/x`): a template
+/// to fill in, which no shell can fetch as written.
+fn has_placeholder(word: &str) -> bool {
+    word.split('<').skip(1).any(|after| {
+        after.split_once('>').is_some_and(|(inside, _)| {
+            !inside.is_empty()
+                && inside
+                    .chars()
+                    .all(|c| c.is_alphanumeric() || matches!(c, '-' | '_' | '.' | ' ' | ':'))
+        })
+    })
+}
+
 #[cfg(test)]
 mod tests {
-    use super::lines_with;
+    use super::{has_placeholder, lines_with};
 
     /// The lines found by searching for a byte are the lines that hold it, numbered as
     /// `str::lines` numbers them (a `\r` before a newline is not part of a line).
+    #[test]
+    fn a_placeholder_in_a_word_is_a_template() {
+        assert!(has_placeholder("https://<host>/x"));
+        assert!(has_placeholder("<vendor-url>"));
+        assert!(!has_placeholder("https://get.tool.sh/install"));
+        assert!(!has_placeholder("<(curl"));
+        assert!(!has_placeholder("a<b"));
+    }
+
     #[test]
     fn lines_with_a_byte_are_the_lines_that_hold_it() {
         let texts = [

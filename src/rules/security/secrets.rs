@@ -777,6 +777,10 @@ fn credential(scan: &Scan, unit: &Unit, m: regex::Match) -> Option<String> {
     if text.ends_with(".pub") || USES.is_match(&unit.text) {
         return None;
     }
+    // A skill whose name or description says it searches shell history reads it as its job.
+    if text.ends_with("_history") && scan.announces(&["history"]) {
+        return None;
+    }
     if traversal(unit, m.start()) || case_pattern(unit, m.start(), m.end()) {
         return None;
     }
@@ -838,7 +842,7 @@ fn credential(scan: &Scan, unit: &Unit, m: regex::Match) -> Option<String> {
             .map_or(0, |i| i + 1);
         READS.is_match(&unit.text[clause..end])
     } else {
-        READS.is_match(&unit.text)
+        READS.is_match(&unit.text) || read_by_name(scan, unit)
     };
     // The cloud metadata service is read when it is requested: an address of it (`http://`
     // before, a path or port after), not its name in a blocklist (`['localhost',
@@ -849,6 +853,39 @@ fn credential(scan: &Scan, unit: &Unit, m: regex::Match) -> Option<String> {
         || text.contains("-password")
         || text.to_ascii_lowercase().ends_with("safe storage");
     (reads || direct).then(|| text.to_string())
+}
+
+/// Whether a script line that sets a name to a store's path (`aws = HOME / ".aws" /
+/// "credentials"`) is followed, in its file, by a read of that name: `cp.read(aws)`,
+/// `open(aws)`, `aws.read_text()`.
+fn read_by_name(scan: &Scan, unit: &Unit) -> bool {
+    if !unit.is_code() {
+        return false;
+    }
+    let Some(name) = assigned_name(&unit.text) else {
+        return false;
+    };
+    let text = &scan.source(unit).text;
+    let calls = [
+        ".read(",
+        "open(",
+        "load(",
+        "read_text(",
+        "read_bytes(",
+        "copy(",
+        "copyfile(",
+    ];
+    text.match_indices(name).take(64).any(|(at, _)| {
+        let before = text[..at].trim_end();
+        let after = &text[at + name.len()..];
+        let whole = !text[..at].ends_with(|c: char| c.is_alphanumeric() || c == '_' || c == '.')
+            && !after.starts_with(|c: char| c.is_alphanumeric() || c == '_');
+        whole
+            && (calls.iter().any(|c| before.ends_with(c))
+                || [".read_text(", ".read_bytes(", ".open("]
+                    .iter()
+                    .any(|c| after.starts_with(c)))
+    })
 }
 
 /// Whether the store at `start..end` of a code unit is a shell `case` pattern the path is

@@ -247,6 +247,16 @@ static GLOBAL_CONFIG: LazyLock<Regex> = LazyLock::new(|| {
         r#"(?i)(?:>>?|\btee\s+(?:-a\s+)?)\s*["']?(?:~|\$HOME|\$\{HOME\}|/etc)[^\s"']*(?:pip\.conf|pip\.ini|\.npmrc|\.yarnrc|uv\.toml)"#,
     )
 });
+/// A package manager's configuration file that the user's installs read, by its name.
+static CONFIG_NAME: LazyLock<Regex> =
+    LazyLock::new(|| re(r"(?i)(?:^|/)(?:pip\.conf|pip\.ini|\.npmrc|npmrc|\.yarnrc|uv\.toml)$"));
+/// A copy of a file into the user's or the machine's package-manager configuration
+/// (`cp config/pip.conf ~/.config/pip/pip.conf`).
+static COPIES_TO_GLOBAL: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r#"(?i)\b(?:cp|copy|ln|install|mv|copy-item|rsync|shutil\.copy\w*)\b[^\n]*?(?:~|\$HOME|\$\{HOME\}|%APPDATA%|\$env:APPDATA|/etc)[^\s"']*(?:pip\.conf|pip\.ini|\.npmrc|\.yarnrc|uv\.toml)"#,
+    )
+});
 /// The public indexes, and the public mirrors of them that developers in China are told to
 /// use: they serve what the public index serves.
 const PUBLIC_INDEXES: [&str; 14] = [
@@ -283,10 +293,20 @@ fn global_index(scan: &Scan, unit: &Unit, out: &mut Findings) {
             .copied()
             .unwrap_or(0);
         let to = starts.get(unit.line).copied().unwrap_or(text.len());
-        text.get(from..to)
+        // Or the line is in a configuration file the skill ships and copies there.
+        let shipped = || {
+            CONFIG_NAME.is_match(&scan.source(unit).rel)
+                && scan
+                    .sources
+                    .iter()
+                    .any(|s| COPIES_TO_GLOBAL.is_match(&s.text))
+        };
+        (text
+            .get(from..to)
             .is_some_and(|t| GLOBAL_CONFIG.is_match(t))
-            .then(|| c.name("url"))
-            .flatten()
+            || shipped())
+        .then(|| c.name("url"))
+        .flatten()
     } else {
         None
     };

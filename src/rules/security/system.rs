@@ -66,7 +66,7 @@ static PRIVILEGE: LazyLock<Regex> = LazyLock::new(|| {
 
 static TAMPERING: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r#"(?i)\bdangerouslySkipPermissions\b\s*["']?\s*[:=]\s*true|["']?defaultMode["']?\s*[:=]\s*["']?bypassPermissions|--permission-mode(?:\s+|=|["']\s*,\s*["'])bypassPermissions|\bsetenforce\s+0|\bufw\s+disable|\bsystemctl\s+(?:stop|disable|mask)\s+(?:firewalld|apparmor|auditd|ufw|iptables|falcon-sensor|clamav\w*|wazuh\w*|osqueryd)|\biptables\s+-F\b|\bset-mppreference\s+-disable\w+|\badd-mppreference\s+-exclusion\w+|\bspctl\s+--master-disable|\bcsrutil\s+disable|\bhistory\s+-c\b|\bunset\s+HISTFILE|\bHISTFILE=/dev/null|\bHISTSIZE=0\b|\brm\s+(?:-\w+\s+)*[^\n|;&]*\.(?:bash|zsh)_history|\brm\s+-(?:rf|fr|Rf|r\s+-f|f\s+-r)\s+(?:--no-preserve-root\s+)?["']?(?:/|/\*|~|~/|~/\*|\$HOME|\$\{HOME\}|\$HOME/\*|/home|/etc|/usr|/var|/Users)["']?(?:\s|$|;|&|\|)|\brm\s+-\w*[rR]\w*\s+[^\n;|&]*(?:\.\./\*|~/\*|\$HOME/\*)|\bshred\s+(?:-\w+\s+)*[^\n;|&]*(?:~|\$HOME|\$\{HOME\}|/var/|/etc/|/home/|/Users/|/root\b|/dev/(?:sd|nvme|hd|disk|mmcblk|xvd)|_history|\.log\b|\*)|-exec\s+shred\b|>\s*/var/log/(?:\*|["'\s]|$|(?:auth|secure|syslog|messages|kern|daemon|wtmp|btmp|lastlog|faillog|utmp|audit|journal|sudo)\b)|\brm\s+[^\n]*/var/log/(?:\*|["'\s]|$|(?:auth|secure|syslog|messages|kern|daemon|wtmp|btmp|lastlog|faillog|utmp|audit|journal|sudo)\b)|\bwevtutil\s+cl\b|\bclear-eventlog\b|\bchattr\s+\+i\b|\bgit\s+config\s+--global\s+core\.hooksPath"#,
+        r#"(?i)\bdangerouslySkipPermissions\b\s*["']?\s*[:=]\s*true|["']?defaultMode["']?\s*[:=]\s*["']?bypassPermissions|--permission-mode(?:\s+|=|["']\s*,\s*["'])bypassPermissions|["']?enableAllProjectMcpServers["']?\s*[:=]\s*true\b|\bsetenforce\s+0|\bufw\s+disable|\bsystemctl\s+(?:stop|disable|mask)\s+(?:firewalld|apparmor|auditd|ufw|iptables|falcon-sensor|clamav\w*|wazuh\w*|osqueryd)|\biptables\s+-F\b|\bset-mppreference\s+-disable\w+|\badd-mppreference\s+-exclusion\w+|\bspctl\s+--master-disable|\bcsrutil\s+disable|\bhistory\s+-c\b|\bunset\s+HISTFILE|\bHISTFILE=/dev/null|\bHISTSIZE=0\b|\brm\s+(?:-\w+\s+)*[^\n|;&]*\.(?:bash|zsh)_history|\brm\s+-(?:rf|fr|Rf|r\s+-f|f\s+-r)\s+(?:--no-preserve-root\s+)?["']?(?:/|/\*|~|~/|~/\*|\$HOME|\$\{HOME\}|\$HOME/\*|/home|/etc|/usr|/var|/Users)["']?(?:\s|$|;|&|\|)|\brm\s+-\w*[rR]\w*\s+[^\n;|&]*(?:\.\./\*|~/\*|\$HOME/\*)|\bshred\s+(?:-\w+\s+)*[^\n;|&]*(?:~|\$HOME|\$\{HOME\}|/var/|/etc/|/home/|/Users/|/root\b|/dev/(?:sd|nvme|hd|disk|mmcblk|xvd)|_history|\.log\b|\*)|-exec\s+shred\b|>\s*/var/log/(?:\*|["'\s]|$|(?:auth|secure|syslog|messages|kern|daemon|wtmp|btmp|lastlog|faillog|utmp|audit|journal|sudo)\b)|\brm\s+[^\n]*/var/log/(?:\*|["'\s]|$|(?:auth|secure|syslog|messages|kern|daemon|wtmp|btmp|lastlog|faillog|utmp|audit|journal|sudo)\b)|\bwevtutil\s+cl\b|\bclear-eventlog\b|\bchattr\s+\+i\b|\bgit\s+config\s+--global\s+(?:core\.hooksPath|init\.templateDir)"#,
     )
 });
 /// Prose that tells the agent to switch a safeguard off.
@@ -108,10 +108,16 @@ pub fn check(scan: &Scan, out: &mut Findings) {
         let sudo_job = std::cell::OnceCell::new();
         // Reading the sudoers files (`sudo cat /etc/sudoers.d/*`, an audit rule watching them)
         // gains nothing: a write (`tee`, `>>`, `cp`, `sed -i`, `visudo`) does.
+        // Prose that says what a command could do ("… can run `docker run -v /:/host`") runs
+        // nothing.
+        let described = |m: &regex::Match| {
+            unit.context == Context::Prose && super::described(&unit.text, m.start())
+        };
         if let Some(m) = PRIVILEGE.find_iter(&unit.text).find(|m| {
-            !m.as_str().eq_ignore_ascii_case("/etc/sudoers")
-                || (writes_to(&unit.text, "/etc/sudoers") || visudo(&unit.text))
-                    && !*sudo_job.get_or_init(|| scan.announces(&["sudo"]))
+            !described(m)
+                && (!m.as_str().eq_ignore_ascii_case("/etc/sudoers")
+                    || (writes_to(&unit.text, "/etc/sudoers") || visudo(&unit.text))
+                        && !*sudo_job.get_or_init(|| scan.announces(&["sudo"])))
         }) {
             // The Docker socket is named alone, not the mount or `chmod` that reaches it.
             let range = m
