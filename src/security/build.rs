@@ -88,7 +88,10 @@ impl Vars {
     /// variables): the value, when it was built from more than one piece.
     pub fn learn(&mut self, line: &str, lang: Lang) -> Option<(String, bool)> {
         // Every assignment has a `=`: most lines are passed over without a regex.
-        if self.values.len() + self.lists.len() >= MAX_VARS || line.len() > MAX_BUILT || !line.contains('=') {
+        if self.values.len() + self.lists.len() >= MAX_VARS
+            || line.len() > MAX_BUILT
+            || !line.contains('=')
+        {
             return None;
         }
         let (name, value, built) = match lang {
