@@ -38,8 +38,9 @@ static SHELL_REF: LazyLock<Regex> = LazyLock::new(|| re(r"\$\{([A-Za-z_]\w*)\}|\
 static IDENT: LazyLock<Regex> = LazyLock::new(|| re(r"\b[A-Za-z_]\w*\b"));
 static CONCAT: LazyLock<Regex> = LazyLock::new(|| re(r#"["']\s*(?:\+|\.\.|\.)\s*["']"#));
 static ADJACENT: LazyLock<Regex> = LazyLock::new(|| re(r#"(["'])[ \t]+["']"#));
-/// pathlib's join of two literals: `".aws" / "credentials"`.
-static PATH_JOIN: LazyLock<Regex> = LazyLock::new(|| re(r#"["']\s*/\s*["']"#));
+/// pathlib's join of two literals: `".aws" / "credentials"`. A path character on both sides of
+/// the quotes, so that a `'/'` literal (`url.split('/')`, `a + '/' + b`) is not one.
+static PATH_JOIN: LazyLock<Regex> = LazyLock::new(|| re(r#"([\w.~-])["']\s*/\s*["']([\w.~-])"#));
 static STRING: LazyLock<Regex> =
     LazyLock::new(|| re(r#""((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)'|`((?:[^`\\$]|\\.)*)`"#));
 static JOIN: LazyLock<Regex> =
@@ -409,7 +410,7 @@ pub fn unquote_shell(word: &str) -> String {
 /// hidden. `None` when it joins none.
 pub fn path_joined(line: &str, lang: Lang) -> Option<String> {
     (lang == Lang::Python && line.len() <= MAX_BUILT && PATH_JOIN.is_match(line))
-        .then(|| PATH_JOIN.replace_all(line, "/").into_owned())
+        .then(|| PATH_JOIN.replace_all(line, "$1/$2").into_owned())
 }
 
 /// `line` with split literals joined: quotes removed from shell words, `"a" + "b"` joined in
@@ -447,6 +448,11 @@ mod tests {
             Some(r#"aws = HOME / ".aws/credentials""#)
         );
         assert_eq!(path_joined("total = a / b", Lang::Python), None);
+        assert_eq!(path_joined("parts = url.split('/')", Lang::Python), None);
+        assert_eq!(
+            path_joined(r#"u = "https://h" + '/' + "x.sh""#, Lang::Python),
+            None
+        );
         assert_eq!(path_joined(r#"x = "a" / "b""#, Lang::Shell), None);
     }
 
