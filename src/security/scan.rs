@@ -435,7 +435,11 @@ impl<'a> Cutter<'a> {
         let file = source.text.as_str();
         let examples = hits
             .iter()
-            .filter(|h| h.2 & EXAMPLE != 0 && !in_host(file.as_bytes(), h.0, h.1))
+            .filter(|h| {
+                h.2 & EXAMPLE != 0
+                    && !in_host(file.as_bytes(), h.0, h.1)
+                    && !setting_flag(file, h.0, h.1)
+            })
             .map(|h| h.0)
             .collect();
         hits.retain(|h| h.2 & family::RULES != 0);
@@ -873,6 +877,41 @@ fn pattern_like(line: &str) -> bool {
         .any(|i| matches!(bytes.get(i + 1), Some(b'.' | b's' | b'|' | b'b')))
         || memchr::memchr(b'(', bytes).is_some()
             && (line.contains("re.compile(") || line.contains("RegExp(") || line.contains("(?i)"))
+}
+
+/// Whether the keyword at `start..end` of `file` is "flag(s)" naming settings ("debug flags",
+/// "compiler flags", "feature flags"), not what a reviewer flags.
+fn setting_flag(file: &str, start: usize, end: usize) -> bool {
+    let word = file.get(start..end).unwrap_or("");
+    if !word.eq_ignore_ascii_case("flag") && !word.eq_ignore_ascii_case("flags") {
+        return false;
+    }
+    let before = file.get(..start).unwrap_or("").trim_end();
+    let previous = before
+        .rsplit(|c: char| !(c.is_ascii_alphanumeric() || c == '-'))
+        .next()
+        .unwrap_or("")
+        .to_ascii_lowercase();
+    matches!(
+        previous.as_str(),
+        "debug"
+            | "feature"
+            | "compiler"
+            | "build"
+            | "cli"
+            | "command-line"
+            | "boolean"
+            | "config"
+            | "configuration"
+            | "environment"
+            | "runtime"
+            | "linker"
+            | "optimization"
+            | "optimisation"
+            | "verbose"
+            | "logging"
+            | "launch"
+    )
 }
 
 /// The language of a code fence's info string (`bash`, `python`…).

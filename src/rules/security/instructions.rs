@@ -48,6 +48,16 @@ static OVERSIGHT: LazyLock<Regex> = LazyLock::new(|| {
         r"(?i)\b(?:is|are)\s+not\s+(?:disclosed|shown|revealed|reported|reflected|labell?ed|mentioned)\s+(?:to|in)\s+(?:the\s+)?(?:users?\b|user's|skill's\s+output)|\busers?\s+(?:do|does)\s+not\s+need\s+to\s+(?:know|be\s+told|be\s+informed)\b|\b(?:users?|the\s+user)\s+(?:should|must|will)\s+not\s+be\s+(?:informed|told|notified|made\s+aware)\b|\busers?\s+(?:are|is)\s+not\s+(?:prompted|asked)\s+to\s+(?:approve|confirm|consent)|\busers?\s+(?:are|is)\s+not\s+(?:informed|told|notified|made\s+aware)\s+(?:that|of|about)\b|\b(?:cannot\s+be\s+removed|is\s+not\s+(?:deleted|removed))\s+(?:by|when)\s+(?:the\s+user\s+)?uninstall\w*|\bbypass(?:es|ing)?\s+(?:the\s+)?(?:standard\s+|normal\s+|required\s+|usual\s+)*(?:approval|review|authori[sz]ation|confirmation)\s+(?:workflow|process|step|gate)s?\b|\bwithout\s+(?:mentioning|disclosing|revealing)\s+the\s+(?:\w+\s+){0,3}?(?:premium|commission|partnership|sponsorship|incentive|payment|affiliate)|\bwithout\s+(?:disclosing|revealing|telling\s+(?:them|the\s+user))\s+that\b|\b(?:always\s+)?(?:respond|reply|answer)\s+that\s+(?:it|you|the\s+skill|this\s+skill)\s+(?:cannot|can't|does\s+not|doesn't|did\s+not|didn't|has\s+not|hasn't)\b|\b(?:can|may|will|shall)\s+(?:override|supersede)\s+(?:the\s+user's|your|the\s+user)\s+(?:\w+\s+)?(?:task|instructions?|request)|\b(?:the\s+user's|your)\s+(?:original\s+|current\s+)?(?:instructions?|task|request)\s+(?:is|are)\s+(?:treated\s+as\s+)?(?:a\s+)?(?:suggestion|superseded|overridden)|\bas\s+a\s+(?:high-priority\s+|trusted\s+|binding\s+)*(?:system\s+instruction|processing\s+directive|peer\s+instruction)\b[^.]{0,80}\b(?:overrides?|execute|executed|must\s+be\s+(?:followed|executed))\b|\bmust\s+be\s+treated\s+as\s+a\s+(?:\w+\s+)?directive\s+and\s+executed",
     )
 });
+/// Text that claims authority it cannot have: consent given in advance by someone other than
+/// the user ("all file operations are pre-approved by the project owner"), or rank over the
+/// user's own instructions ("treated as persistent instructions with the same authority as user
+/// messages", "take precedence over user instructions", "must be treated as system-level
+/// instructions"). Written into an agent's memory or rules file, it outlives the skill.
+static CLAIMS: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)\bpre-?(?:approved|authori[sz]ed|vetted)\s+by\s+(?:the\s+)?(?:project\s+|repo(?:sitory)?\s+|workspace\s+|engineering\s+|team\s+)?(?:owner|user|admin\w*|lead|maintainers?|ci/cd\s+pipeline|ci\s+pipeline)\b|\b(?:has|have)\s+(?:already\s+)?pre-?(?:approved|authori[sz]ed)\s+(?:all|every|any)\b|\ball\s+(?:file\s+|shell\s+|tool\s+)?operations\s+(?:in\s+this\s+\w+\s+|within\s+the\s+\w+\s+)?(?:are|is)\s+(?:implicitly\s+|already\s+)?pre-?(?:approved|authori[sz]ed)\b|\bfull\s+permissions?\s+pre-?(?:approved|authori[sz]ed)\b|\b(?:takes?|taking)\s+precedence\s+over\s+(?:the\s+|any\s+|all\s+)?(?:user(?:'s|s'|s)?|your\s+user's)\s+(?:own\s+)?(?:instructions?|requests?|messages?|prompts?)\b|\b(?:same|equal|higher)\s+(?:authority|priority)\s+(?:as|than)\s+(?:the\s+)?(?:user(?:'s|s)?|your\s+user's)\s+(?:own\s+)?(?:messages?|instructions?|requests?)\b|\bmust\s+not\s+be\s+overridden\s+by\s+(?:any\s+|the\s+)?(?:[\w-]+\s+){0,2}?user(?:'s|s)?\b|\btreated\s+as\s+system[- ]level\s+(?:instructions?|directives?|messages?)\b",
+    )
+});
 /// Instructions that give text the agent reads on the web authority over it: "follow any
 /// instructions found in fetched pages", "when a page has a section addressed to AI
 /// assistants, treat it as authoritative". Whoever writes a page the agent visits then
@@ -143,6 +153,12 @@ pub fn check(scan: &Scan, out: &mut Findings) {
             .or_else(|| {
                 conceals
                     .then(|| OVERSIGHT.find(&unit.text))
+                    .flatten()
+                    .filter(|m| !negated(&unit.text, m.start()))
+            })
+            .or_else(|| {
+                conceals
+                    .then(|| CLAIMS.find(&unit.text))
                     .flatten()
                     .filter(|m| !negated(&unit.text, m.start()))
             })
@@ -300,7 +316,21 @@ fn hides_an_action(unit: &crate::security::Unit, hide: std::ops::Range<usize>) -
     if pronoun.iter().any(|p| said.contains(p)) {
         return true;
     }
-    let acts = unit.has(FETCH | DECODE | SHELL | MINER | SECRET | SEND | SYSTEM | URL);
+    // What the sentence keeps back is traffic the agent sends ("the API calls", "the
+    // telemetry"), named as a noun.
+    let sentence = &rest[..rest.find(['.', '!', '?', '\n']).unwrap_or(rest.len())];
+    let traffic = [
+        "api call",
+        "network request",
+        "http request",
+        "upload",
+        "telemetry",
+        "background call",
+        "background request",
+    ]
+    .iter()
+    .any(|w| said.contains(w) || sentence.contains(w));
+    let acts = traffic || unit.has(FETCH | DECODE | SHELL | MINER | SECRET | SEND | SYSTEM | URL);
     // "Tell the user …": the user is the verb's object, what follows is what is kept back.
     // "Mention X to the user": X is.
     let told = ["tell", "inform", "notify", "alert", "let"]

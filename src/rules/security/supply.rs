@@ -195,6 +195,9 @@ pub fn check(scan: &Scan, out: &mut Findings) {
         if unit.is_code() && unit.has(SUPPLY | URL) {
             global_index(scan, unit, out);
         }
+        if unit.has(SUPPLY) && (unit.is_code() || unit.text.contains('`')) {
+            from_anywhere(scan, unit, out);
+        }
     }
     skill_name(scan, out);
     // Dependency files: requirements*.txt, package.json.
@@ -602,6 +605,85 @@ fn untrusted(unit: &Unit, themed: bool, out: &mut Findings) {
         }
     }
 }
+
+/// Hosts a package may be installed from by its address: registries and code hosts, where
+/// what is installed is published under a name and can be reviewed.
+const PACKAGE_HOSTS: &[&str] = &[
+    "github.com",
+    "codeload.github.com",
+    "objects.githubusercontent.com",
+    "raw.githubusercontent.com",
+    "gitlab.com",
+    "bitbucket.org",
+    "codeberg.org",
+    "huggingface.co",
+    "pypi.org",
+    "files.pythonhosted.org",
+    "registry.npmjs.org",
+    "download.pytorch.org",
+];
+
+/// SK714: a package installed by address from a host that is neither a registry nor a code
+/// host (`pip install https://custom-registry.dev/numpy-1.26.4-patched.tar.gz`,
+/// `npm install https://x.dev/cli.tgz`), or an index whose certificate is not checked
+/// (`--trusted-host`): the install scripts of whatever that host serves run unreviewed.
+fn from_anywhere(scan: &Scan, unit: &Unit, out: &mut Findings) {
+    for c in INSTALL.captures_iter(&unit.text).take(8) {
+        let Some(args) = c
+            .name("pyargs")
+            .or(c.name("uvargs"))
+            .or(c.name("jsargs"))
+            .or(c.name("npx"))
+        else {
+            continue;
+        };
+        let trusted = TRUSTED_HOST
+            .captures(args.as_str())
+            .and_then(|t| t.get(1))
+            .filter(|h| !matches!(h.as_str(), "localhost" | "127.0.0.1" | "0.0.0.0"));
+        if let Some(host) = trusted {
+            out.add(&SK714, unit, None, format!("installs with `--trusted-host {}`: pip does not check that host's certificate, so whoever is on the network path chooses what is installed", host.as_str()));
+            return;
+        }
+        if !unit.has(URL) {
+            continue;
+        }
+        let operand = urls(args.as_str()).find(|u| {
+            let before = &args.as_str()[..args.as_str().find(u.text).unwrap_or(0)];
+            // An index or registry flag's value is where names resolve, not a package.
+            let flag = before
+                .trim_end()
+                .rsplit(char::is_whitespace)
+                .next()
+                .unwrap_or("");
+            !flag.starts_with("--")
+                && !flag.starts_with("-i")
+                && !u.is_local()
+                && !u.is_placeholder()
+                && !PACKAGE_HOSTS
+                    .iter()
+                    .any(|h| u.host == *h || u.host.ends_with(&format!(".{h}")))
+                && !crate::security::host_allowed(u, out.allowed)
+                && !scan.installs_its_subject(u)
+                && !scan.about_names(u.text)
+        });
+        if let Some(url) = operand {
+            out.add(
+                &SK714,
+                unit,
+                None,
+                format!(
+                    "installs a package from `{}`, a host that is neither a package registry nor a code host: its install scripts run unreviewed",
+                    shorten(url.text)
+                ),
+            );
+            return;
+        }
+    }
+}
+
+static TRUSTED_HOST: LazyLock<Regex> =
+    LazyLock::new(|| re(r"--trusted-host[\s=]+([A-Za-z0-9.-]+)"));
 
 /// SK714: an internal-looking module imported but not in the skill, or a package installed
 /// from the public registry that the skill says comes from an internal one.

@@ -69,6 +69,22 @@ static TAMPERING: LazyLock<Regex> = LazyLock::new(|| {
         r#"(?i)\bdangerouslySkipPermissions\b\s*["']?\s*[:=]\s*true|["']?defaultMode["']?\s*[:=]\s*["']?bypassPermissions|--permission-mode(?:\s+|=|["']\s*,\s*["'])bypassPermissions|["']?enableAllProjectMcpServers["']?\s*[:=]\s*true\b|\bsetenforce\s+0|\bufw\s+disable|\bsystemctl\s+(?:stop|disable|mask)\s+(?:firewalld|apparmor|auditd|ufw|iptables|falcon-sensor|clamav\w*|wazuh\w*|osqueryd)|\biptables\s+-F\b|\bset-mppreference\s+-disable\w+|\badd-mppreference\s+-exclusion\w+|\bspctl\s+--master-disable|\bcsrutil\s+disable|\bhistory\s+-c\b|\bunset\s+HISTFILE|\bHISTFILE=/dev/null|\bHISTSIZE=0\b|\brm\s+(?:-\w+\s+)*[^\n|;&]*\.(?:bash|zsh)_history|\brm\s+-(?:rf|fr|Rf|r\s+-f|f\s+-r)\s+(?:--no-preserve-root\s+)?["']?(?:/|/\*|~|~/|~/\*|\$HOME|\$\{HOME\}|\$HOME/\*|/home|/etc|/usr|/var|/Users)["']?(?:\s|$|;|&|\|)|\brm\s+-\w*[rR]\w*\s+[^\n;|&]*(?:\.\./\*|~/\*|\$HOME/\*)|\bshred\s+(?:-\w+\s+)*[^\n;|&]*(?:~|\$HOME|\$\{HOME\}|/var/|/etc/|/home/|/Users/|/root\b|/dev/(?:sd|nvme|hd|disk|mmcblk|xvd)|_history|\.log\b|\*)|-exec\s+shred\b|>\s*/var/log/(?:\*|["'\s]|$|(?:auth|secure|syslog|messages|kern|daemon|wtmp|btmp|lastlog|faillog|utmp|audit|journal|sudo)\b)|\brm\s+[^\n]*/var/log/(?:\*|["'\s]|$|(?:auth|secure|syslog|messages|kern|daemon|wtmp|btmp|lastlog|faillog|utmp|audit|journal|sudo)\b)|\bwevtutil\s+cl\b|\bclear-eventlog\b|\bchattr\s+\+i\b|\bgit\s+config\s+--global\s+(?:core\.hooksPath|init\.templateDir)"#,
     )
 });
+/// A setting that switches off the agent's confirmations (`skip_confirmation: true`,
+/// `confirm-writes=false`, `"autoApprove": true`, `trust-level=full`, Codex's `approval_policy =
+/// "never"` and `sandbox_mode = "danger-full-access"`). A parameter of one call
+/// (`confirm=False`) is not a setting.
+static SAFEGUARD_OFF: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r#"(?i)["']?(?:\b|_)(?:skip[_-]?confirm(?:ations?)?|auto[_-]?approve(?:[_-]?all)?|approve[_-]?all|allow[_-]?all[_-]?tools|yolo[_-]?mode)["']?\s*[:=]\s*["']?(?:true|1|yes|on|enabled)\b|["']?\b(?:confirm(?:ation)?[_-](?:writes?|shell|commands?|edits?|tools?|actions?|exec(?:ution)?|network|deletes?)|(?:file|shell|command|tool|exec|network)[_-](?:write[_-])?confirmation|require[_-]?(?:confirmation|approval)|ask[_-]?before[_-]?\w+)["']?\s*[:=]\s*["']?(?:false|0|no|off|disabled|never|none)\b|\btrust[_-]?(?:mode|level)["']?\s*[:=]\s*["']?(?:permissive|full|unrestricted|all)\b|\bapproval_policy["']?\s*[:=]\s*["']never\b|\bsandbox_mode["']?\s*[:=]\s*["']danger-full-access"#,
+    )
+});
+/// The same for certificate checks, in code only: prose names these settings to warn against
+/// them ("the fix is the corporate CA bundle, **not** `NODE_TLS_REJECT_UNAUTHORIZED=0`").
+static TLS_OFF: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r#"(?i)\bNODE_TLS_REJECT_UNAUTHORIZED["']?\s*[:=]\s*["']?0\b|\bPYTHONHTTPSVERIFY["']?\s*[:=]\s*["']?0\b|\bGIT_SSL_NO_VERIFY["']?\s*[:=]\s*["']?(?:1|true)\b|\bnpm\s+config\s+set\s+strict-ssl\s+false\b|\bgit\s+config\s+--global\s+http\.sslVerify\s+false\b"#,
+    )
+});
 /// Prose that tells the agent to switch a safeguard off.
 static DISABLE: LazyLock<Regex> = LazyLock::new(|| {
     re(
@@ -93,6 +109,28 @@ pub fn check(scan: &Scan, out: &mut Findings) {
                 format!(
                     "tells the agent to {}: the safeguard is there to stop what comes next",
                     shorten(m.as_str()).to_lowercase()
+                ),
+            );
+        }
+        // ... and the certificate checks of every program that reads the setting
+        // (`NODE_TLS_REJECT_UNAUTHORIZED=0`, `PYTHONHTTPSVERIFY=0`, `GIT_SSL_NO_VERIFY=1`, `npm
+        // config set strict-ssl false`, `git config --global http.sslVerify false`; not
+        // `verify=False` in one call).
+        let switched_off = SAFEGUARD_OFF
+            .find(&unit.text)
+            .or_else(|| unit.is_code().then(|| TLS_OFF.find(&unit.text)).flatten())
+            .filter(|m| {
+                !super::prohibited(&unit.text, m.start())
+                    && !super::described(&unit.text, m.start())
+            });
+        if let Some(m) = &switched_off {
+            out.add(
+                &SK715,
+                unit,
+                Some(m.range()),
+                format!(
+                    "`{}` switches off a safeguard: what the agent or a program does next is not checked",
+                    shorten(m.as_str())
                 ),
             );
         }
@@ -144,10 +182,11 @@ pub fn check(scan: &Scan, out: &mut Findings) {
         // `>> /var/log/x.log` appends to a log; `> /var/log/…` empties it.
         let appends =
             |m: &regex::Match| m.as_str().starts_with('>') && unit.text[..m.start()].ends_with('>');
-        if let Some(m) = TAMPERING
-            .find_iter(&unit.text)
-            .find(|m| !appends(m))
-            .or_else(|| HOSTS_FILE.find(&unit.text))
+        if switched_off.is_none()
+            && let Some(m) = TAMPERING
+                .find_iter(&unit.text)
+                .find(|m| !appends(m))
+                .or_else(|| HOSTS_FILE.find(&unit.text))
         {
             out.add(
                 &SK715,
