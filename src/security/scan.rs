@@ -880,38 +880,41 @@ fn pattern_like(line: &str) -> bool {
 }
 
 /// Whether the keyword at `start..end` of `file` is "flag(s)" naming settings ("debug flags",
-/// "compiler flags", "feature flags"), not what a reviewer flags.
+/// "compiler flags", "feature flags"), not what a reviewer flags. ("Payload" is no example word
+/// at all: a webhook skill's "payload templates" and "realistic payloads" are request bodies.)
 fn setting_flag(file: &str, start: usize, end: usize) -> bool {
+    const SETTINGS: [&str; 17] = [
+        "debug",
+        "feature",
+        "compiler",
+        "build",
+        "cli",
+        "command-line",
+        "boolean",
+        "config",
+        "configuration",
+        "environment",
+        "runtime",
+        "linker",
+        "optimization",
+        "optimisation",
+        "verbose",
+        "logging",
+        "launch",
+    ];
     let word = file.get(start..end).unwrap_or("");
     if !word.eq_ignore_ascii_case("flag") && !word.eq_ignore_ascii_case("flags") {
         return false;
     }
-    let before = file.get(..start).unwrap_or("").trim_end();
-    let previous = before
+    let previous = file
+        .get(..start)
+        .unwrap_or("")
+        .trim_end()
         .rsplit(|c: char| !(c.is_ascii_alphanumeric() || c == '-'))
         .next()
         .unwrap_or("")
         .to_ascii_lowercase();
-    matches!(
-        previous.as_str(),
-        "debug"
-            | "feature"
-            | "compiler"
-            | "build"
-            | "cli"
-            | "command-line"
-            | "boolean"
-            | "config"
-            | "configuration"
-            | "environment"
-            | "runtime"
-            | "linker"
-            | "optimization"
-            | "optimisation"
-            | "verbose"
-            | "logging"
-            | "launch"
-    )
+    SETTINGS.contains(&previous.as_str())
 }
 
 /// The language of a code fence's info string (`bash`, `python`…).

@@ -318,7 +318,7 @@ fn hides_an_action(unit: &crate::security::Unit, hide: std::ops::Range<usize>) -
     }
     // What the sentence keeps back is traffic the agent sends ("the API calls", "the
     // telemetry"), named as a noun.
-    let sentence = &rest[..rest.find(['.', '!', '?', '\n']).unwrap_or(rest.len())];
+    let sentence = &rest[..rest.find(['.', '!', '?']).unwrap_or(rest.len())];
     let traffic = [
         "api call",
         "network request",

@@ -14,7 +14,7 @@ crate::rule::declare! {
         "Installs a package whose name is one typo from a popular one (`reqeusts`, `lodahs`)."
     ;
     SK714 "untrusted-install-source" Error Both off security(high cwe-829)
-        "Installs or downloads code from a raw IP address, a URL shortener or a paste site, or an internal-looking package from an extra index."
+        "Installs or downloads code from a raw IP address, a URL shortener or a paste site, a package archive on a host that is no registry, an index with `--trusted-host`, or an internal-looking package from an extra index."
     ;
     SK716 "opaque-binary" Warning Both off security(medium cwe-506)
         "Bundles compiled code without its source: `.pyc` without `.py`, executables, shared libraries, Java archives."
@@ -656,8 +656,21 @@ fn from_anywhere(scan: &Scan, unit: &Unit, out: &mut Findings) {
                 .rsplit(char::is_whitespace)
                 .next()
                 .unwrap_or("");
-            !flag.starts_with("--")
-                && !flag.starts_with("-i")
+            !matches!(
+                flag,
+                "-i" | "--index-url"
+                    | "--extra-index-url"
+                    | "-f"
+                    | "--find-links"
+                    | "--registry"
+                    | "--proxy"
+                    | "-c"
+                    | "--constraint"
+                    | "-r"
+                    | "--requirement"
+            ) && !flag.starts_with("--index-url=")
+                && !flag.starts_with("--extra-index-url=")
+                && !flag.starts_with("--registry=")
                 && !u.is_local()
                 && !u.is_placeholder()
                 && !PACKAGE_HOSTS

@@ -17,7 +17,7 @@ crate::rule::declare! {
         "Gains privileges it should not need: setuid bits, sudoers, the docker socket, privileged containers, world-writable system paths."
     ;
     SK715 "tampering" Error Both off security(high cwe-693)
-        "Disables safety settings or destroys evidence and data: skipped permission prompts, disabled firewalls or antivirus, cleared history, `rm -rf ~`."
+        "Disables safety settings or destroys evidence and data: skipped permission prompts or confirmations, certificate checks turned off, disabled firewalls or antivirus, cleared history, `rm -rf ~`."
     ;
 }
 
