@@ -409,8 +409,11 @@ pub fn unquote_shell(word: &str) -> String {
 /// "credentials"` as `HOME / ".aws/credentials"`): the same file, spelled another way, not
 /// hidden. `None` when it joins none.
 pub fn path_joined(line: &str, lang: Lang) -> Option<String> {
-    (lang == Lang::Python && line.len() <= MAX_BUILT && PATH_JOIN.is_match(line))
-        .then(|| PATH_JOIN.replace_all(line, "$1/$2").into_owned())
+    (lang == Lang::Python
+        && line.len() <= MAX_BUILT
+        && memchr::memchr(b'/', line.as_bytes()).is_some()
+        && PATH_JOIN.is_match(line))
+    .then(|| PATH_JOIN.replace_all(line, "$1/$2").into_owned())
 }
 
 /// `line` with split literals joined: quotes removed from shell words, `"a" + "b"` joined in
