@@ -532,7 +532,10 @@ impl<'a> Cutter<'a> {
                 *at += line.len();
                 Some((start, line))
             })
-            .filter(|&(start, line)| self.families_in(start, start + line.len()) != 0)
+            // A comment between the patterns ("# Data exfiltration") runs nothing.
+            .filter(|&(start, line)| {
+                !is_comment(line, lang) && self.families_in(start, start + line.len()) != 0
+            })
             .peekable();
         keyed.peek().is_some() && keyed.all(|(_, line)| pattern_like(line))
     }

@@ -416,23 +416,32 @@ pub fn check(scan: &Scan, out: &mut Findings) {
                     credential.is_some(),
                 ));
             }
-        } else if unit.is_code()
-            && !stored.is_empty()
-            && let Some(c) = STORES.captures(&unit.text)
-            && let Some(m) = c.name("name")
-        {
-            // What holds a source passes it on (`pixel = f"{hidden}@host"`).
-            let rhs = &unit.text[m.end()..];
-            if let Some(&(_, _, at, from_store)) = stored
-                .iter()
-                .find(|(name, ..)| name != m.as_str() && mentions(rhs, name))
-            {
-                stored.push((
-                    m.as_str().to_string(),
-                    unit.source,
-                    unit.line * 2 + at % 2,
-                    from_store,
-                ));
+        } else if unit.is_code() && !stored.is_empty() {
+            // Each statement that sets a name: what holds a source passes it on (`pixel =
+            // f"{hidden}@host"`); a name set afresh (`BODY=$(mktemp)`, another file's `BODY`
+            // reused) no longer holds it; one updated from itself (`DATA=$(echo "$DATA" |
+            // base64)`) still does.
+            for statement in unit.text.split([';', '\n']).take(16) {
+                let Some(m) = STORES.captures(statement).and_then(|c| c.name("name")) else {
+                    continue;
+                };
+                let rhs = &statement[m.end()..];
+                if mentions(rhs, m.as_str()) {
+                    continue;
+                }
+                if let Some(&(_, _, at, from_store)) = stored
+                    .iter()
+                    .find(|(name, ..)| name != m.as_str() && mentions(rhs, name))
+                {
+                    stored.push((
+                        m.as_str().to_string(),
+                        unit.source,
+                        unit.line * 2 + at % 2,
+                        from_store,
+                    ));
+                } else {
+                    stored.retain(|(name, ..)| name != m.as_str());
+                }
             }
         }
         if stored.len() > 512 {
