@@ -642,7 +642,15 @@ fn from_anywhere(scan: &Scan, unit: &Unit, out: &mut Findings) {
             .and_then(|t| t.get(1))
             .filter(|h| !matches!(h.as_str(), "localhost" | "127.0.0.1" | "0.0.0.0"));
         if let Some(host) = trusted {
-            out.add(&SK714, unit, None, format!("installs with `--trusted-host {}`: pip does not check that host's certificate, so whoever is on the network path chooses what is installed", host.as_str()));
+            out.add(
+                &SK714,
+                unit,
+                None,
+                format!(
+                    "installs with `--trusted-host {}`: pip does not check that host's certificate, so whoever is on the network path chooses what is installed",
+                    host.as_str()
+                ),
+            );
             return;
         }
         if !unit.has(URL) {

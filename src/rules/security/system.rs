@@ -113,10 +113,8 @@ pub fn check(scan: &Scan, out: &mut Findings) {
                 ),
             );
         }
-        // ... and the certificate checks of every program that reads the setting
-        // (`NODE_TLS_REJECT_UNAUTHORIZED=0`, `PYTHONHTTPSVERIFY=0`, `GIT_SSL_NO_VERIFY=1`, `npm
-        // config set strict-ssl false`, `git config --global http.sslVerify false`; not
-        // `verify=False` in one call).
+        // A setting that switches the agent's confirmations off, in any context; one that
+        // switches certificate checks off, in code (prose warns against them).
         let switched_off = SAFEGUARD_OFF
             .find(&unit.text)
             .or_else(|| unit.is_code().then(|| TLS_OFF.find(&unit.text)).flatten())
