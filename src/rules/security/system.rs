@@ -72,11 +72,12 @@ static TAMPERING: LazyLock<Regex> = LazyLock::new(|| {
 /// A setting that switches off the agent's confirmations (`skip_confirmation: true`,
 /// `confirm-writes=false`, `"autoApprove": true`, `trust-level=full`, Codex's `sandbox_mode =
 /// "danger-full-access"`). Not a parameter of one call (`confirm=False`), another tool's
-/// approvals (`terraform apply -auto-approve`, `auto_approve: true` in a CI workflow), or Codex's
+/// approvals (`terraform apply -auto-approve`, `auto_approve: true` in a CI workflow, the AWS
+/// CDK's `"requireApproval": "never"`), or Codex's
 /// `approval_policy = "never"` (its documented mode for CI, inside its sandbox).
 static SAFEGUARD_OFF: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r#"(?i)["']?(?:\b|_)(?:skip[_-]?confirm(?:ations?)?|allow[_-]?all[_-]?tools|yolo[_-]?mode)["']?\s*[:=]\s*["']?(?:true|1|yes|on|enabled)\b|"autoApprove"\s*:\s*true\b|["']?\b(?:confirm(?:ation)?[_-](?:writes?|shell|commands?|edits?|tools?|exec(?:ution)?|network)|(?:file|shell|command|tool|exec|network)[_-](?:write[_-])?confirmation|require[_-]?(?:confirmation|approval)|ask[_-]?before[_-]?\w+)["']?\s*[:=]\s*["']?(?:false|0|no|off|disabled|never|none)\b|\btrust[_-]?(?:mode|level)["']?\s*[:=]\s*["']?(?:permissive|full|unrestricted|all)\b|\bsandbox_mode["']?\s*[:=]\s*["']danger-full-access"#,
+        r#"(?i)["']?(?:\b|_)(?:skip[_-]?confirm(?:ations?)?|allow[_-]?all[_-]?tools|yolo[_-]?mode)["']?\s*[:=]\s*["']?(?:true|1|yes|on|enabled)\b|"autoApprove"\s*:\s*true\b|["']?\b(?:confirm(?:ation)?[_-](?:writes?|shell|commands?|edits?|tools?|exec(?:ution)?|network)|(?:file|shell|command|tool|exec|network)[_-](?:write[_-])?confirmation|require[_-]?confirmation|ask[_-]?before[_-]?\w+)["']?\s*[:=]\s*["']?(?:false|0|no|off|disabled|never|none)\b|\btrust[_-]?(?:mode|level)["']?\s*[:=]\s*["']?(?:permissive|full|unrestricted|all)\b|\bsandbox_mode["']?\s*[:=]\s*["']danger-full-access"#,
     )
 });
 /// The same for certificate checks, in code only: prose names these settings to warn against
