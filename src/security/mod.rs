@@ -7,12 +7,13 @@
 mod build;
 mod decode;
 mod keywords;
+mod lines;
 mod read;
 mod scan;
 mod url;
 
+pub(crate) use lines::line_starts;
 pub use read::{Binary, Lang, Source, read};
-pub(crate) use scan::line_starts;
 pub use scan::{Context, Origin, Scan, Unit, family};
 pub use url::{Url, host_allowed, named_for_attack, reserved, urls};
 
