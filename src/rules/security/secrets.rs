@@ -422,6 +422,11 @@ pub fn check(scan: &Scan, out: &mut Findings) {
             // reused) no longer holds it; one updated from itself (`DATA=$(echo "$DATA" |
             // base64)`) still does.
             for statement in unit.text.split([';', '\n']).take(16) {
+                // Only a statement that sets a name is matched ([`STORES`] needs an `=` for
+                // one).
+                if !statement.contains('=') {
+                    continue;
+                }
                 let Some(m) = STORES.captures(statement).and_then(|c| c.name("name")) else {
                     continue;
                 };
