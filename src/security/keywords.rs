@@ -163,7 +163,7 @@ const KEYWORDS: &[(&str, u32)] = &[
     ("hide", NEGATION), ("conceal", NEGATION), ("keep this", NEGATION), ("keep it", NEGATION),
     ("keep these", NEGATION), ("keep that", NEGATION),
     ("user", WHO), ("human", WHO), ("operator", WHO),
-    ("install", SUPPLY), ("pip ", SUPPLY), ("pip3", SUPPLY), ("npm ", SUPPLY), ("npx ", SUPPLY),
+    ("install", SUPPLY), ("pip ", SUPPLY), ("pip3", SUPPLY), ("npm ", SUPPLY), ("npx ", SUPPLY), ("bunx ", SUPPLY),
     ("yarn ", SUPPLY), ("pnpm ", SUPPLY), ("bun add", SUPPLY), ("cnpm", SUPPLY),
     ("uv add", SUPPLY), ("uv pip", SUPPLY), ("uv tool", SUPPLY), ("poetry add", SUPPLY),
     ("pdm add", SUPPLY), ("index-url", SUPPLY), ("--registry", SUPPLY), ("internal", SUPPLY | INSIDE),

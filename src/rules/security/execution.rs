@@ -52,12 +52,12 @@ static SUBSTITUTED: LazyLock<Regex> = LazyLock::new(|| {
 });
 static POWERSHELL: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)\b(?:iex|invoke-expression)\b[\s(]*(?:\(?\s*new-object\s+(?:system\.)?net\.webclient\s*\)?\s*\.\s*downloadstring|\(?\s*(?:iwr|irm|invoke-webrequest|invoke-restmethod|curl|wget)\b)|\.downloadstring\s*\([^)]*\)\s*\|\s*(?:iex|invoke-expression)\b|\b(?:iex|invoke-expression)\b[\s(]*\$\w+\s*\.\s*downloadstring\b|\[scriptblock\]\s*::\s*create\s*\([^\n]*?(?:\.downloadstring|\b(?:iwr|irm|invoke-webrequest|invoke-restmethod))\b|\bstart-process\b[^\n]*\b(?:iwr|irm|invoke-webrequest|downloadfile)\b",
+        r"(?i)\b(?:iex|invoke-expression)\b[\s()'\x22]*(?:\(?\s*new-object\s+(?:system\.)?net\.webclient\s*\)?\s*\.\s*downloadstring|\(?\s*(?:iwr|irm|invoke-webrequest|invoke-restmethod|curl|wget)\b)|\.downloadstring\s*\([^)]*\)\s*\|\s*(?:iex|invoke-expression)\b|\b(?:iex|invoke-expression)\b[\s(]*\$\w+\s*\.\s*downloadstring\b|\[scriptblock\]\s*::\s*create\s*\([^\n]*?(?:\.downloadstring|\b(?:iwr|irm|invoke-webrequest|invoke-restmethod))\b|\bstart-process\b[^\n]*\b(?:iwr|irm|invoke-webrequest|downloadfile)\b",
     )
 });
 static CODE_REMOTE: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)\b(?:exec|eval|execfile|compile|Function|runInThisContext|runInNewContext)\s*\(\s*(?:await\s+)?\(?\s*(?:await\s+)?(?:requests\.get|httpx\.get|urllib\.request\.urlopen|urllib2\.urlopen|urlopen|fetch|axios\.get|got|\$\.get)\s*\(",
+        r#"(?i)\b(?:exec|eval|execfile|compile|Function|runInThisContext|runInNewContext)\s*\(\s*(?:await\s+)?\(?\s*(?:await\s+)?(?:requests\.get|httpx\.get|(?:\w+\.)*urlopen|fetch|axios\.get|got|\$\.get)\s*\(|\beval\s*\(?\s*(?:LWP::Simple::)?get\s*\(?\s*["']https?://"#,
     )
 });
 /// Code read from a hidden or temporary file and run (`exec(open("/tmp/.x").read())`).
@@ -76,7 +76,7 @@ static THEN_EVAL: LazyLock<Regex> =
 /// `x = requests.get(…).text` (the name that holds downloaded code).
 static REMOTE_ASSIGN: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)^\s*(?:const\s+|let\s+|var\s+)?(\w+)\s*=\s*(?:await\s+)?\(?\s*(?:await\s+)?(?:requests\.get|httpx\.get|urllib\.request\.urlopen|urllib2\.urlopen|urlopen|fetch|axios\.get)\s*\(|^\s*\$(\w+)\s*=\s*\(?\s*(?:\(\s*new-object\s+(?:system\.)?net\.webclient\s*\)\s*\.\s*downloadstring|\$\w+\s*\.\s*\(?\s*downloadstring|invoke-webrequest|invoke-restmethod|iwr|irm)\b",
+        r#"(?i)^\s*(?:const\s+|let\s+|var\s+)?(\w+)\s*=\s*(?:await\s+)?\(?\s*(?:await\s+)?(?:requests\.get|httpx\.get|(?:\w+\.)*urlopen|fetch|axios\.get)\s*\(|^\s*\$(\w+)\s*=\s*\(?\s*(?:\(\s*new-object\s+(?:system\.)?net\.webclient\s*\)\s*\.\s*downloadstring|\$\w+\s*\.\s*\(?\s*downloadstring|invoke-webrequest|invoke-restmethod|iwr|irm)\b|\.on\s*\(\s*["']data["']\s*,\s*(?:function\s*)?\(?\s*\w+\s*\)?\s*(?:=>)?\s*\{?\s*(?P<body>\w+)\s*\+=\s*\w"#,
     )
 });
 /// Saved downloads: the name a download is written to (a quoted address may hold `&` and `;`).
@@ -316,7 +316,13 @@ fn downloaded(
         .unwrap_or(text);
     let found: Vec<_> = urls(text).collect();
     // "a `curl | sh` installer": a fetch with nothing to fetch names the idiom, it runs nothing.
-    let operand = text
+    // A runner before the fetch (`.('iex') ((iwr $u).Content)`) is not the fetch's command.
+    let runner = if text.get(..3).is_some_and(|w| w.eq_ignore_ascii_case("iex")) {
+        text[3..].trim_start_matches([' ', '(', ')', '\'', '"'])
+    } else {
+        text
+    };
+    let operand = runner
         .split(['|', '\n', ';', ')'])
         .next()
         .unwrap_or("")
@@ -610,13 +616,18 @@ fn tainted_exec(scan: &Scan, i: usize, out: &mut Findings) {
     }
     let mut remote: Vec<(String, usize)> = Vec::new();
     let mut decoded: Vec<(String, usize)> = Vec::new();
+    let downloads = std::cell::OnceCell::new();
     // Both assign: only a line with `=` can hold either.
     let assigning = built.iter().copied().filter(|(_, t)| t.contains('='));
     for (n, line) in lines_with(text, b'=').chain(assigning) {
-        if let Some(c) = REMOTE_ASSIGN
-            .captures(line)
-            .and_then(|c| c.get(1).or_else(|| c.get(2)))
-        {
+        // A response's chunks gathered into a name (`res.on('data', c => body += c)`) hold
+        // downloaded code when the file downloads.
+        if let Some(c) = REMOTE_ASSIGN.captures(line).and_then(|c| {
+            c.get(1).or_else(|| c.get(2)).or_else(|| {
+                c.name("body")
+                    .filter(|_| *downloads.get_or_init(|| FETCHES.is_match(text)))
+            })
+        }) {
             remote.push((c.as_str().to_string(), n + 1));
         }
         if let Some(c) = DECODED_ASSIGN.captures(line).and_then(|c| c.get(1)) {

@@ -134,7 +134,7 @@ const KNOWN_BAD: &[&str] = &[
 
 static INSTALL: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)\b(?P<py>pip[0-9.]*|python[0-9.]*\s+-m\s+pip|uv\s+pip|pipx|poetry|pdm)\s+(?:install|add)\b(?P<pyargs>[^;&|\n]*)|\buv\s+(?:add|tool\s+install)\b(?P<uvargs>[^;&|\n]*)|\b(?P<js>npm|pnpm|yarn|bun|cnpm)\s+(?:install|i|add)\b(?P<jsargs>[^;&|\n]*)|\bnpx\s+(?:-y\s+|--yes\s+)?(?P<npx>[@\w./-]+)",
+        r"(?i)\b(?P<py>pip[0-9.]*|python[0-9.]*\s+-m\s+pip|uv\s+pip|pipx|poetry|pdm)\s+(?:install|add)\b(?P<pyargs>[^;&|\n]*)|\buv\s+(?:add|tool\s+install)\b(?P<uvargs>[^;&|\n]*)|\b(?P<js>npm|pnpm|yarn|bun|cnpm)\s+(?:install|i|add)\b(?P<jsargs>[^;&|\n]*)|\b(?:npx|bunx|pnpm\s+dlx|yarn\s+dlx)\s+(?:(?:-y|--yes|-p|--package)[\s=]+)?(?P<runurl>(?:git\+)?https?://\S+)|\bnpx\s+(?:-y\s+|--yes\s+)?(?P<npx>[@\w./-]+)",
     )
 });
 /// A dependency file's line naming a package (`requests==2.31`, `"lodash": "^4"`).
@@ -634,6 +634,7 @@ fn from_anywhere(scan: &Scan, unit: &Unit, out: &mut Findings) {
             .or(c.name("uvargs"))
             .or(c.name("jsargs"))
             .or(c.name("npx"))
+            .or(c.name("runurl"))
         else {
             continue;
         };
@@ -689,15 +690,18 @@ fn from_anywhere(scan: &Scan, unit: &Unit, out: &mut Findings) {
                 && !scan.about_names(u.text)
         });
         if let Some(url) = operand {
-            out.add(
-                &SK714,
-                unit,
-                None,
+            let message = if c.name("runurl").is_some() {
+                format!(
+                    "runs a package from `{}`, a host that is neither a package registry nor a code host: what it runs is unreviewed",
+                    shorten(url.text)
+                )
+            } else {
                 format!(
                     "installs a package from `{}`, a host that is neither a package registry nor a code host: its install scripts run unreviewed",
                     shorten(url.text)
-                ),
-            );
+                )
+            };
+            out.add(&SK714, unit, None, message);
             return;
         }
     }
