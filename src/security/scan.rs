@@ -512,7 +512,8 @@ impl<'a> Cutter<'a> {
         let text = without_comment(text, lang);
         let split = text
             .bytes()
-            .any(|b| matches!(b, b'"' | b'\'' | b'\\' | b'`'));
+            .any(|b| matches!(b, b'"' | b'\'' | b'\\' | b'`'))
+            || text.contains("$(printf");
         let shell = matches!(lang, Lang::Shell | Lang::PowerShell);
         if !split && (self.vars.is_empty() || shell && !text.contains('$')) {
             return;

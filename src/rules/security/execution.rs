@@ -42,12 +42,12 @@ static SCRIPT_PIPE: LazyLock<Regex> = LazyLock::new(|| {
 /// Code that downloads: what a script whose output is run would print.
 static FETCHES: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)\b(?:urlopen|urlretrieve|requests\.get|httpx\.get|http\.get|https\.get|fetch|axios\.get|downloadstring|invoke-webrequest|invoke-restmethod|iwr|irm)\s*\(|\b(?:curl|wget|iwr|irm|invoke-webrequest|invoke-restmethod)\s+\S",
+        r#"(?i)\b(?:urlopen|urlretrieve|requests\.get|httpx\.get|http\.get|https\.get|fetch|axios\.get|downloadstring|invoke-webrequest|invoke-restmethod|iwr|irm)\s*\(|\b(?:curl|wget|iwr|irm|invoke-webrequest|invoke-restmethod)\s+\S|\brequire\s*\(\s*["']https?["']\s*\)\s*\.\s*(?:get|request)\s*\("#,
     )
 });
 static SUBSTITUTED: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r#"(?i)(?:\b(?:ba|z|k)?sh\s+<\(|\b(?:source|\.)\s+<\(|\beval\s+["']?\$\(|\beval\s+["']?`|\b(?:ba|z)?sh\s+-c\s+["']?\$\(|\bpython[0-9.]*\s+-c\s+["']?\$\(|\b(?:perl|ruby|node)\s+-e\s+["']?\$\(|\bexec\s+["']?\$\()\s*(?P<tool>curl|wget|fetch|http)\b"#,
+        r#"(?i)(?:\b(?:ba|z|k)?sh\s+<\(|\b(?P<interp>python[0-9.]*|node|perl|ruby|php)\s+<\(|\b(?:source|\.)\s+<\(|\beval\s+["']?\$\(|\beval\s+["']?`|\b(?:ba|z)?sh\s+-c\s+["']?\$\(|\bpython[0-9.]*\s+-c\s+["']?\$\(|\b(?:perl|ruby|node)\s+-e\s+["']?\$\(|\bexec\s+["']?\$\()\s*(?P<tool>curl|wget|fetch|http)\b"#,
     )
 });
 static POWERSHELL: LazyLock<Regex> = LazyLock::new(|| {
@@ -57,7 +57,7 @@ static POWERSHELL: LazyLock<Regex> = LazyLock::new(|| {
 });
 static CODE_REMOTE: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r#"(?i)\b(?:exec|eval|execfile|compile|Function|runInThisContext|runInNewContext)\s*\(\s*(?:await\s+)?\(?\s*(?:await\s+)?(?:requests\.get|httpx\.get|(?:\w+\.)*urlopen|fetch|axios\.get|got|\$\.get)\s*\(|\beval\s*\(?\s*(?:LWP::Simple::)?get\s*\(?\s*["']https?://"#,
+        r#"(?i)(?:\b(?:exec|eval|execfile|compile|Function|runInThisContext|runInNewContext)|\bgetattr\s*\(\s*[\w.]+\s*,\s*["'](?:exec|eval)["']\s*\))\s*\(\s*(?:await\s+)?\(?\s*(?:await\s+)?(?:requests\.get|httpx\.get|(?:\w+\.)*urlopen|fetch|axios\.get|got|\$\.get|Net::HTTP\.get|URI\.open)\s*\(|\beval\s*\(?\s*(?:LWP::Simple::)?get\s*\(?\s*["']https?://|\b(?:subprocess\.\w+|os\.system|Popen)\s*\(\s*\[?\s*["'](?:/bin/|/usr/bin/)?(?:ba|z)?sh["']\s*,\s*["']-c["']\s*,\s*(?:requests\.get|httpx\.get|(?:\w+\.)*urlopen)\s*\("#,
     )
 });
 /// Code read from a hidden or temporary file and run (`exec(open("/tmp/.x").read())`).
@@ -82,7 +82,7 @@ static REMOTE_ASSIGN: LazyLock<Regex> = LazyLock::new(|| {
 /// Saved downloads: the name a download is written to (a quoted address may hold `&` and `;`).
 static SAVED: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r#"(?i)(?:\b(?:curl|wget)\b(?:[^\n|;&"']|"[^"\n]*"|'[^'\n]*')*?\s(?:-o|-O|--output|--output-document)[\s=]*["']?(?P<a>[^\s"';|&)]+)|-outfile\s+["']?(?P<b>[^\s"';|&)]+)|urlretrieve\s*\([^,]+,\s*["']?(?P<c>[^\s"',)]+)|\.downloadfile\s*\([^,]+,\s*["']?(?P<d>[^\s"',)]+))"#,
+        r#"(?i)(?:\b(?:curl|wget)\b(?:[^\n|;&"']|"[^"\n]*"|'[^'\n]*')*?\s(?:-[a-z]*o|--output|--output-document)[\s=]*["']?(?P<a>[^\s"';|&)]+)|\bcurl\b(?:[^\n|;&"'>]|"[^"\n]*"|'[^'\n]*')*?\s>\s*["']?(?P<e>[^\s"';|&)]+)|-outfile\s+["']?(?P<b>[^\s"';|&)]+)|urlretrieve\s*\([^,]+,\s*["']?(?P<c>[^\s"',)]+)|\.downloadfile\s*\([^,]+,\s*["']?(?P<d>[^\s"',)]+))"#,
     )
 });
 static WGET_PLAIN: LazyLock<Regex> = LazyLock::new(|| {
@@ -217,9 +217,14 @@ fn remote(scan: &Scan, unit: &Unit, out: &mut Findings) {
             )
         })
         .or_else(|| {
-            SUBSTITUTED
-                .captures(&unit.text)
-                .map(|c| (c.get(0).map(|m| m.range()), String::new(), "runs it with"))
+            SUBSTITUTED.captures(&unit.text).map(|c| {
+                let interpreter = c.name("interp").map_or("", |m| m.as_str());
+                (
+                    c.get(0).map(|m| m.range()),
+                    interpreter.to_string(),
+                    "runs it with",
+                )
+            })
         })
         .or_else(|| {
             POWERSHELL.find(&unit.text).map(|m| {
@@ -468,7 +473,7 @@ fn downloads_then_runs(scan: &Scan, i: usize, out: &mut Findings) {
         let saved = SAVED
             .captures(&unit.text)
             .and_then(|c| {
-                ["a", "b", "c", "d"]
+                ["a", "b", "c", "d", "e"]
                     .iter()
                     .find_map(|n| c.name(n))
                     .map(|m| m.as_str().to_string())
@@ -486,7 +491,9 @@ fn downloads_then_runs(scan: &Scan, i: usize, out: &mut Findings) {
             .next()
             .unwrap_or(&saved)
             .to_string();
-        if name.len() < 2 || name.starts_with('-') || name == "-" {
+        // A one-letter name is a file (`/tmp/a`); `-` and `.` are not.
+        let letter = name.len() == 1 && name.bytes().all(|b| b.is_ascii_alphanumeric());
+        if name.len() < 2 && !letter || name.starts_with('-') {
             continue;
         }
         let Some(what) = downloaded(scan, unit, out.allowed, None) else {

@@ -201,6 +201,13 @@ pub fn check(scan: &Scan, out: &mut Findings) {
     }
 }
 
+/// An SSH public key written out (`ssh-ed25519 AAAAC3Nz…`), not a placeholder or an ellipsis.
+static PUBLIC_KEY: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"\b(?:ssh-(?:rsa|ed25519|dss)|ecdsa-sha2-nistp\d+|sk-ssh-ed25519@openssh\.com)\s+AAAA[0-9A-Za-z+/]{12,}={0,2}(?:\s|$|[\x22'])",
+    )
+});
+
 /// Whether `text` edits a file with `visudo` (not `visudo -c`, which checks the syntax).
 fn visudo(text: &str) -> bool {
     text.match_indices("visudo")
@@ -291,7 +298,10 @@ fn persistence(scan: &Scan, unit: &Unit, out: &mut Findings) {
         ],
         _ => &[],
     };
-    if scan.announces(job) && !PROFILE_PAYLOAD.is_match(text) {
+    // A public key written out in the skill is its author's, not the user's: whoever holds
+    // the private half logs in, whatever the skill is for.
+    let planted = kind == "keys" && writes && PUBLIC_KEY.is_match(text);
+    if !planted && scan.announces(job) && !PROFILE_PAYLOAD.is_match(text) {
         return;
     }
     let why = match kind {
@@ -308,6 +318,9 @@ fn persistence(scan: &Scan, unit: &Unit, out: &mut Findings) {
         "systemd" if writes => "installs a service unit: it runs at every boot or login",
         "windows" => "registers a program to run at logon or on a schedule",
         "hooks" if writes => "writes a git hook: it runs on every commit or checkout",
+        "keys" if planted => {
+            "adds a public key written in the skill to `authorized_keys`: whoever holds its private half can log in"
+        }
         "keys" if writes => "adds a key to `authorized_keys`: whoever holds it can log in",
         "agent" if writes && AGENT_PAYLOAD.is_match(text) => {
             "changes the agent's own settings or memory: it outlives this task"
