@@ -180,7 +180,7 @@ static WRITES: LazyLock<Regex> = LazyLock::new(|| {
 /// The whole environment, the conversation, the clipboard, the host's identity.
 static DATA: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r#"(?i)(?:^|[\s;&|(`$])(?:printenv|env)\s*(?:$|[|>)`]|\s*\|)|\bos\.environ\b\s*(?:\)|,|\}|;|$|\.copy\(\)|\.items\(\))|\bdict\s*\(\s*os\.environ\s*\)|\bprocess\.env\b\s*(?:\)|,|\}|;|$)|JSON\.stringify\(\s*process\.env\s*\)|get-childitem\s+env:|\bgci\s+env:|\bdir\s+env:|\$\(\s*(?:whoami|hostname|id|uname[^)]*|cat\s[^)]*|env|printenv|ls[^)]*|pwd)\s*\)|\.claude/(?:projects|history)|\bpbpaste\b|\bxclip\s+-o|\bxsel\b|get-clipboard|\bscreencapture\b|(?:cat|open\(|read|load|<|@)\s*["']?\.env\b(?:\s|["')]|$)"#,
+        r#"(?i)(?:^|[\s;&|(`$])(?:printenv|env)\s*(?:$|[|>)`]|\s*\|)|\bos\.environ\b\s*(?:\)|,|\}|;|$|\.copy\(\)|\.items\(\))|\bdict\s*\(\s*os\.environ\s*\)|\bprocess\.env\b\s*(?:\)|,|\}|;|$)|JSON\.stringify\(\s*process\.env\s*\)|get-childitem\s+env:|\bgci\s+env:|\bdir\s+env:|\$\(\s*(?:whoami|hostname|id|uname[^)]*|cat\s[^)]*|env|printenv|ls[^)]*|pwd)\s*\)|\.claude/(?:projects|history)|\bpbpaste\b|\bdocument\.cookie\b|\bxclip\s+-o|\bxsel\b|get-clipboard|\bscreencapture\b|(?:cat|open\(|read|load|<|@)\s*["']?\.env\b(?:\s|["')]|$)"#,
     )
 });
 /// One named secret of the environment (`$GITHUB_TOKEN`): the user's own, which a skill may
@@ -211,7 +211,7 @@ static DROPS: LazyLock<Regex> = LazyLock::new(|| {
 /// Prose that tells the agent to send secrets or the conversation away.
 static TELLS_TO_SEND: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)\b(?:send|upload|post|transmit|forward|exfiltrate|share|submit|email|report|copy|append|include)\b[^.]{0,80}\b(?:ssh keys?|private keys?|id_rsa|credentials|api[ _-]?keys?|access tokens?|auth tokens?|secrets|passwords?|\.env\b|environment variables|cookies|(?:whole |entire |full )?conversation|chat history|session history|transcripts?|system prompt|user'?s? (?:files|data|messages))\b[^.]{0,100}(?:https?://\S+|(?:s3|gs)://\S+|webhook|\bendpoint\b|\bserver\b|\bremote\b|\bexternal\b|@[\w-]+\.\w+)",
+        r"(?i)\b(?:send|upload|post|transmit|forward|exfiltrate|share|submit|email|report|copy|append|include)\b(?:[^.]|\.\S){0,80}(?:\b(?:ssh keys?|private keys?|id_rsa|credentials|api[ _-]?keys?|access tokens?|auth tokens?|secrets|passwords?|environment variables|cookies|(?:whole |entire |full )?conversation|chat history|session history|transcripts?|system prompt|user'?s? (?:files|data|messages))\b|\.env\b)(?:[^.]|\.\S){0,100}(?:https?://\S+|(?:s3|gs)://\S+|webhook|\bendpoint\b|\bserver\b|\bremote\b|\bexternal\b|@[\w-]+\.\w+|\bhtml\s+comment\b|\bhidden\s+(?:comment|element|div|span)\b)",
     )
 });
 /// "Send credentials only to the token endpoint": a limit on where they go, not an order to
@@ -221,7 +221,7 @@ static ONLY_TO: LazyLock<Regex> =
 /// Where [`TELLS_TO_SEND`] sends: one of these words is in every text it matches.
 static TELLS_TO_SEND_NEEDS: LazyLock<Needs> = LazyLock::new(|| {
     Needs::new(&[
-        "://", "webhook", "endpoint", "server", "remote", "external", "@",
+        "://", "webhook", "endpoint", "server", "remote", "external", "@", "comment", "hidden",
     ])
 });
 /// A credential file copied to a cloud bucket.
@@ -251,7 +251,7 @@ static SENDS_WHAT_IT_READ_NEEDS: LazyLock<Needs> = LazyLock::new(|| {
 /// Prose that asks the user for a secret no tool needs to be told.
 static ASKS_FOR_SECRET: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)\b(?:ask|instruct|tell|request|prompt|have|get)\s+(?:the\s+)?users?\s+(?:to\s+)?(?:provide|enter|paste|share|give|send|type|submit|reveal|input)\s+(?:their|your|the|a|an)?\s*(?:\w+\s+)?(?:private keys?|seed phrases?|recovery phrases?|mnemonic|passwords?|passphrases?|2fa codes?|otp|one-time codes?|verification codes?|security answers?)\b",
+        r"(?i)\b(?:ask|instruct|tell|request|prompt|have|get)\s+(?:the\s+)?(?:new\s+)?(?:users?|developers?|customers?|employees?|members?|them)\s+(?:to\s+)?(?:provide|enter|paste|share|give|send|type|submit|reveal|input)\s+(?:their|your|the|a|an)?\s*(?:[\w-]+\s+){0,8}?(?:private keys?|seed phrases?|recovery phrases?|mnemonic|passwords?|passphrases?|2fa codes?|otp|one-time codes?|verification codes?|security answers?)\b",
     )
 });
 
