@@ -253,22 +253,27 @@ pub fn urls(line: &str) -> impl Iterator<Item = Url<'_>> {
         let path_len = after.find(ends_path).unwrap_or(after.len());
         let end = sep + 3 + host_len + path_len;
         from = end;
-        let authority = &rest[..host_len];
-        let host = authority.rsplit('@').next().unwrap_or(authority);
-        let host = if host.starts_with('[') {
-            host.split(']')
-                .next()
-                .map(|h| format!("{h}]"))
-                .unwrap_or_default()
-        } else {
-            host.split(':').next().unwrap_or(host).to_string()
-        };
         Some(Url {
             text: &line[start..end],
-            host: host.trim_end_matches('.').to_ascii_lowercase(),
+            host: host_of(&rest[..host_len]),
             path: after[..path_len].to_ascii_lowercase(),
         })
     })
+}
+
+/// The host of a URL's authority (`user@host:port`, `[::1]:8080`), lower-case, without a
+/// trailing dot.
+fn host_of(authority: &str) -> String {
+    let host = authority.rsplit('@').next().unwrap_or(authority);
+    let host = if host.starts_with('[') {
+        host.split(']')
+            .next()
+            .map(|h| format!("{h}]"))
+            .unwrap_or_default()
+    } else {
+        host.split(':').next().unwrap_or(host).to_string()
+    };
+    host.trim_end_matches('.').to_ascii_lowercase()
 }
 
 /// Whether `url` is on the allowlist: an entry `host[/path-prefix]` matches the host and its
@@ -359,21 +364,8 @@ mod tests {
                 .map(|c| {
                     let all = c.get(0).map_or("", |m| m.as_str());
                     let authority = c.get(1).map_or("", |m| m.as_str());
-                    let host = authority.rsplit('@').next().unwrap_or(authority);
-                    let host = if host.starts_with('[') {
-                        host.split(']')
-                            .next()
-                            .map(|h| format!("{h}]"))
-                            .unwrap_or_default()
-                    } else {
-                        host.split(':').next().unwrap_or(host).to_string()
-                    };
                     let path = c.get(2).map_or("", |m| m.as_str());
-                    (
-                        all,
-                        host.trim_end_matches('.').to_ascii_lowercase(),
-                        path.to_ascii_lowercase(),
-                    )
+                    (all, host_of(authority), path.to_ascii_lowercase())
                 })
                 .collect();
             let found: Vec<(&str, String, String)> =
