@@ -145,6 +145,45 @@ fn in_host(text: &[u8], start: usize, end: usize) -> bool {
         || (text.get(end) == Some(&b'.') && label(text.get(end + 1)))
 }
 
+/// Whether the word at `at` of `file` lies in the condition of a conditional sentence whose
+/// main clause follows on the same line ("If it reports critical vulnerabilities, report
+/// …"): the condition names a result the step reacts to, and the step after the comma is what
+/// the agent does, not an example of an attack. A line that ends in a colon introduces what
+/// follows ("If you see any of these red flags:") and keeps its example.
+fn in_condition(file: &str, at: usize) -> bool {
+    let (Some(before), Some(after)) = (file.get(..at), file.get(at..)) else {
+        return false;
+    };
+    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+    let line_end = after.find('\n').map_or(file.len(), |i| at + i);
+    let line = &file[line_start..line_end];
+    if line.trim_end().ends_with(':') {
+        return false;
+    }
+    let head = &file[line_start..at];
+    let sentence = [". ", "! ", "? "]
+        .iter()
+        .filter_map(|p| head.rfind(p).map(|i| i + p.len()))
+        .max()
+        .unwrap_or(0);
+    let clause = head[sentence..]
+        .trim_start_matches(|c: char| c.is_whitespace() || matches!(c, '-' | '*' | '+' | '>'))
+        .trim_start_matches(|c: char| c.is_ascii_digit() || matches!(c, '.' | ')'))
+        .trim_start();
+    let lower = clause.get(..9).unwrap_or(clause).to_ascii_lowercase();
+    let conditional = ["if ", "when ", "whenever ", "unless ", "once "]
+        .iter()
+        .any(|w| lower.starts_with(w));
+    // Still inside the condition, and a main clause follows it in the same sentence.
+    let rest = &file[at..line_end];
+    let sentence_end = [". ", "! ", "? "]
+        .iter()
+        .filter_map(|p| rest.find(p))
+        .min()
+        .unwrap_or(rest.len());
+    conditional && !clause.contains([',', ';', ':']) && rest[..sentence_end].contains(", ")
+}
+
 /// What a skill about security says of itself.
 static THEMED: LazyLock<Regex> = LazyLock::new(|| {
     super::regex(
@@ -357,6 +396,7 @@ impl<'a> Cutter<'a> {
                 h.2 & EXAMPLE != 0
                     && !in_host(file.as_bytes(), h.0, h.1)
                     && !setting_flag(file, h.0, h.1)
+                    && !in_condition(file, h.0)
             })
             .map(|h| h.0)
             .collect();
