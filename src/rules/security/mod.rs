@@ -10,6 +10,7 @@ mod instructions;
 mod secrets;
 mod supply;
 mod system;
+mod vendors;
 
 use crate::config::Settings;
 use crate::diagnostic::{Diagnostic, Span};
