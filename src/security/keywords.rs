@@ -115,6 +115,7 @@ const KEYWORDS: &[(&str, u32)] = &[
     ("nsenter", SYSTEM), ("chown", SYSTEM), ("-v /:", SYSTEM), ("disable", SYSTEM),
     ("turn off", SYSTEM), ("switch off", SYSTEM), ("deactivate", SYSTEM),
     ("uninstall", SYSTEM), ("shell:startup", SYSTEM), ("launch agent", SYSTEM),
+    ("reset --hard", SYSTEM),
     ("ignore", INJECT), ("disregard", INJECT), ("forget", INJECT), ("override", INJECT | CONCEAL),
     ("bypass", INJECT | CONCEAL), ("jailbreak", INJECT), ("developer mode", INJECT),
     ("god mode", INJECT), ("dan ", INJECT), ("mode enabled", INJECT), ("mode activated", INJECT),

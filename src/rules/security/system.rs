@@ -93,6 +93,33 @@ static DISABLE: LazyLock<Regex> = LazyLock::new(|| {
         r"(?im)(?:^\s*|[.!?:;]\s+|\d[.)]\s+|[-*]\s+|\b(?:then|and|first|also|please|now|next|must|should)\s+)(?:disable|turn\s+off|switch\s+off|deactivate|kill|uninstall)\s+(?:the\s+|all\s+|any\s+|your\s+)?(?:antivirus|anti-virus|security(?:\s+(?:controls?|software|tools|checks|features|settings|monitoring))?|firewall|windows\s+defender|defender|edr|endpoint\s+protection|gatekeeper|selinux|apparmor|audit(?:ing|d)?\s+logging|safety\s+(?:checks|filters|settings|features))\b",
     )
 });
+/// A `git push` command, up to where its command ends.
+static PUSH: LazyLock<Regex> = LazyLock::new(|| re(r"(?i)\bgit\s+push\b[^\n`;&|]*"));
+/// Commits dropped from the branch: `git reset --hard HEAD~50`, `HEAD^`.
+static DROPS_COMMITS: LazyLock<Regex> =
+    LazyLock::new(|| re(r"(?i)\bgit\s+reset\s+--hard\s+(?:HEAD|@)(?:~\d*|\^+)"));
+
+/// Where `text` force-pushes the default branch (`main`, `master`) after dropping commits from
+/// it (`git reset --hard HEAD~50` … `git push --force origin main`): the shared history is
+/// rewritten for everyone who works on the repository. `--force-with-lease`, a push of another
+/// branch (a feature branch after a rebase) and a history rewrite that removes a leaked secret
+/// (`git filter-repo`) are not this.
+fn rewrites_shared_history(text: &str) -> Option<(regex::Match<'_>, regex::Match<'_>)> {
+    let drop = DROPS_COMMITS.find(text)?;
+    PUSH.find_iter(text)
+        .find(|m| {
+            let words: Vec<&str> = m.as_str().split_whitespace().collect();
+            let forced = words.iter().any(|w| *w == "--force" || *w == "-f");
+            let default = words.iter().skip(2).any(|w| {
+                let branch = w.trim_matches(['"', '\'']).trim_start_matches('+');
+                let branch = branch.rsplit(':').next().unwrap_or(branch);
+                matches!(branch, "main" | "master")
+            });
+            forced && default
+        })
+        .map(|push| (push, drop))
+}
+
 static HOSTS_FILE: LazyLock<Regex> = LazyLock::new(|| {
     re(
         r"(?i)(?:>>?|\btee\b|sed\s+-i|add-content|set-content|open\s*\()[^\n]*(?:/etc/hosts\b|drivers\\+etc\\+hosts)",
@@ -195,6 +222,18 @@ pub fn check(scan: &Scan, out: &mut Findings) {
                 format!(
                     "`{}` disables a safeguard or destroys data or evidence",
                     shorten(m.as_str())
+                ),
+            );
+        }
+        if let Some((push, drop)) = rewrites_shared_history(&unit.text) {
+            out.add(
+                &SK715,
+                unit,
+                Some(push.range()),
+                format!(
+                    "`{}` after `{}` force-pushes the default branch with commits dropped: the history everyone shares is rewritten",
+                    shorten(push.as_str().trim_end()),
+                    shorten(drop.as_str())
                 ),
             );
         }
