@@ -9,6 +9,7 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use super::Lang;
+use super::lines::Outside;
 
 /// A rebuilt text is at most this long.
 const MAX_BUILT: usize = 8192;
@@ -374,27 +375,11 @@ fn in_string(line: &str, at: usize) -> bool {
 /// `text` split at `sep` outside quotes and brackets.
 fn split_top(text: &str, sep: char) -> Vec<&str> {
     let mut out = Vec::new();
-    let mut depth = 0i32;
-    let mut quote: Option<char> = None;
-    let mut escaped = false;
     let mut start = 0;
-    for (i, c) in text.char_indices() {
-        if escaped {
-            escaped = false;
-            continue;
-        }
-        match (quote, c) {
-            (Some(_), '\\') => escaped = true,
-            (Some(q), c) if c == q => quote = None,
-            (Some(_), _) => {}
-            (None, '"' | '\'' | '`') => quote = Some(c),
-            (None, '(' | '[' | '{') => depth += 1,
-            (None, ')' | ']' | '}') => depth -= 1,
-            (None, c) if c == sep && depth == 0 => {
-                out.push(&text[start..i]);
-                start = i + c.len_utf8();
-            }
-            _ => {}
+    for (i, c, depth) in Outside::code(text) {
+        if c == sep && depth == 0 {
+            out.push(&text[start..i]);
+            start = i + c.len_utf8();
         }
     }
     out.push(&text[start..]);
@@ -465,21 +450,10 @@ fn call_args_joined(line: &str) -> Option<String> {
         if open <= last {
             continue;
         }
-        let mut depth = 1usize;
-        let mut close = line.len();
-        for (i, b) in line.as_bytes()[open..].iter().enumerate() {
-            match b {
-                b'(' => depth += 1,
-                b')' => {
-                    depth -= 1;
-                    if depth == 0 {
-                        close = open + i;
-                        break;
-                    }
-                }
-                _ => {}
-            }
-        }
+        // The call's closing parenthesis (one inside a string closes nothing).
+        let close = Outside::code(&line[open..])
+            .find(|&(_, c, depth)| c == ')' && depth < 0)
+            .map_or(line.len(), |(i, ..)| open + i);
         if let std::borrow::Cow::Owned(args) = PATH_ARGS.replace_all(&line[open..close], "$1/$2") {
             out.push_str(&line[last..open]);
             out.push_str(&args);
@@ -596,6 +570,15 @@ mod tests {
             Some(r#"p = Path.home().joinpath(".aws/credentials")"#)
         );
         assert_eq!(path_joined("total = a / b", Lang::JavaScript), None);
+        // A parenthesis inside a string does not close the call.
+        assert_eq!(
+            path_joined(
+                r#"p = os.path.join(base, "logs (old)", ".ssh", "id_rsa")"#,
+                Lang::Python
+            )
+            .as_deref(),
+            Some(r#"p = os.path.join(base, "logs (old)", ".ssh/id_rsa")"#)
+        );
     }
 
     #[test]

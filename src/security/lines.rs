@@ -64,30 +64,84 @@ pub(super) fn logical_lines(text: &str, lang: Lang) -> Vec<(usize, &str)> {
     out
 }
 
-/// Opened minus closed brackets outside strings and comments on one line.
-pub(super) fn bracket_balance(line: &str, javascript: bool) -> i32 {
-    let mut depth = 0;
-    let mut quote: Option<char> = None;
-    let mut escaped = false;
-    for (i, c) in line.char_indices() {
-        if escaped {
-            escaped = false;
-            continue;
-        }
-        match (quote, c) {
-            (Some(_), '\\') => escaped = true,
-            (Some(q), c) if c == q => quote = None,
-            (Some(_), _) => {}
-            (None, '"' | '\'' | '`') => quote = Some(c),
-            (None, '#') => break,
-            // A JavaScript comment (its apostrophes open no string).
-            (None, '/') if javascript && line[i + 1..].starts_with('/') => break,
-            (None, '(' | '[' | '{') => depth += 1,
-            (None, ')' | ']' | '}') => depth -= 1,
-            _ => {}
+/// The characters of code outside string literals, each with where it is and the bracket depth
+/// after it: the one quote-aware walk that balancing brackets, splitting at top-level
+/// separators and finding a call's closing parenthesis share. With `comments`, the walk ends at
+/// a `#` comment, and in JavaScript at a `//` comment (their apostrophes open no string).
+pub(super) struct Outside<'a> {
+    text: &'a str,
+    chars: std::str::CharIndices<'a>,
+    quote: Option<char>,
+    escaped: bool,
+    depth: i32,
+    comments: bool,
+    javascript: bool,
+}
+
+impl<'a> Outside<'a> {
+    /// A walk of `text` that reads strings and brackets only.
+    pub(super) fn code(text: &'a str) -> Outside<'a> {
+        Outside {
+            text,
+            chars: text.char_indices(),
+            quote: None,
+            escaped: false,
+            depth: 0,
+            comments: false,
+            javascript: false,
         }
     }
-    depth
+
+    /// A walk of one line of code that ends at its comment.
+    pub(super) fn line(text: &'a str, javascript: bool) -> Outside<'a> {
+        Outside {
+            comments: true,
+            javascript,
+            ..Outside::code(text)
+        }
+    }
+}
+
+impl Iterator for Outside<'_> {
+    /// Byte offset, character, bracket depth after it.
+    type Item = (usize, char, i32);
+
+    fn next(&mut self) -> Option<Self::Item> {
+        loop {
+            let (i, c) = self.chars.next()?;
+            if self.escaped {
+                self.escaped = false;
+                continue;
+            }
+            match (self.quote, c) {
+                (Some(_), '\\') => self.escaped = true,
+                (Some(q), c) if c == q => self.quote = None,
+                (Some(_), _) => {}
+                (None, '"' | '\'' | '`') => self.quote = Some(c),
+                (None, '#') if self.comments => return None,
+                (None, '/')
+                    if self.comments && self.javascript && self.text[i + 1..].starts_with('/') =>
+                {
+                    return None;
+                }
+                (None, c) => {
+                    match c {
+                        '(' | '[' | '{' => self.depth += 1,
+                        ')' | ']' | '}' => self.depth -= 1,
+                        _ => {}
+                    }
+                    return Some((i, c, self.depth));
+                }
+            }
+        }
+    }
+}
+
+/// Opened minus closed brackets outside strings and comments on one line.
+pub(super) fn bracket_balance(line: &str, javascript: bool) -> i32 {
+    Outside::line(line, javascript)
+        .last()
+        .map_or(0, |(_, _, depth)| depth)
 }
 
 /// Whether a line of code assigns a name (`x = …`, `let x = …`), not compares.
