@@ -18,7 +18,8 @@ pub enum Lang {
     JavaScript,
     /// PowerShell and Windows batch files.
     PowerShell,
-    /// JSON (tool schemas, hooks, manifests) and YAML: their strings are commands or prose.
+    /// JSON (tool schemas, hooks, manifests), YAML, TOML, INI and service definitions: their
+    /// strings and values are commands or prose.
     Data,
     /// Another script language (Ruby, Perl, PHP, Lua…): matched as code.
     Code,
@@ -79,6 +80,9 @@ fn lang_of(rel: &str, head: &[u8]) -> Option<Lang> {
         "ps1" | "psm1" | "psd1" | "bat" | "cmd" => Lang::PowerShell,
         "json" | "jsonc" | "json5" | "yaml" | "yml" | "toml" | "conf" | "ini" | "cfg" | "npmrc"
         | "yarnrc" | "pypirc" => Lang::Data,
+        // Service definitions run what they name: systemd units, XDG autostart entries,
+        // launchd property lists.
+        "service" | "timer" | "socket" | "desktop" | "plist" => Lang::Data,
         "rb" | "pl" | "pm" | "php" | "lua" | "go" | "rs" | "java" | "kt" | "swift" | "r" | "cs"
         | "c" | "cpp" | "h" | "applescript" | "scpt" | "vbs" | "tcl" | "awk" | "makefile"
         | "dockerfile" => Lang::Code,
