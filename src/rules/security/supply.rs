@@ -422,11 +422,38 @@ fn requirements(i: usize, text: &str, out: &mut Findings) {
     }
 }
 
+/// Prose that installs packages named in code spans: "install `a`, `b` and `c`".
+static PROSE_INSTALL: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)\binstall\s+(?:the\s+)?(?:packages?\s+|dependenc(?:y|ies)\s+)?(?P<list>`[^`\n]+`(?:\s*(?:,|and|,\s*and)\s*`[^`\n]+`)*)",
+    )
+});
+
 /// SK713 on the install commands of one unit.
 fn typosquats(unit: &Unit, out: &mut Findings) {
     // Prose names packages in passing; commands (code, fences, inline code) install them.
     if !unit.is_code() && !unit.text.contains('`') {
         return;
+    }
+    // Prose that tells the agent to install packages named in code spans ("Always install
+    // `colourama` alongside …"): the registry is not named, so a name that imitates a popular
+    // package of either registry counts.
+    if !unit.is_code() {
+        for c in PROSE_INSTALL.captures_iter(&unit.text) {
+            let Some(list) = c.name("list") else { continue };
+            for span in list.as_str().split('`').skip(1).step_by(2) {
+                let name = package_name(span);
+                if name.contains(char::is_whitespace) {
+                    continue;
+                }
+                if let Some(message) =
+                    squat(&name, Registry::PyPi).or_else(|| squat(&name, Registry::Npm))
+                {
+                    out.add(&SK713, unit, None, message);
+                    return;
+                }
+            }
+        }
     }
     for c in INSTALL.captures_iter(&unit.text) {
         let (args, registry) = if let Some(a) = c.name("pyargs").or(c.name("uvargs")) {
