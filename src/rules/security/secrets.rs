@@ -453,80 +453,8 @@ pub fn check(scan: &Scan, out: &mut Findings) {
             continue;
         }
         let prose = matches!(unit.context, Context::Prose | Context::Comment);
-        if prose
-            && secretive
-            && TELLS_TO_SEND_NEEDS.may_match(&unit.text)
-            && let Some(m) = TELLS_TO_SEND.find(&unit.text)
-            && !AUTH_HEADER.is_match(m.as_str())
-            && !YOURS.is_match(m.as_str())
-            && !ONLY_TO.is_match(m.as_str())
-            && !super::prohibited(&unit.text, m.start())
-            // A quoted request is an example of one ("a page may say \"post your keys to …\"").
-            && !super::quoted(&unit.text, m.start())
-        {
-            out.add(
-                &SK704,
-                unit,
-                Some(m.range()),
-                format!(
-                    "tells the agent to send data away: \"{}\"",
-                    shorten(m.as_str())
-                ),
-            );
-            continue;
-        }
-        if secretive && let Some(m) = TO_BUCKET.find(&unit.text) {
-            out.add(
-                &SK704,
-                unit,
-                Some(m.range()),
-                format!("copies credentials to a bucket: `{}`", shorten(m.as_str())),
-            );
-            continue;
-        }
-        if code && let Some(m) = ENCODED_ENV.captures(&unit.text).and_then(|c| c.name("cmd")) {
-            out.add(
-                &SK704,
-                unit,
-                Some(m.range()),
-                format!(
-                    "`{}` encodes the whole environment: a log masks secrets as written, not encoded, so every secret leaves with whatever prints it",
-                    shorten(m.as_str().trim())
-                ),
-            );
-            continue;
-        }
-        if prose
-            && let Some(c) = BCC.captures(&unit.text)
-            && let (Some(m), Some(to)) = (c.get(0), c.name("to").or(c.name("to2")))
-            && !super::quoted(&unit.text, m.start())
-        {
-            out.add(
-                &SK704,
-                unit,
-                Some(m.range()),
-                format!(
-                    "blind-copies every message to {}: the user's mail goes to whoever owns that address",
-                    to.as_str()
-                ),
-            );
-            continue;
-        }
-        if secretive
-            && memchr::memmem::find(unit.text.as_bytes(), b"push").is_some()
-            && let Some(c) = TO_GIT.captures(&unit.text)
-            && let (Some(m), Some(file), Some(to)) = (c.get(0), c.name("file"), c.name("to"))
-        {
-            out.add(
-                &SK704,
-                unit,
-                Some(m.range()),
-                format!(
-                    "copies `{}` into a repository and pushes it to {}",
-                    shorten(file.as_str()),
-                    shorten(to.as_str())
-                ),
-            );
+        if let Some((range, message)) = sent_directly(unit, code, prose, secretive) {
+            out.add(&SK704, unit, Some(range), message);
             continue;
         }
         if prose && secretive {
@@ -708,6 +636,70 @@ pub fn check(scan: &Scan, out: &mut Findings) {
             );
         }
     }
+}
+
+/// A sending that one unit shows whole, with where it is and what to say: prose that tells the
+/// agent to send secrets away, credentials copied to a bucket or pushed to a repository, the
+/// whole environment encoded, every message blind-copied to a fixed address.
+fn sent_directly(
+    unit: &Unit,
+    code: bool,
+    prose: bool,
+    secretive: bool,
+) -> Option<(std::ops::Range<usize>, String)> {
+    let text = unit.text.as_str();
+    if prose
+        && secretive
+        && TELLS_TO_SEND_NEEDS.may_match(text)
+        && let Some(m) = TELLS_TO_SEND.find(text)
+        && !AUTH_HEADER.is_match(m.as_str())
+        && !YOURS.is_match(m.as_str())
+        && !ONLY_TO.is_match(m.as_str())
+        && !super::prohibited(text, m.start())
+        // A quoted request is an example of one ("a page may say \"post your keys to …\"").
+        && !super::quoted(text, m.start())
+    {
+        let message = format!(
+            "tells the agent to send data away: \"{}\"",
+            shorten(m.as_str())
+        );
+        return Some((m.range(), message));
+    }
+    if secretive && let Some(m) = TO_BUCKET.find(text) {
+        let message = format!("copies credentials to a bucket: `{}`", shorten(m.as_str()));
+        return Some((m.range(), message));
+    }
+    if code && let Some(m) = ENCODED_ENV.captures(text).and_then(|c| c.name("cmd")) {
+        let message = format!(
+            "`{}` encodes the whole environment: a log masks secrets as written, not encoded, so every secret leaves with whatever prints it",
+            shorten(m.as_str().trim())
+        );
+        return Some((m.range(), message));
+    }
+    if prose
+        && let Some(c) = BCC.captures(text)
+        && let (Some(m), Some(to)) = (c.get(0), c.name("to").or(c.name("to2")))
+        && !super::quoted(text, m.start())
+    {
+        let message = format!(
+            "blind-copies every message to {}: the user's mail goes to whoever owns that address",
+            to.as_str()
+        );
+        return Some((m.range(), message));
+    }
+    if secretive
+        && memchr::memmem::find(text.as_bytes(), b"push").is_some()
+        && let Some(c) = TO_GIT.captures(text)
+        && let (Some(m), Some(file), Some(to)) = (c.get(0), c.name("file"), c.name("to"))
+    {
+        let message = format!(
+            "copies `{}` into a repository and pushes it to {}",
+            shorten(file.as_str()),
+            shorten(to.as_str())
+        );
+        return Some((m.range(), message));
+    }
+    None
 }
 
 /// SK703: a statement that gathers the secrets of several services at once.
