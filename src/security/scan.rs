@@ -145,17 +145,30 @@ fn in_host(text: &[u8], start: usize, end: usize) -> bool {
         || (text.get(end) == Some(&b'.') && label(text.get(end + 1)))
 }
 
+/// How far around a word [`in_condition`] looks for its line and sentence: a condition is
+/// shorter.
+const CONDITION_WINDOW: usize = 240;
+
 /// Whether the word at `at` of `file` lies in the condition of a conditional sentence whose
 /// main clause follows on the same line ("If it reports critical vulnerabilities, report
 /// …"): the condition names a result the step reacts to, and the step after the comma is what
 /// the agent does, not an example of an attack. A line that ends in a colon introduces what
 /// follows ("If you see any of these red flags:") and keeps its example.
 fn in_condition(file: &str, at: usize) -> bool {
-    let (Some(before), Some(after)) = (file.get(..at), file.get(at..)) else {
+    // A window around the word, so that a file of one huge line costs no more per word.
+    let mut lo = at.saturating_sub(CONDITION_WINDOW);
+    while !file.is_char_boundary(lo) {
+        lo -= 1;
+    }
+    let mut hi = (at + CONDITION_WINDOW).min(file.len());
+    while !file.is_char_boundary(hi) {
+        hi += 1;
+    }
+    let (Some(before), Some(after)) = (file.get(lo..at), file.get(at..hi)) else {
         return false;
     };
-    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
-    let line_end = after.find('\n').map_or(file.len(), |i| at + i);
+    let line_start = before.rfind('\n').map_or(lo, |i| lo + i + 1);
+    let line_end = after.find('\n').map_or(hi, |i| at + i);
     let line = &file[line_start..line_end];
     if line.trim_end().ends_with(':') {
         return false;
@@ -821,8 +834,13 @@ fn setting_flag(file: &str, start: usize, end: usize) -> bool {
     if !word.eq_ignore_ascii_case("flag") && !word.eq_ignore_ascii_case("flags") {
         return false;
     }
+    // The word before, from a short stretch (a long run of dashes costs no more).
+    let mut from = start.saturating_sub(64);
+    while !file.is_char_boundary(from) {
+        from -= 1;
+    }
     let previous = file
-        .get(..start)
+        .get(from..start)
         .unwrap_or("")
         .trim_end()
         .rsplit(|c: char| !(c.is_ascii_alphanumeric() || c == '-'))
