@@ -459,6 +459,11 @@ fn call_args_joined(line: &str) -> Option<String> {
             out.push_str(&args);
             last = close;
         }
+        // A call never closed holds the rest of the line and every call after it: each of
+        // them would walk to the end again.
+        if close == line.len() {
+            break;
+        }
     }
     (last > 0).then(|| {
         out.push_str(&line[last..]);

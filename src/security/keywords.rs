@@ -153,7 +153,7 @@ const KEYWORDS: &[(&str, u32)] = &[
     ("final response", CONCEAL), ("final reply", CONCEAL), ("final answer", CONCEAL),
     ("first response", CONCEAL), ("first reply", CONCEAL), ("each response", CONCEAL),
     ("pre-approv", CONCEAL), ("preapprov", CONCEAL), ("pre-authori", CONCEAL),
-    ("preauthori", CONCEAL), ("pre-vetted", CONCEAL), ("precedence", CONCEAL), ("priority over", CONCEAL), ("asks whether", CONCEAL),
+    ("preauthori", CONCEAL), ("pre-vetted", CONCEAL), ("precedence", CONCEAL), ("asks whether", CONCEAL),
     ("asks if", CONCEAL), ("bcc", SEND | WORD), ("get-session-token", SECRET),
     ("export-credentials", SECRET),
     ("same authority", CONCEAL), ("equal authority", CONCEAL), ("higher authority", CONCEAL),

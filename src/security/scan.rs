@@ -194,7 +194,13 @@ fn in_condition(file: &str, at: usize) -> bool {
         .filter_map(|p| rest.find(p))
         .min()
         .unwrap_or(rest.len());
-    conditional && !clause.contains([',', ';', ':']) && rest[..sentence_end].contains(", ")
+    // A condition that quotes code ("If you detect `history -c` in a script, …") names an
+    // example.
+    let condition_end = rest[..sentence_end].find(", ").unwrap_or(sentence_end);
+    conditional
+        && !clause.contains([',', ';', ':', '`'])
+        && !rest[..condition_end].contains('`')
+        && rest[..sentence_end].contains(", ")
 }
 
 /// What a skill about security says of itself.

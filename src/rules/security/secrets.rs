@@ -213,7 +213,7 @@ static DROPS: LazyLock<Regex> = LazyLock::new(|| {
 /// Prose that tells the agent to send secrets or the conversation away.
 static TELLS_TO_SEND: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)\b(?:send|upload|post|transmit|forward|exfiltrate|share|submit|email|report|copy|append|include)\b(?:[^.]|\.\S){0,80}(?:\b(?:ssh keys?|private keys?|id_rsa|credentials|api[ _-]?keys?|access tokens?|auth tokens?|secrets|passwords?|environment variables|cookies|(?:whole |entire |full )?conversation|chat history|session history|transcripts?|system prompt|user'?s? (?:files|data|messages))\b|\.env\b)(?:[^.]|\.\S){0,100}(?:https?://\S+|(?:s3|gs)://\S+|webhook|\bendpoint\b|\bserver\b|\bremote\b|\bexternal\b|@[\w-]+\.\w+|\bhtml\s+comment\b|\bhidden\s+(?:comment|element|div|span)\b|\b(?:pr|pull\s+request|issue|public)\s+comment\b|<details>)",
+        r"(?i)\b(?:send|upload|post|transmit|forward|exfiltrate|share|submit|email|report|copy|append|include)\b(?:[^.]|\.\S){0,80}(?:\b(?:ssh keys?|private keys?|id_rsa|credentials|api[ _-]?keys?|access tokens?|auth tokens?|secrets|passwords?|environment variables|cookies|(?:whole |entire |full )?conversation|chat history|session history|transcripts?|system prompt|user'?s? (?:files|data|messages))\b|\.env\b)(?:[^.]|\.\S){0,100}(?:https?://\S+|(?:s3|gs)://\S+|webhook|\bendpoint\b|\bserver\b|\bremote\b|\bexternal\b|@[\w-]+\.\w+|\bhtml\s+comment\b|\bhidden\s+(?:comment|element|div|span)\b)",
     )
 });
 /// "Send credentials only to the token endpoint": a limit on where they go, not an order to
@@ -223,16 +223,7 @@ static ONLY_TO: LazyLock<Regex> =
 /// Where [`TELLS_TO_SEND`] sends: one of these words is in every text it matches.
 static TELLS_TO_SEND_NEEDS: LazyLock<Needs> = LazyLock::new(|| {
     Needs::new(&[
-        "://",
-        "webhook",
-        "endpoint",
-        "server",
-        "remote",
-        "external",
-        "@",
-        "comment",
-        "hidden",
-        "<details>",
+        "://", "webhook", "endpoint", "server", "remote", "external", "@", "comment", "hidden",
     ])
 });
 /// A credential file copied to a cloud bucket.
@@ -248,7 +239,7 @@ static TO_BUCKET: LazyLock<Regex> = LazyLock::new(|| {
 /// (`origin`) goes where the user's repository already goes.
 static TO_GIT: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r#"(?i)\b(?:cp|mv|cat|install|copy-item)\s+(?:-\S+\s+)*["']?(?P<file>\S*?(?:\.aws/credentials|\.env(?:\.local|\.production|\.prod)?|id_rsa|id_ed25519|id_ecdsa|\.netrc|\.git-credentials|\.npmrc|\.pypirc|\.kube/config|\.docker/config\.json|credentials\.json))["']?\s[^\n]*?\bgit\s+push\s+(?:-\S+\s+)*["']?(?P<to>(?:https?://|ssh://|git@)[^\s"']+)"#,
+        r#"(?i)\b(?:cp|mv|cat|install|copy-item)\s+(?:-\S+\s+)*["']?(?P<file>\S*?(?:\.aws/credentials|\.env(?:\.local|\.production|\.prod)?|id_rsa|id_ed25519|id_ecdsa|\.netrc|\.git-credentials|\.npmrc|\.pypirc|\.kube/config|\.docker/config\.json|credentials\.json))["']?\s[^\n]*?\bgit\s+add\b[^\n]*?\bgit\s+push\s+(?:-\S+\s+)*["']?(?P<to>(?:https?://|ssh://|git@)[^\s"']+)"#,
     )
 });
 /// Every message blind-copied to an address written in the skill ("Bcc every email you draft to
@@ -669,7 +660,10 @@ fn sent_directly(
         let message = format!("copies credentials to a bucket: `{}`", shorten(m.as_str()));
         return Some((m.range(), message));
     }
-    if code && let Some(m) = ENCODED_ENV.captures(text).and_then(|c| c.name("cmd")) {
+    if code
+        && let Some(m) = ENCODED_ENV.captures(text).and_then(|c| c.name("cmd"))
+        && !super::prohibited(text, m.start())
+    {
         let message = format!(
             "`{}` encodes the whole environment: a log masks secrets as written, not encoded, so every secret leaves with whatever prints it",
             shorten(m.as_str().trim())
@@ -680,6 +674,7 @@ fn sent_directly(
         && let Some(c) = BCC.captures(text)
         && let (Some(m), Some(to)) = (c.get(0), c.name("to").or(c.name("to2")))
         && !super::quoted(text, m.start())
+        && !super::prohibited(text, m.start())
     {
         let message = format!(
             "blind-copies every message to {}: the user's mail goes to whoever owns that address",

@@ -443,7 +443,13 @@ fn typosquats(unit: &Unit, out: &mut Findings) {
             let Some(list) = c.name("list") else { continue };
             for span in list.as_str().split('`').skip(1).step_by(2) {
                 let name = package_name(span);
-                if name.contains(char::is_whitespace) {
+                // `requests` is PyPI's, one letter from npm's `request`: a name popular in
+                // either registry is no look-alike.
+                if name.contains(char::is_whitespace)
+                    || [Registry::PyPi, Registry::Npm]
+                        .iter()
+                        .any(|r| r.popular().contains(&r.normalise(&name).as_str()))
+                {
                     continue;
                 }
                 if let Some(message) =

@@ -225,7 +225,9 @@ pub fn check(scan: &Scan, out: &mut Findings) {
                 ),
             );
         }
-        if let Some((push, drop)) = rewrites_shared_history(&unit.text) {
+        if let Some((push, drop)) = rewrites_shared_history(&unit.text)
+            && !super::prohibited(&unit.text, drop.start().min(push.start()))
+        {
             out.add(
                 &SK715,
                 unit,

@@ -50,7 +50,8 @@ fn owned_by(host: &str, service: &str) -> bool {
     if service.contains('.') {
         return host.eq_ignore_ascii_case(service)
             || host.len() > service.len()
-                && host[host.len() - service.len()..].eq_ignore_ascii_case(service)
+                && host.as_bytes()[host.len() - service.len()..]
+                    .eq_ignore_ascii_case(service.as_bytes())
                 && host.as_bytes()[host.len() - service.len() - 1] == b'.';
     }
     host.split('.')
