@@ -73,6 +73,9 @@ mod tests {
         assert!(!owned_by("github-cdn.example", "github"));
         assert!(owned_by("aws.amazon.com", "amazon"));
         assert!(!owned_by("xhf.co", "hf.co"));
+        // A host with non-ASCII letters is compared by bytes (slicing it by the service's
+        // length cut inside `é`).
+        assert!(!owned_by("éf.co", "hf.co"));
         assert_eq!(
             foreign_secret("$JIRA_API_TOKEN", "jira-sync.example"),
             Some(true)
