@@ -79,6 +79,18 @@ static REMOTE_ASSIGN: LazyLock<Regex> = LazyLock::new(|| {
         r#"(?i)^\s*(?:const\s+|let\s+|var\s+)?(\w+)\s*=\s*(?:await\s+)?\(?\s*(?:await\s+)?(?:requests\.get|httpx\.get|(?:\w+\.)*urlopen|fetch|axios\.get)\s*\(|^\s*\$(\w+)\s*=\s*\(?\s*(?:\(\s*new-object\s+(?:system\.)?net\.webclient\s*\)\s*\.\s*downloadstring|\$\w+\s*\.\s*\(?\s*downloadstring|invoke-webrequest|invoke-restmethod|iwr|irm)\b|\.on\s*\(\s*["']data["']\s*,\s*(?:function\s*)?\(?\s*\w+\s*\)?\s*(?:=>)?\s*\{?\s*(?P<body>\w+)\s*\+=\s*\w"#,
     )
 });
+/// `body=$(curl -fsSL …)` (perhaps in a `case` arm): a shell name that holds what a download
+/// printed; not when a pipe inside the substitution cuts it down to data (`v=$(curl … | jq -r
+/// .tag)`).
+static SHELL_REMOTE_ASSIGN: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r#"^\s*(?:[\w*|.-]+\)\s+)?(?:(?:local|export|readonly|declare(?:\s+-\w+)*)\s+)?(\w+)=["']?(?:\$\(|`)\s*(?:curl|wget)\s[^|`)]*(?:\)|`)"#,
+    )
+});
+/// A shell fed a name's value: `… "$body" | bash -s` (the name before the pipe).
+static PIPED_TO_SHELL: LazyLock<Regex> = LazyLock::new(|| {
+    re(r#"\|\s*(?:sudo\s+(?:-\S+\s+)*)?["']?(?:/usr/bin/|/bin/)?(?:ba|z|da|k)?sh["']?(?:\s|$)"#)
+});
 /// Saved downloads: the name a download is written to (a quoted address may hold `&` and `;`).
 static SAVED: LazyLock<Regex> = LazyLock::new(|| {
     re(
@@ -636,6 +648,11 @@ fn tainted_exec(scan: &Scan, i: usize, out: &mut Findings) {
             })
         }) {
             remote.push((c.as_str().to_string(), n + 1));
+        } else if let Some(c) = SHELL_REMOTE_ASSIGN.captures(line).and_then(|c| c.get(1))
+            && urls(line)
+                .all(|u| !host_allowed(&u, out.allowed) && !u.is_local() && !u.is_placeholder())
+        {
+            remote.push((c.as_str().to_string(), n + 1));
         }
         if let Some(c) = DECODED_ASSIGN.captures(line).and_then(|c| c.get(1)) {
             decoded.push((c.as_str().to_string(), n + 1));
@@ -653,13 +670,21 @@ fn tainted_exec(scan: &Scan, i: usize, out: &mut Findings) {
         if reported.contains(&n) {
             continue;
         }
-        let Some(sink) = RUNS_CODE.find(line) else {
+        // The name runs after the sink (`eval "$x"`, `exec(x)`), or is piped into a shell
+        // before it (`printf '%s' "$x" | bash`: the pipeline's first command).
+        let rest = if let Some(sink) = RUNS_CODE.find(line) {
+            &line[sink.end()..]
+        } else if let Some(pipe) = PIPED_TO_SHELL.find(line) {
+            let before = &line[..pipe.start()];
+            before
+                .rfind([';', '&', '|', '('])
+                .map_or(before, |i| &before[i + 1..])
+        } else {
             continue;
         };
         if among(&documented, n + 1) {
             continue;
         }
-        let rest = &line[sink.end()..];
         let named = |names: &[(String, usize)]| {
             names
                 .iter()
@@ -730,12 +755,21 @@ static RUNS_CODE_NEEDS: LazyLock<crate::security::Needs> = LazyLock::new(|| {
         "invoke-expression",
         "runInThisContext",
         "scriptblock",
+        "sh -c",
+        "sh <<<",
+        "sh -s",
+        "| sh",
+        "| bash",
+        "|sh",
+        "|bash",
+        "| zsh",
+        "| sudo",
     ])
 });
 /// What runs a string as code or a command.
 static RUNS_CODE: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)\b(?:exec|eval|execfile|os\.system|os\.popen|subprocess\.(?:run|call|Popen|check_output|check_call)|execSync|iex|invoke-expression|runInThisContext)\b\s*[\(]?|\[scriptblock\]\s*::\s*create\s*\(|(?-i:\bFunction)\s*\(",
+        r"(?i)\b(?:exec|eval|execfile|os\.system|os\.popen|subprocess\.(?:run|call|Popen|check_output|check_call)|execSync|iex|invoke-expression|runInThisContext)\b\s*[\(]?|\[scriptblock\]\s*::\s*create\s*\(|(?-i:\bFunction)\s*\(|\b(?:ba|z|da|k)?sh\s+(?:-\w+\s+)*-c\b|\b(?:ba|z|da|k)?sh\s*<<<",
     )
 });
 

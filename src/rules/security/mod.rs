@@ -8,6 +8,7 @@ mod execution;
 mod grants;
 mod instructions;
 mod secrets;
+mod sendings;
 mod supply;
 mod system;
 mod vendors;

@@ -66,7 +66,7 @@ static PRIVILEGE: LazyLock<Regex> = LazyLock::new(|| {
 
 static TAMPERING: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r#"(?i)\bdangerouslySkipPermissions\b\s*["']?\s*[:=]\s*true|["']?defaultMode["']?\s*[:=]\s*["']?bypassPermissions|--permission-mode(?:\s+|=|["']\s*,\s*["'])bypassPermissions|["']?enableAllProjectMcpServers["']?\s*[:=]\s*true\b|\bsetenforce\s+0|\bufw\s+disable|\bsystemctl\s+(?:stop|disable|mask)\s+(?:firewalld|apparmor|auditd|ufw|iptables|falcon-sensor|clamav\w*|wazuh\w*|osqueryd)|\biptables\s+-F\b|\bset-mppreference\s+-disable\w+|\badd-mppreference\s+-exclusion\w+|\bspctl\s+--master-disable|\bcsrutil\s+disable|\bhistory\s+-c\b|\bunset\s+HISTFILE|\bHISTFILE=/dev/null|\bHISTSIZE=0\b|\brm\s+(?:-\w+\s+)*[^\n|;&]*\.(?:bash|zsh)_history|\brm\s+-(?:rf|fr|Rf|r\s+-f|f\s+-r)\s+(?:--no-preserve-root\s+)?["']?(?:/|/\*|~|~/|~/\*|\$HOME|\$\{HOME\}|\$HOME/\*|/home|/etc|/usr|/var|/Users)["']?(?:\s|$|;|&|\|)|\brm\s+-\w*[rR]\w*\s+[^\n;|&]*(?:\.\./\*|~/\*|\$HOME/\*)|\bshred\s+(?:-\w+\s+)*[^\n;|&]*(?:~|\$HOME|\$\{HOME\}|/var/|/etc/|/home/|/Users/|/root\b|/dev/(?:sd|nvme|hd|disk|mmcblk|xvd)|_history|\.log\b|\*)|-exec\s+shred\b|>\s*/var/log/(?:\*|["'\s]|$|(?:auth|secure|syslog|messages|kern|daemon|wtmp|btmp|lastlog|faillog|utmp|audit|journal|sudo)\b)|\brm\s+[^\n]*/var/log/(?:\*|["'\s]|$|(?:auth|secure|syslog|messages|kern|daemon|wtmp|btmp|lastlog|faillog|utmp|audit|journal|sudo)\b)|\bwevtutil\s+cl\b|\bclear-eventlog\b|\bchattr\s+\+i\b|\bgit\s+config\s+--global\s+(?:core\.hooksPath|init\.templateDir)"#,
+        r#"(?i)\bdangerouslySkipPermissions\b\s*["']?\s*[:=]\s*true|["']?defaultMode["']?\]?\s*[:=]\s*["']?bypassPermissions|--permission-mode(?:\s+|=|["']\s*,\s*["'])bypassPermissions|["']?enableAllProjectMcpServers["']?\s*[:=]\s*true\b|\bsetenforce\s+0|\bufw\s+disable|\bsystemctl\s+(?:stop|disable|mask)\s+(?:firewalld|apparmor|auditd|ufw|iptables|falcon-sensor|clamav\w*|wazuh\w*|osqueryd)|\biptables\s+-F\b|\bset-mppreference\s+-disable\w+|\badd-mppreference\s+-exclusion\w+|\bspctl\s+--master-disable|\bcsrutil\s+disable|\bhistory\s+-c\b|\bunset\s+HISTFILE|\bHISTFILE=/dev/null|\bHISTSIZE=0\b|\brm\s+(?:-\w+\s+)*[^\n|;&]*\.(?:bash|zsh)_history|\brm\s+-(?:rf|fr|Rf|r\s+-f|f\s+-r)\s+(?:--no-preserve-root\s+)?["']?(?:/|/\*|~|~/|~/\*|\$HOME|\$\{HOME\}|\$HOME/\*|/home|/etc|/usr|/var|/Users)["']?(?:\s|$|;|&|\|)|\brm\s+-\w*[rR]\w*\s+[^\n;|&]*(?:\.\./\*|~/\*|\$HOME/\*)|\bshred\s+(?:-\w+\s+)*[^\n;|&]*(?:~|\$HOME|\$\{HOME\}|/var/|/etc/|/home/|/Users/|/root\b|/dev/(?:sd|nvme|hd|disk|mmcblk|xvd)|_history|\.log\b|\*)|-exec\s+shred\b|>\s*/var/log/(?:\*|["'\s]|$|(?:auth|secure|syslog|messages|kern|daemon|wtmp|btmp|lastlog|faillog|utmp|audit|journal|sudo)\b)|\brm\s+[^\n]*/var/log/(?:\*|["'\s]|$|(?:auth|secure|syslog|messages|kern|daemon|wtmp|btmp|lastlog|faillog|utmp|audit|journal|sudo)\b)|\bwevtutil\s+cl\b|\bclear-eventlog\b|\bchattr\s+\+i\b|\bgit\s+config\s+--global\s+(?:core\.hooksPath|init\.templateDir)"#,
     )
 });
 /// A setting that switches off the agent's confirmations (`skip_confirmation: true`,
@@ -209,10 +209,17 @@ pub fn check(scan: &Scan, out: &mut Findings) {
         // `>> /var/log/x.log` appends to a log; `> /var/log/…` empties it.
         let appends =
             |m: &regex::Match| m.as_str().starts_with('>') && unit.text[..m.start()].ends_with('>');
+        // Permission prompts skipped inside a container the skill says it sets up is how Claude
+        // Code documents running in a devcontainer: the sandbox is the safeguard.
+        let sandboxed = |m: &regex::Match| {
+            let said = m.as_str().to_ascii_lowercase();
+            (said.contains("bypasspermissions") || said.contains("dangerouslyskippermissions"))
+                && scan.announces(&["devcontainer", "dev container", "sandbox"])
+        };
         if switched_off.is_none()
             && let Some(m) = TAMPERING
                 .find_iter(&unit.text)
-                .find(|m| !appends(m))
+                .find(|m| !appends(m) && !sandboxed(m))
                 .or_else(|| HOSTS_FILE.find(&unit.text))
         {
             out.add(
@@ -339,9 +346,21 @@ fn persistence(scan: &Scan, unit: &Unit, out: &mut Findings) {
         ],
         _ => &[],
     };
-    // A public key written out in the skill is its author's, not the user's: whoever holds
-    // the private half logs in, whatever the skill is for.
-    let planted = kind == "keys" && writes && PUBLIC_KEY.is_match(text);
+    // A public key written out in the skill, or shipped in it as a file (`assets/x.pub`), is
+    // its author's, not the user's: whoever holds the private half logs in, whatever the skill
+    // is for.
+    let shipped = || {
+        scan.sources
+            .iter()
+            .any(|s| s.rel.ends_with(".pub") && text.contains(s.rel.as_str()))
+    };
+    // In prose the write is a verb: "append the line from `assets/k.pub` to …".
+    let appends = || {
+        let lower = text.to_ascii_lowercase();
+        lower.contains("append") || lower.contains("add ")
+    };
+    let planted = kind == "keys"
+        && (writes && PUBLIC_KEY.is_match(text) || (writes || appends()) && shipped());
     if !planted && scan.announces(job) && !PROFILE_PAYLOAD.is_match(text) {
         return;
     }
@@ -360,7 +379,7 @@ fn persistence(scan: &Scan, unit: &Unit, out: &mut Findings) {
         "windows" => "registers a program to run at logon or on a schedule",
         "hooks" if writes => "writes a git hook: it runs on every commit or checkout",
         "keys" if planted => {
-            "adds a public key written in the skill to `authorized_keys`: whoever holds its private half can log in"
+            "adds a public key the skill brings to `authorized_keys`: whoever holds its private half can log in"
         }
         "keys" if writes => "adds a key to `authorized_keys`: whoever holds it can log in",
         "agent" if writes && AGENT_PAYLOAD.is_match(text) => {
