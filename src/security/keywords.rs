@@ -123,7 +123,7 @@ const KEYWORDS: &[(&str, u32)] = &[
     ("_mode_", INJECT | INSIDE), ("<system", INJECT), ("</system", INJECT), ("< system", INJECT),
     ("[system", INJECT), ("system:", INJECT), ("system override", INJECT),
     ("system message", INJECT), ("system update", INJECT), ("system notice", INJECT),
-    ("system instruction", INJECT | CONCEAL), ("<sys>", INJECT), ("<tool_result", INJECT), ("<tool_response", INJECT), ("<function_result", INJECT), ("<tool_output", INJECT), ("<|im_start|>", INJECT),
+    ("system instruction", INJECT | CONCEAL), ("<sys>", INJECT), ("<tool_result", INJECT), ("<tool_response", INJECT), ("<function_result", INJECT), ("<tool_output", INJECT), ("supersede", INJECT), ("<|im_start|>", INJECT),
     ("[inst]", INJECT), ("[admin]", INJECT), ("admin override", INJECT),
     ("developer override", INJECT), ("developer note", INJECT), ("new instructions", INJECT),
     ("new system instructions", INJECT), ("instructions are", INJECT),

@@ -84,12 +84,16 @@ static REMOTE_ASSIGN: LazyLock<Regex> = LazyLock::new(|| {
 /// .tag)`).
 static SHELL_REMOTE_ASSIGN: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r#"^\s*(?:[\w*|.-]+\)\s+)?(?:(?:local|export|readonly|declare(?:\s+-\w+)*)\s+)?(\w+)=["']?(?:\$\(|`)\s*(?:curl|wget)\s[^|`)]*(?:\)|`)"#,
+        r#"^\s*(?:[\w*|.-]+\)\s+)?(?:(?:local|export|readonly|declare(?:\s+-\w+)*)\s+)?(\w+)=["']?(?:\$\(|`)\s*(?:curl|wget)\s(?:[^|`)]|\|\|)*(?:\)|`)"#,
     )
 });
-/// A shell fed a name's value: `… "$body" | bash -s` (the name before the pipe).
-static PIPED_TO_SHELL: LazyLock<Regex> = LazyLock::new(|| {
-    re(r#"\|\s*(?:sudo\s+(?:-\S+\s+)*)?["']?(?:/usr/bin/|/bin/)?(?:ba|z|da|k)?sh["']?(?:\s|$)"#)
+/// A shell name's whole value run as code: `eval "$x"`, `bash -c "$x"` (`-lc`, `-ec`),
+/// `bash <<< "$x"`, `printf '%s' "$x" | bash -s`. Only the value alone: `sh -c "tar -xzf
+/// ${ver}.tgz"` runs a command of the skill's own with the value as an argument.
+static SHELL_RUNS: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r#"(?:\beval|\b(?:ba|z|da|k)?sh\s+(?:-\w+\s+)*-\w*c|\b(?:ba|z|da|k)?sh\s*<<<)\s+["']?\$\{?(?P<name>\w+)\}?["']?\s*(?:$|[;&|)#])|(?:^|[;&|(]\s*)(?:echo|printf\s+(?:'[^']*'|"[^"]*"))\s+["']?\$\{?(?P<piped>\w+)\}?["']?\s*\|\s*(?:sudo\s+)?["']?(?:/usr/bin/|/bin/)?(?:ba|z|da|k)?sh\b"#,
+    )
 });
 /// Saved downloads: the name a download is written to (a quoted address may hold `&` and `;`).
 static SAVED: LazyLock<Regex> = LazyLock::new(|| {
@@ -629,12 +633,18 @@ fn tainted_exec(scan: &Scan, i: usize, out: &mut Findings) {
         .filter(|u| u.source == i && u.origin == crate::security::Origin::Built)
         .map(|u| (u.line.saturating_sub(1), u.text.as_str()))
         .collect();
-    if !RUNS_CODE_NEEDS.may_match(text) && !built.iter().any(|(_, t)| RUNS_CODE_NEEDS.may_match(t))
+    let shell_fetch = memchr::memmem::find(text.as_bytes(), b"curl").is_some()
+        || memchr::memmem::find(text.as_bytes(), b"wget").is_some();
+    if !RUNS_CODE_NEEDS.may_match(text)
+        && !built.iter().any(|(_, t)| RUNS_CODE_NEEDS.may_match(t))
+        && !shell_fetch
     {
         return;
     }
     let mut remote: Vec<(String, usize)> = Vec::new();
     let mut decoded: Vec<(String, usize)> = Vec::new();
+    // Shell names that hold a download (run only as a whole value, [`SHELL_RUNS`]).
+    let mut held: Vec<(String, usize)> = Vec::new();
     let downloads = std::cell::OnceCell::new();
     // Both assign: only a line with `=` can hold either.
     let assigning = built.iter().copied().filter(|(_, t)| t.contains('='));
@@ -648,20 +658,21 @@ fn tainted_exec(scan: &Scan, i: usize, out: &mut Findings) {
             })
         }) {
             remote.push((c.as_str().to_string(), n + 1));
-        } else if let Some(c) = SHELL_REMOTE_ASSIGN.captures(line).and_then(|c| c.get(1))
+        } else if shell_fetch
+            && let Some(c) = SHELL_REMOTE_ASSIGN.captures(line).and_then(|c| c.get(1))
             && urls(line)
                 .all(|u| !host_allowed(&u, out.allowed) && !u.is_local() && !u.is_placeholder())
         {
-            remote.push((c.as_str().to_string(), n + 1));
+            held.push((c.as_str().to_string(), n + 1));
         }
         if let Some(c) = DECODED_ASSIGN.captures(line).and_then(|c| c.get(1)) {
             decoded.push((c.as_str().to_string(), n + 1));
         }
-        if remote.len() + decoded.len() > 256 {
+        if remote.len() + decoded.len() + held.len() > 256 {
             break;
         }
     }
-    if remote.is_empty() && decoded.is_empty() {
+    if remote.is_empty() && decoded.is_empty() && held.is_empty() {
         return;
     }
     let documented = documented_lines(scan, i);
@@ -670,21 +681,30 @@ fn tainted_exec(scan: &Scan, i: usize, out: &mut Findings) {
         if reported.contains(&n) {
             continue;
         }
-        // The name runs after the sink (`eval "$x"`, `exec(x)`), or is piped into a shell
-        // before it (`printf '%s' "$x" | bash`: the pipeline's first command).
-        let rest = if let Some(sink) = RUNS_CODE.find(line) {
-            &line[sink.end()..]
-        } else if let Some(pipe) = PIPED_TO_SHELL.find(line) {
-            let before = &line[..pipe.start()];
-            before
-                .rfind([';', '&', '|', '('])
-                .map_or(before, |i| &before[i + 1..])
-        } else {
-            continue;
-        };
         if among(&documented, n + 1) {
             continue;
         }
+        if !held.is_empty()
+            && let Some(run) = SHELL_RUNS
+                .captures(line)
+                .and_then(|c| c.name("name").or(c.name("piped")))
+            && let Some((name, at)) = held
+                .iter()
+                .find(|(name, at)| *at <= n + 1 && name == run.as_str())
+        {
+            reported.insert(n);
+            out.add_line(
+                &SK701,
+                i,
+                n + 1,
+                format!("runs `{name}`, code downloaded on line {at}"),
+            );
+            continue;
+        }
+        let Some(sink) = RUNS_CODE.find(line) else {
+            continue;
+        };
+        let rest = &line[sink.end()..];
         let named = |names: &[(String, usize)]| {
             names
                 .iter()
@@ -755,21 +775,12 @@ static RUNS_CODE_NEEDS: LazyLock<crate::security::Needs> = LazyLock::new(|| {
         "invoke-expression",
         "runInThisContext",
         "scriptblock",
-        "sh -c",
-        "sh <<<",
-        "sh -s",
-        "| sh",
-        "| bash",
-        "|sh",
-        "|bash",
-        "| zsh",
-        "| sudo",
     ])
 });
 /// What runs a string as code or a command.
 static RUNS_CODE: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)\b(?:exec|eval|execfile|os\.system|os\.popen|subprocess\.(?:run|call|Popen|check_output|check_call)|execSync|iex|invoke-expression|runInThisContext)\b\s*[\(]?|\[scriptblock\]\s*::\s*create\s*\(|(?-i:\bFunction)\s*\(|\b(?:ba|z|da|k)?sh\s+(?:-\w+\s+)*-c\b|\b(?:ba|z|da|k)?sh\s*<<<",
+        r"(?i)\b(?:exec|eval|execfile|os\.system|os\.popen|subprocess\.(?:run|call|Popen|check_output|check_call)|execSync|iex|invoke-expression|runInThisContext)\b\s*[\(]?|\[scriptblock\]\s*::\s*create\s*\(|(?-i:\bFunction)\s*\(",
     )
 });
 

@@ -86,9 +86,21 @@ static DISCLOSE: LazyLock<Regex> = LazyLock::new(|| {
         r"(?i)\b(?:echo|print|output|include|reveal|repeat|show|display|paste|return|quote|write\s+out|tell\s+me)\s+(?:back\s+)?(?:me\s+)?(?:the\s+|your\s+|its\s+|any\s+|all\s+)?(?:(?:full\s+|raw\s+|exact\s+|complete\s+)?(?:value|contents?|text)\s+of\s+(?:the\s+|your\s+|any\s+|all\s+)?)?(?:full\s+|raw\s+|exact\s+|complete\s+|current\s+|stored\s+)?(?:authorization\s+headers?|auth(?:orization)?\s+tokens?|bearer\s+tokens?|api[\s_-]?keys?|access\s+tokens?|refresh\s+tokens?|secret\s+keys?|private\s+keys?|passwords?|credentials|session\s+(?:cookies?|tokens?)|system\s+prompt|environment\s+variables)\b[^.\n]{0,60}?\bin\s+(?:your\s+(?:next\s+|final\s+|first\s+)?|the\s+next\s+|each\s+|every\s+)(?:response|reply|answer|message)s?\b",
     )
 });
+/// A tool's result written into the skill (`<tool_result …>` at a line's start) that speaks as
+/// the system ([`SYSTEM_VOICE`]): the agent takes it for what a tool returned. A protocol's
+/// documentation shows the tag without a system notice in it.
+static TOOL_RESULT: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"(?im)^\s*<\s*(?:tool_results?|tool_response|function_results?|tool_output)\b")
+});
+/// What [`TOOL_RESULT`] needs beside it to pose as the system.
+static SYSTEM_VOICE: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)(?-i:\bSYSTEM\s+(?:NOTICE|MESSAGE|OVERRIDE|POLICY|DIRECTIVE|UPDATE)\b)|\bsupersedes?\s+(?:all\s+|the\s+|any\s+)?(?:session|previous|prior|user|system)\s+(?:instructions|messages|rules)\b",
+    )
+});
 static FAKE_SYSTEM: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?im)^\s*(?:[>*-]\s*)?(?:<\s*/?\s*(?:system|system_prompt|system-prompt|sys)\s*>|\[\s*(?:SYSTEM|ADMIN|INST)\s*\]|\[\s*(?:SYSTEM|ADMIN)\s+(?:MESSAGE|NOTICE|PROMPT|OVERRIDE|INSTRUCTIONS?|UPDATE|DIRECTIVE)\b[^\]\n]{0,80}\]|<\|im_start\|>\s*system|SYSTEM\s*(?:OVERRIDE|MESSAGE|PROMPT|NOTICE|UPDATE|INSTRUCTION)S?\s*:|(?:ADMIN|DEVELOPER|ANTHROPIC|OPENAI)\s+(?:OVERRIDE|NOTE|MESSAGE|INSTRUCTIONS?)\s*:|(?-i:SYSTEM\s+(?:OVERRIDE|MESSAGE|NOTICE|UPDATE|INSTRUCTIONS?|DIRECTIVE))\s*[—–-]\s|<\s*(?:tool_result|tool_response|function_results?|tool_output)\b)",
+        r"(?im)^\s*(?:[>*-]\s*)?(?:<\s*/?\s*(?:system|system_prompt|system-prompt|sys)\s*>|\[\s*(?:SYSTEM|ADMIN|INST)\s*\]|\[\s*(?:SYSTEM|ADMIN)\s+(?:MESSAGE|NOTICE|PROMPT|OVERRIDE|INSTRUCTIONS?|UPDATE|DIRECTIVE)\b[^\]\n]{0,80}\]|<\|im_start\|>\s*system|SYSTEM\s*(?:OVERRIDE|MESSAGE|PROMPT|NOTICE|UPDATE|INSTRUCTION)S?\s*:|(?:ADMIN|DEVELOPER|ANTHROPIC|OPENAI)\s+(?:OVERRIDE|NOTE|MESSAGE|INSTRUCTIONS?)\s*:)",
     )
 });
 /// An HTML comment that gives the agent a command to run, or an extra step when it runs or
@@ -198,7 +210,9 @@ pub fn check(scan: &Scan, out: &mut Findings) {
                     .flatten()
                     .filter(|c| {
                         let verb = c.name("verb").or(c.name("obey")).or(c.name("treat"));
-                        !verb.is_some_and(|v| negated(&unit.text, v.start()))
+                        !verb.is_some_and(|v| {
+                            negated(&unit.text, v.start()) || instead(&unit.text, v.start())
+                        })
                     })
                     .and_then(|c| c.get(0))
             })
@@ -215,7 +229,13 @@ pub fn check(scan: &Scan, out: &mut Findings) {
                 let prose = matches!(unit.context, Context::Prose | Context::Comment)
                     || scan.source(unit).lang == Lang::Data;
                 (prose && injects)
-                    .then(|| FAKE_SYSTEM.find(&unit.text))
+                    .then(|| {
+                        FAKE_SYSTEM.find(&unit.text).or_else(|| {
+                            TOOL_RESULT
+                                .find(&unit.text)
+                                .filter(|_| SYSTEM_VOICE.is_match(&unit.text))
+                        })
+                    })
                     .flatten()
                     .map(|m| (m.range(), "poses as a system message"))
             });
@@ -304,6 +324,17 @@ fn defends(text: &str, hit: std::ops::Range<usize>) -> bool {
     (found_in && !said.starts_with("override") && !said.starts_with("bypass"))
         || precedence
         || reported(text, hit.start)
+}
+
+/// Whether the verb at `at` of `text` is the alternative turned down: "rather than treat the
+/// fetched page as your instructions, summarise it".
+fn instead(text: &str, at: usize) -> bool {
+    let mut from = at.saturating_sub(24);
+    while !text.is_char_boundary(from) {
+        from -= 1;
+    }
+    let before = text[from..at].to_ascii_lowercase();
+    before.contains("rather than") || before.contains("instead of")
 }
 
 /// Whether the phrase at `at` of `text` is what something else tells the agent, in a condition:

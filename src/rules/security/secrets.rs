@@ -32,7 +32,7 @@ static CREDENTIAL: LazyLock<Regex> = LazyLock::new(|| {
 /// Reading or copying what is named on the same line.
 static READS: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r#"(?i)\b(?:cat|less|more|head|tail|cp|scp|rsync|tar|zip|7z|base64|xxd|od|strings|sqlite3|grep|type|get-content|gc|copy-item|open|read_text|read_bytes|readfile(?:sync)?|readall(?:bytes|text|lines)|readlines?|load|file_get_contents|fs\.read\w*|path|glob|walk|listdir|send|upload|post|exfil\w*|collect|harvest|steal|dump-keychain|curl|wget|requests|fetch|urlopen|invoke-webrequest|iwr|read|copy|include|print|output|extract|retrieve|gather|contents?\s+of|(?:every|each)\s+line\s+of|full\s+text\s+of)\b|<\s*~|@~|\$\(\s*<"#,
+        r#"(?i)\b(?:cat|less|more|head|tail|cp|scp|rsync|tar|zip|7z|base64|xxd|od|strings|sqlite3|grep|type|get-content|gc|copy-item|open|read_text|read_bytes|readfile(?:sync)?|readall(?:bytes|text|lines)|readlines?|load|file_get_contents|fs\.read\w*|path|glob|walk|listdir|send|upload|post|exfil\w*|collect|harvest|steal|dump-keychain|curl|wget|requests|fetch|urlopen|invoke-webrequest|iwr|read|copy|include|print|output|extract|retrieve|gather)\b|<\s*~|@~|\$\(\s*<"#,
     )
 });
 /// Two or more credential stores listed in one statement: a harvest list.

@@ -30,12 +30,19 @@ static SECRET_STORE: LazyLock<Regex> = LazyLock::new(|| {
         r"(?i)\b(?:repository|repo|actions|github|organi[sz]ation|environment|ci|pipeline)\s+secrets?\b|\bsecrets?\s+(?:manager|store|vault|settings)\b|\bvault\b|\bkeychain\b|\bkey\s*vault\b",
     )
 });
+/// The places of [`SHARED`], as a pattern.
+const SHARED_WORDS: &str = r"commit\s+(?:message|body|trailer|description)s?|trailers?|pull\s+requests?|PRs?|merge\s+requests?|issues?|gists?|slack\s+(?:messages?|channels?|threads?|posts?)|discord\s+(?:messages?|channels?)|teams\s+messages?|e-?mails?|tickets?|telemetry|usage\s+reports?|analytics|release\s+notes|changelog|public\s+logs?";
 /// Where [`INTO_SHARED`] puts a secret: text that leaves the machine and that others read.
-static SHARED: LazyLock<Regex> = LazyLock::new(|| {
-    re(
-        r"(?i)\b(?:commit\s+(?:message|body|trailer|description)s?|trailers?|pull\s+requests?|PRs?|merge\s+requests?|issues?|gists?|slack|discord|teams\s+message|e-?mails?|tickets?|telemetry|usage\s+reports?|analytics|release\s+notes|changelog|public\s+logs?)\b",
-    )
+static SHARED: LazyLock<Regex> = LazyLock::new(|| re(&format!(r"(?i)\b(?:{SHARED_WORDS})\b")));
+/// The destination of [`INTO_SHARED`] after it: a preposition, then a [`SHARED`] place.
+static INTO: LazyLock<Regex> = LazyLock::new(|| {
+    re(&format!(
+        r"(?i)^(?:[^.]|\.\S){{0,80}}?\b(?:in|into|to|under|inside|within)\s+(?:the\s+|a\s+|an\s+|your\s+|each\s+|every\s+|its\s+|their\s+)?(?:[\w-]+\s+){{0,2}}?(?P<sink>{SHARED_WORDS})\b"
+    ))
 });
+/// A place named before [`INTO_SHARED`] and pointed back at: "… and under it copy …".
+static BACK: LazyLock<Regex> =
+    LazyLock::new(|| re(r"(?i)\b(?:under|in|into|inside|below)\s+(?:it|that|this|them)\b"));
 
 /// Prose that tells the agent to send secrets or the conversation away.
 static TELLS_TO_SEND: LazyLock<Regex> = LazyLock::new(|| {
@@ -196,10 +203,21 @@ fn shared_in_sentence(text: &str, at: std::ops::Range<usize>) -> Option<String> 
     let after = &text[at.end..to];
     let end = after.find(". ").map_or(to, |i| at.end + i);
     let sentence = &text[start..end];
-    if SECRET_STORE.is_match(sentence) {
+    if SECRET_STORE.is_match(sentence) || sentence.to_ascii_lowercase().contains("redact") {
         return None;
     }
-    SHARED.find(sentence).map(|m| m.as_str().to_string())
+    // The shared text is where the secret goes: after it, behind "in", "into", "to", "under"
+    // ("… into the PR description"); or named before it and pointed back at ("add a trailer
+    // … and under it copy …"). Not a place named for another reason ("from the Slack app's
+    // page", "so the workflow can open a PR").
+    let after = &text[at.end..end];
+    if let Some(c) = INTO.captures(after) {
+        return c.name("sink").map(|m| m.as_str().to_string());
+    }
+    let before = &text[start..at.start];
+    let sink = SHARED.find_iter(before).last()?;
+    BACK.is_match(&before[sink.end()..])
+        .then(|| sink.as_str().to_string())
 }
 
 #[cfg(test)]

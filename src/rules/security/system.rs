@@ -214,7 +214,13 @@ pub fn check(scan: &Scan, out: &mut Findings) {
         let sandboxed = |m: &regex::Match| {
             let said = m.as_str().to_ascii_lowercase();
             (said.contains("bypasspermissions") || said.contains("dangerouslyskippermissions"))
-                && scan.announces(&["devcontainer", "dev container", "sandbox"])
+                && scan.announces(&[
+                    "devcontainer",
+                    "dev container",
+                    "sandbox",
+                    "container",
+                    "codespace",
+                ])
         };
         if switched_off.is_none()
             && let Some(m) = TAMPERING
@@ -349,18 +355,27 @@ fn persistence(scan: &Scan, unit: &Unit, out: &mut Findings) {
     // A public key written out in the skill, or shipped in it as a file (`assets/x.pub`), is
     // its author's, not the user's: whoever holds the private half logs in, whatever the skill
     // is for.
+    // In prose the write is a verb before the shipped key's path, in its sentence: "append the
+    // line from `assets/k.pub` to …" (not "remove the line matching `keys/old.pub`").
     let shipped = || {
         scan.sources
             .iter()
-            .any(|s| s.rel.ends_with(".pub") && text.contains(s.rel.as_str()))
+            .filter(|s| s.rel.ends_with(".pub"))
+            .any(|s| {
+                text.match_indices(s.rel.as_str()).any(|(at, _)| {
+                    let clause = text[..at]
+                        .rfind(['.', '!', '?', ';', ':'])
+                        .map_or(&text[..at], |i| &text[i + 1..at])
+                        .to_ascii_lowercase();
+                    let verb = clause.trim_start();
+                    ["append", "add ", "copy", "cat ", "install"]
+                        .iter()
+                        .any(|w| verb.starts_with(w))
+                        || writes
+                })
+            })
     };
-    // In prose the write is a verb: "append the line from `assets/k.pub` to …".
-    let appends = || {
-        let lower = text.to_ascii_lowercase();
-        lower.contains("append") || lower.contains("add ")
-    };
-    let planted = kind == "keys"
-        && (writes && PUBLIC_KEY.is_match(text) || (writes || appends()) && shipped());
+    let planted = kind == "keys" && (writes && PUBLIC_KEY.is_match(text) || shipped());
     if !planted && scan.announces(job) && !PROFILE_PAYLOAD.is_match(text) {
         return;
     }
